@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "LyricPoster",
+    products: [
+        .library(name: "LyricsCore", targets: ["LyricsCore"]),
+        .library(name: "LyricPoster", targets: ["LyricPoster"]),
+        .executable(name: "lyricposter", targets: ["lyricposter"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config. Only PosterGraphics imports them.
+        .systemLibrary(
+            name: "CCairoPango",
+            pkgConfig: "pangocairo pangoft2 cairo fontconfig freetype2",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "libfontconfig-dev", "libfreetype-dev"])]
+        ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
+        // libpng reports errors with longjmp, which Swift cannot unwind through; this small C target
+        // keeps every setjmp on the C side and hands Swift plain status codes.
+        .target(
+            name: "CPNGShim",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+
+        // Pure Swift: timestamps, LRC decoding and parsing, timeline.
+        .target(name: "LyricsCore"),
+        // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
+        .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim"]),
+        // Scenes, layout, rendering and output, built from values.
+        .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics"]),
+        .executableTarget(
+            name: "lyricposter",
+            dependencies: [
+                "LyricPoster", "LyricsCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore"]),
+        .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),
+        .testTarget(
+            name: "RenderTests",
+            dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"],
+            resources: [.copy("Goldens")]
+        ),
+        .testTarget(name: "CLITests", dependencies: ["LyricsCore"]),
+    ]
+)

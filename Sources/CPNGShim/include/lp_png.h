@@ -1,0 +1,57 @@
+#ifndef LP_PNG_H
+#define LP_PNG_H
+// A minimal C shim around libpng.
+//
+// libpng reports fatal errors with longjmp, which Swift cannot unwind through, so every call that
+// may longjmp lives here behind setjmp and comes back to Swift as a status code plus a message.
+#include <stddef.h>
+#include <stdint.h>
+
+#define LP_PNG_MESSAGE_SIZE 200
+
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    int interlaced;
+    // EXIF orientation (1-8) from an eXIf chunk, 0 when absent.
+    int exif_orientation;
+    char message[LP_PNG_MESSAGE_SIZE];
+} lp_png_info;
+
+/// Reads the signature and header only. Returns 0 on success, -1 with info->message set otherwise.
+int lp_png_read_header(const uint8_t *data, size_t size, lp_png_info *info);
+
+/// Decodes the whole image into `out` as premultiplied native-endian ARGB32 (cairo's
+/// CAIRO_FORMAT_ARGB32), `stride` bytes per row. `out` must hold height * stride bytes for the
+/// header's width and height. Returns 0 on success, -1 with info->message set otherwise.
+int lp_png_decode_argb32(const uint8_t *data, size_t size, uint8_t *out, size_t stride,
+                         lp_png_info *info);
+
+typedef struct {
+    uint8_t *data;
+    size_t size;
+    size_t capacity;
+} lp_png_buffer;
+
+/// Encodes native-endian ARGB32 pixels (cairo's layout) as an 8-bit RGB PNG (when `opaque` is
+/// non-zero, the alpha byte is dropped) or RGBA PNG (un-premultiplied). `level` is the zlib level
+/// (0-9), `strategy` a zlib strategy, `filters` a PNG_FILTER_* mask (0 = libpng's default).
+/// On success `out` holds malloc'd bytes the caller frees with lp_png_buffer_free.
+int lp_png_encode_argb32(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                         int opaque, int level, int strategy, int filters,
+                         lp_png_buffer *out, char message[LP_PNG_MESSAGE_SIZE]);
+
+void lp_png_buffer_free(lp_png_buffer *buffer);
+
+/// zlib strategy and PNG filter constants, re-exported so Swift needs no zlib or png headers.
+int lp_png_strategy_default(void);
+int lp_png_strategy_rle(void);
+int lp_png_strategy_filtered(void);
+int lp_png_filter_none(void);
+int lp_png_filter_sub(void);
+int lp_png_filter_up(void);
+int lp_png_filter_all(void);
+
+#endif

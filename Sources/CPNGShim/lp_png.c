@@ -1,0 +1,276 @@
+// See lp_png.h: this file exists because libpng's errors longjmp.
+#include "lp_png.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+} reader_state;
+
+typedef struct {
+    jmp_buf jump;
+    char *message;
+} error_state;
+
+static void on_error(png_structp png, png_const_charp text) {
+    error_state *state = (error_state *)png_get_error_ptr(png);
+    snprintf(state->message, LP_PNG_MESSAGE_SIZE, "%s", text);
+    longjmp(state->jump, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
+static void on_read(png_structp png, png_bytep out, png_size_t length) {
+    reader_state *state = (reader_state *)png_get_io_ptr(png);
+    if (state->size - state->offset < length) {
+        png_error(png, "file is truncated");
+    }
+    memcpy(out, state->data + state->offset, length);
+    state->offset += length;
+}
+
+static int exif_orientation(png_structp png, png_infop info) {
+#ifdef PNG_eXIf_SUPPORTED
+    png_uint_32 size = 0;
+    png_bytep exif = NULL;
+    if (png_get_eXIf_1(png, info, &size, &exif) == 0 || exif == NULL || size < 14) return 0;
+    int little = exif[0] == 'I';
+#define U16(p) (little ? (uint32_t)(p)[0] | ((uint32_t)(p)[1] << 8) : ((uint32_t)(p)[0] << 8) | (uint32_t)(p)[1])
+#define U32(p) (little ? U16(p) | (U16((p) + 2) << 16) : (U16(p) << 16) | U16((p) + 2))
+    uint32_t ifd = U32(exif + 4);
+    if (ifd + 2 > size) return 0;
+    uint32_t count = U16(exif + ifd);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t entry = ifd + 2 + i * 12;
+        if (entry + 12 > size) return 0;
+        if (U16(exif + entry) == 0x0112) {
+            uint32_t value = U16(exif + entry + 8);
+            return value >= 1 && value <= 8 ? (int)value : 0;
+        }
+    }
+#undef U32
+#undef U16
+#endif
+    return 0;
+}
+
+// Sets up a read struct and reads up to the image header. Returns 0 or -1.
+static int begin_read(const uint8_t *data, size_t size, lp_png_info *info, png_structp *png_out,
+                      png_infop *info_out, reader_state *reader, error_state *errors) {
+    if (size < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        snprintf(info->message, LP_PNG_MESSAGE_SIZE, "not a PNG file");
+        return -1;
+    }
+    reader->data = data;
+    reader->size = size;
+    reader->offset = 0;
+    errors->message = info->message;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, errors, on_error, on_warning);
+    if (png == NULL) {
+        snprintf(info->message, LP_PNG_MESSAGE_SIZE, "out of memory");
+        return -1;
+    }
+    png_infop pinfo = png_create_info_struct(png);
+    if (pinfo == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        snprintf(info->message, LP_PNG_MESSAGE_SIZE, "out of memory");
+        return -1;
+    }
+    *png_out = png;
+    *info_out = pinfo;
+    png_set_read_fn(png, reader, on_read);
+    // Dimensions are checked by the caller before any pixel memory is allocated; these limits only
+    // stop libpng itself from accepting nonsense, and bound ancillary chunk memory.
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    png_set_chunk_malloc_max(png, 8 * 1024 * 1024);
+    return 0;
+}
+
+int lp_png_read_header(const uint8_t *data, size_t size, lp_png_info *info) {
+    memset(info, 0, sizeof *info);
+    png_structp png = NULL;
+    png_infop pinfo = NULL;
+    reader_state reader;
+    error_state errors;
+    if (begin_read(data, size, info, &png, &pinfo, &reader, &errors) != 0) return -1;
+    if (setjmp(errors.jump)) {
+        png_destroy_read_struct(&png, &pinfo, NULL);
+        return -1;
+    }
+    png_read_info(png, pinfo);
+    info->width = png_get_image_width(png, pinfo);
+    info->height = png_get_image_height(png, pinfo);
+    info->bit_depth = png_get_bit_depth(png, pinfo);
+    info->color_type = png_get_color_type(png, pinfo);
+    info->interlaced = png_get_interlace_type(png, pinfo) != PNG_INTERLACE_NONE;
+    png_destroy_read_struct(&png, &pinfo, NULL);
+    return 0;
+}
+
+int lp_png_decode_argb32(const uint8_t *data, size_t size, uint8_t *out, size_t stride,
+                         lp_png_info *info) {
+    memset(info, 0, sizeof *info);
+    png_structp png = NULL;
+    png_infop pinfo = NULL;
+    reader_state reader;
+    error_state errors;
+    png_bytep *volatile rows = NULL;
+    if (begin_read(data, size, info, &png, &pinfo, &reader, &errors) != 0) return -1;
+    if (setjmp(errors.jump)) {
+        free(rows);
+        png_destroy_read_struct(&png, &pinfo, NULL);
+        return -1;
+    }
+    png_read_info(png, pinfo);
+    png_uint_32 width = png_get_image_width(png, pinfo);
+    png_uint_32 height = png_get_image_height(png, pinfo);
+    info->width = width;
+    info->height = height;
+    info->bit_depth = png_get_bit_depth(png, pinfo);
+    info->color_type = png_get_color_type(png, pinfo);
+    info->interlaced = png_get_interlace_type(png, pinfo) != PNG_INTERLACE_NONE;
+
+    // Normalise every colour type and depth to 8-bit BGRA.
+    png_set_expand(png);  // palette → RGB, grey < 8 bit → 8 bit, tRNS → alpha
+    png_set_scale_16(png);
+    png_set_gray_to_rgb(png);
+    png_set_bgr(png);
+    png_set_filler(png, 0xff, PNG_FILLER_AFTER);
+    png_set_interlace_handling(png);
+    png_read_update_info(png, pinfo);
+
+    rows = malloc(sizeof(png_bytep) * height);
+    if (rows == NULL) png_error(png, "out of memory");
+    for (png_uint_32 y = 0; y < height; y++) rows[y] = out + (size_t)y * stride;
+    png_read_image(png, rows);
+    png_read_end(png, pinfo);
+    info->exif_orientation = exif_orientation(png, pinfo);
+    free(rows);
+    rows = NULL;
+    png_destroy_read_struct(&png, &pinfo, NULL);
+
+    // Now B,G,R,A bytes in memory; premultiply into cairo's native-endian ARGB32.
+    for (png_uint_32 y = 0; y < height; y++) {
+        uint8_t *row = out + (size_t)y * stride;
+        for (png_uint_32 x = 0; x < width; x++) {
+            uint8_t *p = row + x * 4;
+            uint32_t b = p[0], g = p[1], r = p[2], a = p[3];
+            if (a != 255) {
+                r = (r * a + 127) / 255;
+                g = (g * a + 127) / 255;
+                b = (b * a + 127) / 255;
+            }
+            uint32_t argb = (a << 24) | (r << 16) | (g << 8) | b;
+            memcpy(p, &argb, 4);
+        }
+    }
+    return 0;
+}
+
+static void on_write(png_structp png, png_bytep bytes, png_size_t length) {
+    lp_png_buffer *buffer = (lp_png_buffer *)png_get_io_ptr(png);
+    if (buffer->capacity - buffer->size < length) {
+        size_t capacity = buffer->capacity ? buffer->capacity : 65536;
+        while (capacity - buffer->size < length) capacity *= 2;
+        uint8_t *grown = realloc(buffer->data, capacity);
+        if (grown == NULL) png_error(png, "out of memory");
+        buffer->data = grown;
+        buffer->capacity = capacity;
+    }
+    memcpy(buffer->data + buffer->size, bytes, length);
+    buffer->size += length;
+}
+
+static void on_flush(png_structp png) { (void)png; }
+
+int lp_png_encode_argb32(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
+                         int opaque, int level, int strategy, int filters,
+                         lp_png_buffer *out, char message[LP_PNG_MESSAGE_SIZE]) {
+    memset(out, 0, sizeof *out);
+    message[0] = 0;
+    error_state errors;
+    errors.message = message;
+    uint8_t *volatile row = NULL;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
+    if (png == NULL) {
+        snprintf(message, LP_PNG_MESSAGE_SIZE, "out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        snprintf(message, LP_PNG_MESSAGE_SIZE, "out of memory");
+        return -1;
+    }
+    if (setjmp(errors.jump)) {
+        free(row);
+        png_destroy_write_struct(&png, &info);
+        lp_png_buffer_free(out);
+        return -1;
+    }
+    png_set_write_fn(png, out, on_write, on_flush);
+    png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, level);
+    png_set_compression_strategy(png, strategy);
+    if (filters != 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_write_info(png, info);
+
+    size_t channels = opaque ? 3 : 4;
+    row = malloc((size_t)width * channels);
+    if (row == NULL) png_error(png, "out of memory");
+    for (uint32_t y = 0; y < height; y++) {
+        const uint8_t *src = pixels + (size_t)y * stride;
+        uint8_t *dst = row;
+        for (uint32_t x = 0; x < width; x++) {
+            uint32_t argb;
+            memcpy(&argb, src + x * 4, 4);
+            uint32_t a = argb >> 24, r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
+            if (!opaque && a != 255) {
+                if (a == 0) {
+                    r = g = b = 0;
+                } else {
+                    r = (r * 255 + a / 2) / a;
+                    g = (g * 255 + a / 2) / a;
+                    b = (b * 255 + a / 2) / a;
+                }
+            }
+            dst[0] = (uint8_t)r;
+            dst[1] = (uint8_t)g;
+            dst[2] = (uint8_t)b;
+            if (!opaque) dst[3] = (uint8_t)a;
+            dst += channels;
+        }
+        png_write_row(png, row);
+    }
+    png_write_end(png, info);
+    free(row);
+    row = NULL;
+    png_destroy_write_struct(&png, &info);
+    return 0;
+}
+
+void lp_png_buffer_free(lp_png_buffer *buffer) {
+    free(buffer->data);
+    buffer->data = NULL;
+    buffer->size = 0;
+    buffer->capacity = 0;
+}
+
+int lp_png_strategy_default(void) { return Z_DEFAULT_STRATEGY; }
+int lp_png_strategy_rle(void) { return Z_RLE; }
+int lp_png_strategy_filtered(void) { return Z_FILTERED; }
+int lp_png_filter_none(void) { return PNG_FILTER_NONE; }
+int lp_png_filter_sub(void) { return PNG_FILTER_SUB; }
+int lp_png_filter_up(void) { return PNG_FILTER_UP; }
+int lp_png_filter_all(void) { return PNG_ALL_FILTERS; }

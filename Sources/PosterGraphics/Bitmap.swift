@@ -1,0 +1,114 @@
+/// Pixels in Cairo's `CAIRO_FORMAT_ARGB32` layout: premultiplied alpha, one native-endian
+/// `UInt32` per pixel (`0xAARRGGBB`), rows `stride` bytes apart.
+///
+/// A value type: decoders return one, the renderer prepares one per song and paints it into every
+/// frame, and tests read its pixels.
+public struct Bitmap: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    public let stride: Int
+    public internal(set) var pixels: [UInt8]
+
+    /// A transparent bitmap.
+    public init(width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "bitmap must not be empty")
+        self.width = width
+        self.height = height
+        self.stride = width * 4
+        self.pixels = [UInt8](repeating: 0, count: width * 4 * height)
+    }
+
+    init(width: Int, height: Int, stride: Int, pixels: [UInt8]) {
+        precondition(pixels.count >= stride * height)
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.pixels = pixels
+    }
+
+    /// The pixel at (x, y) as straight (un-premultiplied) 8-bit RGBA.
+    public func rgba(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+        let v = argb(x: x, y: y)
+        let a = UInt32(v >> 24), r = (v >> 16) & 0xff, g = (v >> 8) & 0xff, b = v & 0xff
+        guard a != 0 else { return (0, 0, 0, 0) }
+        func straight(_ c: UInt32) -> UInt8 { UInt8(min(255, (c * 255 + a / 2) / a)) }
+        return (straight(r), straight(g), straight(b), UInt8(a))
+    }
+
+    func argb(x: Int, y: Int) -> UInt32 {
+        let i = y * stride + x * 4
+        return UInt32(pixels[i]) | UInt32(pixels[i + 1]) << 8 | UInt32(pixels[i + 2]) << 16 | UInt32(pixels[i + 3]) << 24
+    }
+
+    /// The pixels rotated/flipped by an EXIF orientation (1–8) so that they display upright.
+    public func oriented(_ orientation: Int) -> Bitmap {
+        guard (2...8).contains(orientation) else { return self }
+        let swaps = orientation >= 5
+        let outW = swaps ? height : width, outH = swaps ? width : height
+        var out = [UInt8](repeating: 0, count: outW * outH * 4)
+        pixels.withUnsafeBytes { src in
+            out.withUnsafeMutableBytes { dst in
+                let s = src.bindMemory(to: UInt32.self), d = dst.bindMemory(to: UInt32.self)
+                let rowWords = stride / 4
+                for y in 0..<outH {
+                    for x in 0..<outW {
+                        // (sx, sy): the stored pixel shown at displayed (x, y).
+                        let sx: Int, sy: Int
+                        switch orientation {
+                        case 2: sx = width - 1 - x; sy = y
+                        case 3: sx = width - 1 - x; sy = height - 1 - y
+                        case 4: sx = x; sy = height - 1 - y
+                        case 5: sx = y; sy = x
+                        case 6: sx = y; sy = height - 1 - x
+                        case 7: sx = width - 1 - y; sy = height - 1 - x
+                        default: sx = width - 1 - y; sy = x  // 8
+                        }
+                        d[y * outW + x] = s[sy * rowWords + sx]
+                    }
+                }
+            }
+        }
+        return Bitmap(width: outW, height: outH, stride: outW * 4, pixels: out)
+    }
+
+    /// A box blur run three times (close to a Gaussian of the same radius), on all four channels.
+    /// Works on premultiplied values, so transparent edges blur correctly.
+    public func blurred(radius: Int) -> Bitmap {
+        guard radius > 0 else { return self }
+        var out = self
+        out.pixels.withUnsafeMutableBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var scratch = [UInt8](repeating: 0, count: max(width, height) * 4)
+            for _ in 0..<3 {
+                Bitmap.boxBlur(bytes, count: height, length: width, step: 4, lineStep: stride, radius: radius, scratch: &scratch)
+                Bitmap.boxBlur(bytes, count: width, length: height, step: stride, lineStep: 4, radius: radius, scratch: &scratch)
+            }
+        }
+        return out
+    }
+
+    /// Blurs `count` lines of `length` pixels each; pixel i of line l is at l*lineStep + i*step.
+    private static func boxBlur(_ p: UnsafeMutableBufferPointer<UInt8>, count: Int, length: Int, step: Int,
+                                lineStep: Int, radius: Int, scratch: inout [UInt8]) {
+        let window = 2 * radius + 1
+        for line in 0..<count {
+            let base = line * lineStep
+            for c in 0..<4 {
+                // Running sum over a window clamped at the edges (edge pixels repeat).
+                var sum = 0
+                for k in -radius...radius {
+                    sum += Int(p[base + min(max(k, 0), length - 1) * step + c])
+                }
+                for i in 0..<length {
+                    scratch[i * 4 + c] = UInt8(sum / window)
+                    let outIndex = min(max(i - radius, 0), length - 1)
+                    let inIndex = min(i + radius + 1, length - 1)
+                    sum += Int(p[base + inIndex * step + c]) - Int(p[base + outIndex * step + c])
+                }
+            }
+            for i in 0..<length {
+                for c in 0..<4 { p[base + i * step + c] = scratch[i * 4 + c] }
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import CCairoPango
+import Foundation
+
+/// A drawing surface: a Cairo ARGB32 image surface and its context.
+///
+/// The corresponding C types are `cairo_surface_t` and `cairo_t`. Every drawing call is checked
+/// through `finish()`, since Cairo's errors are sticky.
+public final class Canvas {
+    let surface: OpaquePointer
+    let cr: OpaquePointer
+    public let width: Int
+    public let height: Int
+
+    public init(width: Int, height: Int) throws(GraphicsError) {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw .cairo("invalid canvas size \(width)×\(height)")
+        }
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
+            throw .cairo("out of memory")
+        }
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw .cairo(String(cString: cairo_status_to_string(status)))
+        }
+        guard let cr = cairo_create(surface) else {
+            cairo_surface_destroy(surface)
+            throw .cairo("out of memory")
+        }
+        self.surface = surface
+        self.cr = cr
+        self.width = width
+        self.height = height
+    }
+
+    deinit {
+        cairo_destroy(cr)
+        cairo_surface_destroy(surface)
+    }
+
+    /// Throws the first error any drawing call since creation hit.
+    public func finish() throws(GraphicsError) {
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else { throw .cairo(String(cString: cairo_status_to_string(status))) }
+        cairo_surface_flush(surface)
+    }
+
+    // MARK: Shapes
+
+    private func path(_ rect: Rect, cornerRadius: Double) {
+        let r = min(cornerRadius, rect.width / 2, rect.height / 2)
+        guard r > 0 else {
+            cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+            return
+        }
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, rect.maxX - r, rect.minY + r, r, -Double.pi / 2, 0)
+        cairo_arc(cr, rect.maxX - r, rect.maxY - r, r, 0, Double.pi / 2)
+        cairo_arc(cr, rect.minX + r, rect.maxY - r, r, Double.pi / 2, Double.pi)
+        cairo_arc(cr, rect.minX + r, rect.minY + r, r, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+    }
+
+    private func setSource(_ color: Color) {
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+    }
+
+    /// Fills the whole canvas.
+    public func fill(_ color: Color) {
+        setSource(color)
+        cairo_paint(cr)
+    }
+
+    public func fill(_ rect: Rect, color: Color, cornerRadius: Double = 0) {
+        setSource(color)
+        path(rect, cornerRadius: cornerRadius)
+        cairo_fill(cr)
+    }
+
+    /// Fills `rect` with a vertical gradient; `stops` are (offset 0…1 from top to bottom, colour).
+    public func fillVerticalGradient(_ rect: Rect, stops: [(Double, Color)]) {
+        guard let pattern = cairo_pattern_create_linear(0, rect.minY, 0, rect.maxY) else { return }
+        defer { cairo_pattern_destroy(pattern) }
+        for (offset, c) in stops {
+            cairo_pattern_add_color_stop_rgba(pattern, offset, c.red, c.green, c.blue, c.alpha)
+        }
+        cairo_set_source(cr, pattern)
+        cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
+        cairo_fill(cr)
+    }
+
+    // MARK: Images
+
+    /// Paints the part `source` (in the bitmap's pixels) of `bitmap` scaled into `destination`,
+    /// clipped to a rounded rectangle when `cornerRadius` > 0. Downscaling uses Cairo's GOOD filter
+    /// (a proper box-filtered reduction, not point sampling).
+    public func draw(_ bitmap: Bitmap, source: Rect? = nil, in destination: Rect, cornerRadius: Double = 0,
+                     opacity: Double = 1) {
+        let src = source ?? Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height))
+        guard !src.isEmpty, !destination.isEmpty else { return }
+        bitmap.pixels.withUnsafeBytes { raw in
+            // Cairo only reads a source surface, so handing it the immutable buffer is safe; the
+            // surface does not outlive this closure.
+            let data = UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: UInt8.self)
+            guard let image = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(bitmap.width),
+                                                                  Int32(bitmap.height), Int32(bitmap.stride)) else { return }
+            defer { cairo_surface_destroy(image) }
+            cairo_save(cr)
+            path(destination, cornerRadius: cornerRadius)
+            cairo_clip(cr)
+            cairo_translate(cr, destination.x, destination.y)
+            cairo_scale(cr, destination.width / src.width, destination.height / src.height)
+            cairo_set_source_surface(cr, image, -src.x, -src.y)
+            let pattern = cairo_get_source(cr)
+            cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+            cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+            if opacity < 1 { cairo_paint_with_alpha(cr, opacity) } else { cairo_paint(cr) }
+            cairo_restore(cr)
+        }
+    }
+
+    /// A soft drop shadow for a rounded rectangle: the shape, blurred, in `color`.
+    public func dropShadow(for rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double, color: Color) throws(GraphicsError) {
+        let pad = Double(blur * 3)
+        let w = Int((rect.width + 2 * pad).rounded(.up)), h = Int((rect.height + 2 * pad).rounded(.up))
+        let mask = try Canvas(width: w, height: h)
+        mask.fill(Rect(x: pad, y: pad, width: rect.width, height: rect.height), color: .black, cornerRadius: cornerRadius)
+        let blurred = mask.snapshot().blurred(radius: max(1, blur / 2))
+        paintMask(blurred, at: Point(x: rect.x - pad, y: rect.y - pad + offsetY), color: color)
+    }
+
+    /// Paints `color` through the alpha of `mask`, placed with its top-left corner at `origin`.
+    func paintMask(_ mask: Bitmap, at origin: Point, color: Color) {
+        mask.pixels.withUnsafeBytes { raw in
+            let data = UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: UInt8.self)
+            guard let image = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(mask.width),
+                                                                  Int32(mask.height), Int32(mask.stride)) else { return }
+            defer { cairo_surface_destroy(image) }
+            setSource(color)
+            cairo_mask_surface(cr, image, origin.x, origin.y)
+        }
+    }
+
+    // MARK: Text
+
+    /// A blurred copy of text drawn behind it: (colour, blur radius in px, offset).
+    public struct Shadow: Hashable, Sendable {
+        public var color: Color
+        public var radius: Int
+        public var offset: Point
+        public init(color: Color, radius: Int, offset: Point) {
+            self.color = color; self.radius = radius; self.offset = offset
+        }
+    }
+
+    /// Draws `layout` with its origin (top-left of the layout box) at `origin`.
+    public func draw(_ layout: TextLayout, at origin: Point, color: Color, shadow: Shadow? = nil) throws(GraphicsError) {
+        if let shadow, shadow.color.alpha > 0 {
+            let ink = layout.inkRect
+            let pad = Double(shadow.radius * 3 + 2)
+            let w = Int((ink.width + 2 * pad).rounded(.up)), h = Int((ink.height + 2 * pad).rounded(.up))
+            if w > 0, h > 0 {
+                let mask = try Canvas(width: w, height: h)
+                cairo_set_source_rgba(mask.cr, 0, 0, 0, 1)
+                cairo_move_to(mask.cr, pad - ink.x, pad - ink.y)
+                pango_cairo_show_layout(mask.cr, layout.handle)
+                try mask.finish()
+                let blurred = mask.snapshot().blurred(radius: max(1, shadow.radius / 2))
+                paintMask(blurred, at: Point(x: origin.x + ink.x - pad + shadow.offset.x,
+                                             y: origin.y + ink.y - pad + shadow.offset.y), color: shadow.color)
+            }
+        }
+        setSource(color)
+        cairo_move_to(cr, origin.x, origin.y)
+        pango_cairo_show_layout(cr, layout.handle)
+    }
+
+    // MARK: Pixels
+
+    /// A copy of the current pixels.
+    public func snapshot() -> Bitmap {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return Bitmap(width: width, height: height) }
+        let pixels = [UInt8](UnsafeBufferPointer(start: data, count: stride * height))
+        return Bitmap(width: width, height: height, stride: stride, pixels: pixels)
+    }
+
+    /// The relative luminance that a share `quantile` of the (opaque) pixels inside `rect` do not
+    /// exceed; 1.0 picks the brightest pixel. With `overlay`, each pixel is first composited with
+    /// that colour (its alpha as coverage) the way Cairo's OVER blends 8-bit sRGB values, so a
+    /// caller can find the scrim strength a contrast target needs before drawing it.
+    public func luminance(in rect: Rect, quantile: Double, overlay: Color? = nil) -> Double {
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return 0 }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let x0 = max(0, Int(rect.minX.rounded(.down))), x1 = min(width, Int(rect.maxX.rounded(.up)))
+        let y0 = max(0, Int(rect.minY.rounded(.down))), y1 = min(height, Int(rect.maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return 0 }
+        // Per-channel lookup: 8-bit value → linear light after the overlay.
+        let a = overlay?.alpha ?? 0
+        func table(_ tint: Double) -> [Double] {
+            (0..<256).map { i in
+                let blended = ((Double(i) * (1 - a) + tint * 255 * a).rounded()) / 255
+                return blended <= 0.04045 ? blended / 12.92 : pow((blended + 0.055) / 1.055, 2.4)
+            }
+        }
+        let red = table(overlay?.red ?? 0), green = table(overlay?.green ?? 0), blue = table(overlay?.blue ?? 0)
+        // Histogram of luminance in 1/1024 steps; exact enough for a contrast threshold.
+        var histogram = [Int](repeating: 0, count: 1025)
+        var total = 0
+        for y in y0..<y1 {
+            let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+            for x in x0..<x1 {
+                let v = row[x]
+                let l = 0.2126 * red[Int((v >> 16) & 0xff)] + 0.7152 * green[Int((v >> 8) & 0xff)] + 0.0722 * blue[Int(v & 0xff)]
+                histogram[min(1024, Int((l * 1024).rounded(.up)))] += 1
+                total += 1
+            }
+        }
+        let target = max(1, Int((Double(total) * min(max(quantile, 0), 1)).rounded(.up)))
+        var seen = 0
+        for (bucket, count) in histogram.enumerated() {
+            seen += count
+            if seen >= target { return Double(bucket) / 1024 }
+        }
+        return 1
+    }
+
+    /// Encodes the canvas as PNG; `opaque` drops the alpha channel (RGB PNG).
+    public func pngData(opaque: Bool = true, compression: PNG.Compression = .fast) throws(GraphicsError) -> [UInt8] {
+        try finish()
+        guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        return try PNG.encode(pixels: UnsafeRawBufferPointer(start: data, count: stride * height), width: width,
+                              height: height, stride: stride, opaque: opaque, compression: compression)
+    }
+}

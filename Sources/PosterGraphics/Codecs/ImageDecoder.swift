@@ -1,0 +1,49 @@
+import Foundation
+
+/// Bounds checked from an image's header before any pixel memory is allocated.
+public struct DecodeLimits: Sendable, Equatable {
+    /// Largest width × height accepted (default 100 megapixels).
+    public var maxPixels: Int
+    /// Largest width or height accepted.
+    public var maxSide: Int
+    public init(maxPixels: Int = 100_000_000, maxSide: Int = 65_535) {
+        self.maxPixels = maxPixels
+        self.maxSide = maxSide
+    }
+
+    func check(width: Int, height: Int) throws(ImageError) {
+        guard width > 0, height > 0 else { throw .malformed("image has no pixels (\(width)×\(height))") }
+        if width > maxSide || height > maxSide || width * height > maxPixels {
+            throw .tooLarge(width: width, height: height, limit: maxPixels)
+        }
+    }
+}
+
+/// Decodes cover images (PNG or JPEG, told apart by their bytes, not their names) into upright
+/// `Bitmap`s, honouring EXIF orientation.
+public enum ImageDecoder {
+    public enum Format: String, Sendable { case png, jpeg }
+
+    public static func sniff(_ data: Data) -> Format? {
+        if data.count >= 8, data.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            return .png
+        }
+        if data.count >= 3, data.prefix(3).elementsEqual([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        return nil
+    }
+
+    /// Decodes `data`.
+    ///
+    /// - Parameter minimumSize: the smallest (width, height) the caller will draw the image at.
+    ///   Large JPEGs are decoded with TurboJPEG's DCT scaling to the smallest scale that still
+    ///   covers it, which is much faster than a full decode followed by a downscale.
+    public static func decode(_ data: Data, limits: DecodeLimits = DecodeLimits(),
+                              minimumSize: (width: Int, height: Int)? = nil) throws(ImageError) -> Bitmap {
+        guard !data.isEmpty else { throw .empty }
+        switch sniff(data) {
+        case .png: return try PNG.Decoder.decode(data, limits: limits)
+        case .jpeg: return try JPEG.Decoder.decode(data, limits: limits, minimumSize: minimumSize)
+        case nil: throw .unknownFormat
+        }
+    }
+}

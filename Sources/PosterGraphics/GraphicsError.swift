@@ -1,0 +1,43 @@
+/// Why a cover image could not be read.
+public enum ImageError: Error, Equatable, CustomStringConvertible, Sendable {
+    case empty
+    case unknownFormat
+    case tooLarge(width: Int, height: Int, limit: Int)
+    case malformed(String)
+
+    public var description: String {
+        switch self {
+        case .empty: return "file is empty"
+        case .unknownFormat: return "not a PNG or JPEG image"
+        case .tooLarge(let width, let height, let limit):
+            return "image is \(width)×\(height) pixels, more than the limit of \(limit) pixels (see --max-cover-pixels)"
+        case .malformed(let reason): return reason
+        }
+    }
+}
+
+/// Why fonts could not be set up.
+public enum FontError: Error, Equatable, CustomStringConvertible, Sendable {
+    case configuration(String)
+    case noFonts(String)
+
+    public var description: String {
+        switch self {
+        case .configuration(let reason): return "font configuration failed: \(reason)"
+        case .noFonts(let where_): return "no usable fonts in \(where_)"
+        }
+    }
+}
+
+/// A failure inside Cairo or the PNG encoder.
+public enum GraphicsError: Error, Equatable, CustomStringConvertible, Sendable {
+    case cairo(String)
+    case encode(String)
+
+    public var description: String {
+        switch self {
+        case .cairo(let reason): return "drawing failed: \(reason)"
+        case .encode(let reason): return "PNG encoding failed: \(reason)"
+        }
+    }
+}

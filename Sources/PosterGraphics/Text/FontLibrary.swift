@@ -1,0 +1,114 @@
+import CCairoPango
+import Foundation
+
+/// The set of fonts text may use: a fontconfig configuration built from explicit folders and
+/// files, so that output does not depend on what else the machine has installed.
+///
+/// The corresponding C type is `FcConfig`. One library is shared, read-only, by every thread;
+/// each thread makes its own `TextEngine` from it.
+public final class FontLibrary: @unchecked Sendable {
+    let config: OpaquePointer
+    /// Folders scanned for fonts, in order.
+    public let directories: [String]
+    /// Font files taken from system folders (fonts the set-up installs).
+    public let files: [String]
+    /// True when the machine's own fontconfig set is included (`--system-fonts`).
+    public let includesSystemFonts: Bool
+
+    /// - Parameters:
+    ///   - directories: folders whose every font is used (the bundled `fonts/`, `--fonts-dir`).
+    ///   - files: single font files from system folders (e.g. the CJK and emoji fonts the set-up
+    ///     installs); only these files of those folders are used.
+    ///   - systemFonts: also use every font the machine's fontconfig knows.
+    public init(directories: [String], files: [String] = [], systemFonts: Bool = false) throws(FontError) {
+        let config: OpaquePointer
+        if systemFonts {
+            guard let loaded = FcInitLoadConfigAndFonts() else { throw .configuration("could not load the system font configuration") }
+            config = loaded
+        } else {
+            guard let created = FcConfigCreate() else { throw .configuration("out of memory") }
+            config = created
+        }
+        let fileDirs = Set(files.map { ($0 as NSString).deletingLastPathComponent }).sorted()
+        var xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"urn:fontconfig:fonts.dtd\">\n<fontconfig>\n"
+        for dir in directories { xml += "<dir>\(FontLibrary.escape(dir))</dir>\n" }
+        if !systemFonts {
+            for dir in fileDirs { xml += "<dir>\(FontLibrary.escape(dir))</dir>\n" }
+            // System folders come with fontconfig caches made at install time; reading them keeps
+            // start-up fast. Only the named files of those folders are accepted.
+            xml += "<cachedir>/var/cache/fontconfig</cachedir>\n<cachedir prefix=\"xdg\">fontconfig</cachedir>\n"
+            if !fileDirs.isEmpty {
+                xml += "<selectfont><acceptfont>\n"
+                for file in files { xml += "<glob>\(FontLibrary.escape(file))</glob>\n" }
+                xml += "</acceptfont><rejectfont>\n"
+                for dir in fileDirs { xml += "<glob>\(FontLibrary.escape(dir))/*</glob>\n" }
+                xml += "</rejectfont></selectfont>\n"
+            }
+        }
+        xml += "</fontconfig>\n"
+        let parsed = xml.withCString { FcConfigParseAndLoadFromMemory(config, $0, 1) }
+        guard parsed != 0 else {
+            FcConfigDestroy(config)
+            throw .configuration("fontconfig rejected the configuration")
+        }
+        guard FcConfigBuildFonts(config) != 0 else {
+            FcConfigDestroy(config)
+            throw .configuration("could not scan the font folders")
+        }
+        self.config = config
+        self.directories = directories
+        self.files = files
+        self.includesSystemFonts = systemFonts
+        if familyNames().isEmpty {
+            throw .noFonts(directories.joined(separator: ", "))
+        }
+    }
+
+    deinit { FcConfigDestroy(config) }
+
+    /// Every family name the library offers, sorted.
+    public func familyNames() -> [String] {
+        guard let pattern = FcPatternCreate() else { return [] }
+        defer { FcPatternDestroy(pattern) }
+        guard let objects = FcObjectSetCreate() else { return [] }
+        defer { FcObjectSetDestroy(objects) }
+        _ = FcObjectSetAdd(objects, FC_FAMILY)
+        guard let set = FcFontList(config, pattern, objects) else { return [] }
+        defer { FcFontSetDestroy(set) }
+        var names = Set<String>()
+        let count = Int(set.pointee.nfont)
+        for i in 0..<count {
+            guard let font = set.pointee.fonts[i] else { continue }
+            var value: UnsafeMutablePointer<FcChar8>?
+            var n: Int32 = 0
+            while FcPatternGetString(font, FC_FAMILY, n, &value) == FcResultMatch, let value {
+                names.insert(String(cString: value))
+                n += 1
+            }
+        }
+        return names.sorted()
+    }
+
+    /// The font files the library uses, sorted (for reports and the fonts README check).
+    public func fontFiles() -> [String] {
+        guard let set = FcConfigGetFonts(config, FcSetApplication) ?? FcConfigGetFonts(config, FcSetSystem) else { return [] }
+        var files = Set<String>()
+        for which in [FcSetSystem, FcSetApplication] {
+            guard let set = FcConfigGetFonts(config, which) else { continue }
+            for i in 0..<Int(set.pointee.nfont) {
+                guard let font = set.pointee.fonts[i] else { continue }
+                var value: UnsafeMutablePointer<FcChar8>?
+                if FcPatternGetString(font, FC_FILE, 0, &value) == FcResultMatch, let value {
+                    files.insert(String(cString: value))
+                }
+            }
+        }
+        _ = set
+        return files.sorted()
+    }
+
+    private static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

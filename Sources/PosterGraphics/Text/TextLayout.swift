@@ -1,0 +1,178 @@
+import CCairoPango
+import Foundation
+
+/// How a block of text is set.
+public struct TextStyle: Hashable, Sendable {
+    public enum Alignment: Hashable, Sendable { case left, center, right }
+
+    /// A fontconfig family list, most preferred first ("Noto Sans, Noto Sans CJK JP, …").
+    public var families: String
+    /// Font size in output pixels (the em size).
+    public var size: Double
+    /// CSS-style weight: 400 regular, 700 bold.
+    public var weight: Int
+    /// BCP 47 tag that picks regional glyph forms (e.g. "ja", "zh-Hant"); nil = none.
+    public var language: String?
+    public var alignment: Alignment
+    /// Line height as a multiple of the font's natural line height.
+    public var lineSpacing: Double
+
+    public init(families: String, size: Double, weight: Int = 400, language: String? = nil,
+                alignment: Alignment = .center, lineSpacing: Double = 1.0) {
+        self.families = families
+        self.size = size
+        self.weight = weight
+        self.language = language
+        self.alignment = alignment
+        self.lineSpacing = lineSpacing
+    }
+}
+
+/// Shapes text with Pango (HarfBuzz underneath): per-thread font map and context.
+///
+/// The corresponding C types are `PangoFontMap` and `PangoContext`. Not thread-safe: make one
+/// per thread from a shared `FontLibrary`.
+public final class TextEngine {
+    let fontMap: UnsafeMutablePointer<PangoFontMap>
+    let context: OpaquePointer
+    public let fonts: FontLibrary
+
+    public init(fonts: FontLibrary) throws(FontError) {
+        guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
+            throw .configuration("Pango has no FreeType font map")
+        }
+        pango_fc_font_map_set_config(lp_fc_font_map(map), fonts.config)
+        guard let context = pango_font_map_create_context(map) else {
+            lp_g_object_unref(map)
+            throw .configuration("could not create a Pango context")
+        }
+        // Unhinted outlines and metrics: glyph positions scale linearly with size, so layouts do
+        // not jitter between sizes, and the result does not depend on the machine's settings.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        pango_cairo_context_set_resolution(context, 72)
+        self.fontMap = map
+        self.context = context
+        self.fonts = fonts
+    }
+
+    deinit {
+        lp_g_object_unref(UnsafeMutableRawPointer(context))
+        lp_g_object_unref(fontMap)
+    }
+
+    /// Lays out `text` with `style`, wrapping at `width` pixels (nil = one line per paragraph).
+    /// `maxLines` cuts the text with an ellipsis after that many lines (nil = no limit).
+    public func layout(_ text: String, style: TextStyle, width: Double?, maxLines: Int? = nil) -> TextLayout {
+        TextLayout(engine: self, text: text, style: style, width: width, maxLines: maxLines)
+    }
+}
+
+/// One shaped block of text. The corresponding C type is `PangoLayout`.
+public final class TextLayout {
+    let handle: OpaquePointer
+    public let text: String
+    public let style: TextStyle
+    public let width: Double?
+
+    init(engine: TextEngine, text: String, style: TextStyle, width: Double?, maxLines: Int?) {
+        handle = pango_layout_new(engine.context)
+        self.text = text
+        self.style = style
+        self.width = width
+        let scale = Double(lp_pango_scale())
+
+        let description = pango_font_description_new()
+        pango_font_description_set_family(description, style.families)
+        pango_font_description_set_absolute_size(description, style.size * scale)
+        pango_font_description_set_weight(description, PangoWeight(UInt32(style.weight)))
+        pango_layout_set_font_description(handle, description)
+        pango_font_description_free(description)
+
+        if let language = style.language {
+            let attributes = pango_attr_list_new()
+            pango_attr_list_insert(attributes, pango_attr_language_new(pango_language_from_string(language)))
+            pango_layout_set_attributes(handle, attributes)
+            pango_attr_list_unref(attributes)
+        }
+        switch style.alignment {
+        case .left: pango_layout_set_alignment(handle, PANGO_ALIGN_LEFT)
+        case .center: pango_layout_set_alignment(handle, PANGO_ALIGN_CENTER)
+        case .right: pango_layout_set_alignment(handle, PANGO_ALIGN_RIGHT)
+        }
+        if style.lineSpacing != 1.0 { pango_layout_set_line_spacing(handle, Float(style.lineSpacing)) }
+        if let width {
+            pango_layout_set_width(handle, Int32((width * scale).rounded(.down)))
+            pango_layout_set_wrap(handle, PANGO_WRAP_WORD_CHAR)
+        }
+        if let maxLines {
+            pango_layout_set_height(handle, Int32(-maxLines))
+            pango_layout_set_ellipsize(handle, PANGO_ELLIPSIZE_END)
+        }
+        pango_layout_set_text(handle, text, -1)
+    }
+
+    deinit { lp_g_object_unref(UnsafeMutableRawPointer(handle)) }
+
+    /// The logical (advance-based) box relative to the layout's origin, in pixels. With a width
+    /// and centred alignment its x is the offset of the widest line inside that width.
+    public var logicalRect: Rect {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(handle, &ink, &logical)
+        return TextLayout.pixels(logical)
+    }
+
+    /// The box the glyphs' ink covers, relative to the layout's origin, in pixels.
+    public var inkRect: Rect {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(handle, &ink, &logical)
+        return TextLayout.pixels(ink)
+    }
+
+    /// Lines after wrapping (and ellipsizing).
+    public var lineCount: Int { Int(pango_layout_get_line_count(handle)) }
+
+    /// True when `maxLines` cut the text.
+    public var isEllipsized: Bool { pango_layout_is_ellipsized(handle) != 0 }
+
+    /// Glyphs no font covers (drawn by Pango as hex boxes): counted so callers can report them.
+    public var missingGlyphs: Int {
+        var missing = 0
+        let iter = pango_layout_get_iter(handle)
+        defer { pango_layout_iter_free(iter) }
+        let unknown = lp_glyph_unknown_flag()
+        repeat {
+            if let run = pango_layout_iter_get_run_readonly(iter), let glyphs = run.pointee.glyphs {
+                for i in 0..<Int(glyphs.pointee.num_glyphs) {
+                    let glyph = lp_glyph_at(glyphs, Int32(i)).pointee.glyph
+                    if glyph & unknown != 0 { missing += 1 }
+                }
+            }
+        } while pango_layout_iter_next_run(iter) != 0
+        return missing
+    }
+
+    /// Distinct font family names the shaped runs use (for reports and tests).
+    public var usedFamilies: [String] {
+        var names = Set<String>()
+        let iter = pango_layout_get_iter(handle)
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            if let run = pango_layout_iter_get_run_readonly(iter), let font = run.pointee.item.pointee.analysis.font {
+                let description = pango_font_describe(font)
+                if let family = pango_font_description_get_family(description) { names.insert(String(cString: family)) }
+                pango_font_description_free(description)
+            }
+        } while pango_layout_iter_next_run(iter) != 0
+        return names.sorted()
+    }
+
+    static func pixels(_ r: PangoRectangle) -> Rect {
+        let s = Double(lp_pango_scale())
+        return Rect(x: Double(r.x) / s, y: Double(r.y) / s, width: Double(r.width) / s, height: Double(r.height) / s)
+    }
+}
