@@ -1,0 +1,31 @@
+import PosterGraphics
+
+/// One shaped, positioned text block of a frame.
+public struct TextBlock {
+    public var role: Scene.Role
+    public var text: String
+    public let layout: TextLayout
+    /// Where the layout's origin goes, in output pixels.
+    public var origin: Point
+    public var fontSize: Double
+    public var color: Color
+    public var shadow: Canvas.Shadow?
+
+    /// The block's logical box in output pixels (what reports call its box).
+    public var box: Rect {
+        let r = layout.logicalRect
+        return Rect(x: origin.x + r.x, y: origin.y + r.y, width: r.width, height: r.height)
+    }
+}
+
+/// Every text block of a frame, placed; plus the boxes the legibility pass needs.
+public struct FrameLayout {
+    public var blocks: [TextBlock]
+    /// The current line (with its translation), or the interlude marker.
+    public var focus: Rect?
+    public var missingGlyphs: Int { blocks.reduce(0) { $0 + $1.layout.missingGlyphs } }
+    /// The union of the lyric blocks (not captions).
+    public var lyricsBounds: Rect? {
+        blocks.filter { $0.role != .title && $0.role != .artist }.map(\.box).reduce(nil) { $0?.union($1) ?? $1 }
+    }
+}

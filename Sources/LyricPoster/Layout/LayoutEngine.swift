@@ -1,0 +1,251 @@
+import PosterGraphics
+
+/// Places a scene's text on a canvas: wraps, balances and shrinks lines to fit their region,
+/// stacks them around the anchor, and drops neighbours that do not fit rather than overlap.
+///
+/// Holds a `TextEngine`, so it is not thread-safe: one per thread.
+public final class LayoutEngine {
+    public let geometry: PosterGeometry
+    public let text: TextEngine
+    private var captionCache: (key: [String?], blocks: [TextBlock])?
+
+    public init(geometry: PosterGeometry, text: TextEngine) {
+        self.geometry = geometry
+        self.text = text
+    }
+
+    /// Text styling per role.
+    struct Look {
+        var size: Double
+        var weight: Int
+        var color: Color
+        var maxLines: Int
+    }
+
+    func look(for role: Scene.Role) -> Look {
+        let g = geometry
+        switch role {
+        case .current: return Look(size: g.currentSize, weight: 700, color: .white, maxLines: 3)
+        case .previous, .next: return Look(size: g.neighbourSize, weight: 400, color: Color.white.withAlpha(0.5), maxLines: 2)
+        case .interlude: return Look(size: g.neighbourSize, weight: 700, color: Color.white.withAlpha(0.85), maxLines: 1)
+        case .translation: return Look(size: g.neighbourSize * 0.62, weight: 400, color: Color.white.withAlpha(0.75), maxLines: 2)
+        case .title: return Look(size: g.titleSize, weight: 700, color: .white, maxLines: 1)
+        case .artist: return Look(size: g.artistSize, weight: 400, color: Color.white.withAlpha(0.72), maxLines: 1)
+        }
+    }
+
+    /// Lays out `scene`.
+    public func layout(_ scene: Scene) -> FrameLayout {
+        var blocks = captions(scene)
+        let lyric: (blocks: [TextBlock], focus: Rect?)
+        if geometry.preset.arrangement == .classic {
+            lyric = classicRows(scene)
+        } else {
+            lyric = flow(scene)
+        }
+        blocks += lyric.blocks
+        return FrameLayout(blocks: blocks, focus: lyric.focus)
+    }
+
+    // MARK: Fitting
+
+    /// Shapes `text` to at most `maxLines` lines of `width`: at full size if it fits, else shrunk
+    /// step by step down to `minScale`, else cut with an ellipsis; then re-wrapped at the narrowest
+    /// width that keeps the same number of lines, so wrapped lines come out balanced.
+    func fit(_ text: String, look: Look, language: String?, width: Double, alignment: TextStyle.Alignment,
+             minScale: Double = 0.72) -> (layout: TextLayout, size: Double) {
+        let families = FontSetup.families(for: language)
+        func style(_ size: Double) -> TextStyle {
+            TextStyle(families: families, size: size, weight: look.weight, language: language,
+                      alignment: alignment, lineSpacing: 1.0)
+        }
+        var scale = 1.0
+        while true {
+            let size = (look.size * scale).rounded()
+            let candidate = self.text.layout(text, style: style(size), width: width)
+            if candidate.lineCount <= look.maxLines {
+                return (balance(candidate, text: text, style: style(size), width: width), size)
+            }
+            if scale - 0.04 < minScale { break }
+            scale -= 0.04
+        }
+        let size = (look.size * minScale).rounded()
+        let cut = self.text.layout(text, style: style(size), width: width, maxLines: look.maxLines)
+        return (cut, size)
+    }
+
+    private func balance(_ layout: TextLayout, text: String, style: TextStyle, width: Double) -> TextLayout {
+        let lines = layout.lineCount
+        guard lines > 1 else { return layout }
+        var low = width / Double(lines) * 0.8, high = width
+        var best = layout
+        for _ in 0..<9 {
+            let mid = ((low + high) / 2).rounded()
+            let candidate = self.text.layout(text, style: style, width: mid)
+            if candidate.lineCount <= lines {
+                best = candidate
+                high = mid
+            } else {
+                low = mid
+            }
+            if high - low < 4 { break }
+        }
+        return best
+    }
+
+    /// Places a fitted layout so that its box's top is at `top`, aligned inside `area`.
+    private func place(_ fitted: (layout: TextLayout, size: Double), role: Scene.Role, text: String, look: Look,
+                       area: Rect, top: Double, alignment: TextStyle.Alignment) -> TextBlock {
+        let logical = fitted.layout.logicalRect
+        let layoutWidth = fitted.layout.width ?? logical.width
+        let x: Double
+        switch alignment {
+        case .left: x = area.minX
+        case .center: x = area.minX + (area.width - layoutWidth) / 2
+        case .right: x = area.maxX - layoutWidth
+        }
+        let shadow = role == .current || role == .title
+            ? Canvas.Shadow(color: Color.black.withAlpha(0.5), radius: Int((10 * geometry.unit).rounded()),
+                            offset: Point(x: 0, y: 3 * geometry.unit))
+            : nil
+        return TextBlock(role: role, text: text, layout: fitted.layout, origin: Point(x: x, y: top - logical.y),
+                         fontSize: fitted.size, color: look.color, shadow: shadow)
+    }
+
+    // MARK: Captions
+
+    func captions(_ scene: Scene) -> [TextBlock] {
+        guard let area = geometry.caption else { return [] }
+        let key = [scene.title, scene.artist, scene.album, scene.language]
+        if let cache = captionCache, cache.key == key { return cache.blocks }
+        var fitted: [(Scene.Role, String, (layout: TextLayout, size: Double), Look)] = []
+        if let title = scene.title {
+            let look = look(for: .title)
+            fitted.append((.title, title, fit(title, look: look, language: FontSetup.language(of: title, songLanguage: scene.language),
+                                              width: area.width, alignment: geometry.captionAlignment, minScale: 0.7), look))
+        }
+        let byline = [scene.artist, scene.album].compactMap { $0 }.joined(separator: " — ")
+        if !byline.isEmpty {
+            let look = look(for: .artist)
+            fitted.append((.artist, byline, fit(byline, look: look, language: FontSetup.language(of: byline, songLanguage: scene.language),
+                                                width: area.width, alignment: geometry.captionAlignment, minScale: 0.8), look))
+        }
+        let gap = 10 * geometry.unit
+        let total = fitted.reduce(0) { $0 + $1.2.layout.logicalRect.height } + gap * Double(max(0, fitted.count - 1))
+        // The header arrangement centres the captions beside the card; the others hang them from the top.
+        var y = geometry.preset.arrangement == .header ? area.midY - total / 2 : area.minY
+        var blocks: [TextBlock] = []
+        for (role, text, fit, look) in fitted {
+            let block = place(fit, role: role, text: text, look: look, area: area, top: y, alignment: geometry.captionAlignment)
+            blocks.append(block)
+            y += fit.layout.logicalRect.height + gap
+        }
+        captionCache = (key, blocks)
+        return blocks
+    }
+
+    // MARK: Flowing lyrics
+
+    private struct Group {
+        var blocks: [TextBlock]
+        var height: Double
+        var isFocus: Bool
+    }
+
+    private func group(_ line: Scene.Line, area: Rect) -> Group {
+        let alignment = geometry.lyricsAlignment
+        let mainLook = look(for: line.role)
+        let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: alignment)
+        var blocks = [place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: alignment)]
+        var height = main.layout.logicalRect.height
+        if let translation = line.translation, !translation.isEmpty {
+            var tLook = look(for: .translation)
+            tLook.size = mainLook.size * (line.role == .current ? 0.58 : 0.62)
+            if line.role != .current { tLook.color = Color.white.withAlpha(0.38) }
+            let language = FontSetup.language(of: translation, songLanguage: nil)
+            let t = fit(translation, look: tLook, language: language, width: area.width, alignment: alignment)
+            let gap = 0.22 * mainLook.size
+            blocks.append(place(t, role: .translation, text: translation, look: tLook, area: area,
+                                top: height + gap, alignment: alignment))
+            height += gap + t.layout.logicalRect.height
+        }
+        return Group(blocks: blocks, height: height, isFocus: line.role == .current || line.role == .interlude)
+    }
+
+    private func flow(_ scene: Scene) -> (blocks: [TextBlock], focus: Rect?) {
+        let area = geometry.lyrics
+        let gap = 0.55 * geometry.neighbourSize
+        let groups = scene.lines.map { group($0, area: area) }
+        guard let focusIndex = groups.firstIndex(where: \.isFocus) else { return ([], nil) }
+        let focus = groups[focusIndex]
+        var top = area.minY + area.height * geometry.anchor - focus.height / 2
+        top = min(max(top, area.minY), max(area.minY, area.maxY - focus.height))
+
+        func shifted(_ g: Group, to y: Double) -> [TextBlock] {
+            g.blocks.map { var b = $0; b.origin.y += y; return b }
+        }
+        var blocks = shifted(focus, to: top)
+        let focusRect = Rect(x: area.minX, y: top, width: area.width, height: focus.height)
+        // Neighbours outwards from the focus; the first that does not fit ends that side.
+        var y = top
+        for g in groups[..<focusIndex].reversed() {
+            let next = y - gap - g.height
+            guard next >= area.minY else { break }
+            blocks += shifted(g, to: next)
+            y = next
+        }
+        y = top + focus.height
+        for g in groups[(focusIndex + 1)...] {
+            let next = y + gap
+            guard next + g.height <= area.maxY else { break }
+            blocks += shifted(g, to: next)
+            y = next + g.height
+        }
+        return (blocks, focusRect)
+    }
+
+    // MARK: Classic rows
+
+    private func classicRows(_ scene: Scene) -> (blocks: [TextBlock], focus: Rect?) {
+        let rows = geometry.rows
+        guard let focusLine = scene.lines.firstIndex(where: { $0.role == .current || $0.role == .interlude }) else {
+            return ([], nil)
+        }
+        var blocks: [TextBlock] = []
+        var focus: Rect?
+        for (offset, line) in scene.lines.enumerated() {
+            let rowIndex = offset - focusLine + geometry.focusRow
+            guard rows.indices.contains(rowIndex) else { continue }
+            let row = rows[rowIndex]
+            let area = row.insetBy(dx: 12 * geometry.unit, dy: 0)
+            var line = line
+            if line.role == .interlude, let title = scene.title {
+                line.text = [title, scene.artist].compactMap { $0 }.joined(separator: " — ")
+            }
+            var mainLook = look(for: line.role)
+            mainLook.maxLines = 1
+            if line.role == .current { mainLook.size = geometry.currentSize }
+            let hasTranslation = !(line.translation ?? "").isEmpty
+            if hasTranslation { mainLook.size *= 0.85 }
+            let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: .center, minScale: 0.7)
+            var group = [(main, line.role, line.text, mainLook)]
+            if hasTranslation, let translation = line.translation {
+                var tLook = look(for: .translation)
+                tLook.size = mainLook.size * 0.7
+                tLook.maxLines = 1
+                if line.role != .current { tLook.color = Color.white.withAlpha(0.45) }
+                let t = fit(translation, look: tLook, language: FontSetup.language(of: translation, songLanguage: nil),
+                            width: area.width, alignment: .center, minScale: 0.8)
+                group.append((t, .translation, translation, tLook))
+            }
+            let height = group.reduce(0) { $0 + $1.0.layout.logicalRect.height }
+            var y = row.midY - height / 2
+            for (fitted, role, text, look) in group {
+                blocks.append(place(fitted, role: role, text: text, look: look, area: area, top: y, alignment: .center))
+                y += fitted.layout.logicalRect.height
+            }
+            if line.role == .current || line.role == .interlude { focus = row }
+        }
+        return (blocks, focus)
+    }
+}

@@ -1,0 +1,50 @@
+/// An output canvas: a named size whose layout is designed for its shape.
+public struct Preset: Hashable, Sendable, CustomStringConvertible {
+    /// How the poster is arranged; chosen from the canvas shape (or fixed, for `classic`).
+    public enum Arrangement: String, Hashable, Sendable {
+        /// Tall portrait: cover card on top, title, then the lyrics below.
+        case stack
+        /// Near-square or 4:5: small cover card and title in a header row, lyrics below.
+        case header
+        /// Landscape: cover card and title on the left, lyrics on the right.
+        case split
+        /// The original iOS lock-screen look: full cover, rows of lyrics on half-black bands.
+        case classic
+    }
+
+    public var name: String
+    public var width: Int
+    public var height: Int
+    public var arrangement: Arrangement
+
+    public init(name: String, width: Int, height: Int, arrangement: Arrangement? = nil) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.arrangement = arrangement ?? Preset.arrangement(width: width, height: height)
+    }
+
+    public static let lockscreen = Preset(name: "lockscreen", width: 1080, height: 1920)
+    public static let feed = Preset(name: "feed", width: 1080, height: 1350)
+    public static let square = Preset(name: "square", width: 1080, height: 1080)
+    public static let landscape = Preset(name: "landscape", width: 1920, height: 1080)
+    public static let classic = Preset(name: "classic", width: 480, height: 800, arrangement: .classic)
+
+    public static let all: [Preset] = [.lockscreen, .feed, .square, .landscape, .classic]
+
+    public static func named(_ name: String) -> Preset? { all.first { $0.name == name.lowercased() } }
+
+    /// A custom size, arranged by its shape.
+    public static func custom(width: Int, height: Int) -> Preset {
+        Preset(name: "\(width)x\(height)", width: width, height: height)
+    }
+
+    static func arrangement(width: Int, height: Int) -> Arrangement {
+        let ratio = Double(height) / Double(width)
+        if ratio >= 1.5 { return .stack }
+        if ratio >= 0.8 { return .header }
+        return .split
+    }
+
+    public var description: String { "\(name) (\(width)×\(height))" }
+}

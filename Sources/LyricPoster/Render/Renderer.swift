@@ -1,0 +1,62 @@
+import PosterGraphics
+
+/// Draws frames: the prepared background, a legibility scrim where the pixels behind the current
+/// line need one, then the text blocks.
+///
+/// Holds a `LayoutEngine` (and so a Pango context): one renderer per thread.
+public final class Renderer {
+    /// WCAG contrast the current line must reach against the pixels behind it (4.5:1 is the AA
+    /// level for normal text; a little margin absorbs rounding).
+    public static let contrastTarget = 4.6
+
+    public let background: Background
+    public let layoutEngine: LayoutEngine
+
+    public init(background: Background, layoutEngine: LayoutEngine) {
+        self.background = background
+        self.layoutEngine = layoutEngine
+    }
+
+    /// A rendered frame: pixels plus what was drawn where.
+    public struct Frame {
+        public let canvas: Canvas
+        public let layout: FrameLayout
+        /// Measured contrast of the current line's colour against the brightest pixel behind it
+        /// (after the scrim); nil when no line is current.
+        public let contrast: Double?
+    }
+
+    public func render(_ scene: Scene) throws(GraphicsError) -> Frame {
+        let geometry = background.geometry
+        let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
+        let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
+        canvas.draw(background.bitmap, in: full)
+        let layout = layoutEngine.layout(scene)
+
+        var contrast: Double?
+        let current = layout.blocks.filter { $0.role == .current }.map(\.box).reduce(nil) { $0?.union($1) ?? $1 }
+        if let current, geometry.preset.arrangement != .classic {
+            let behind = current.insetBy(dx: -4 * geometry.unit, dy: 0)
+            let alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: background.tint, minimum: 0)
+            if alpha > 0, let lyrics = layout.lyricsBounds {
+                // A soft band across the canvas behind the lyrics, solid over all of them and
+                // feathered above and below, tinted with the cover's own darkened colour.
+                let feather = 0.9 * geometry.neighbourSize
+                let band = Rect(x: 0, y: lyrics.minY - feather, width: full.width, height: lyrics.height + 2 * feather)
+                let f = feather / band.height
+                let tint = background.tint
+                canvas.fillVerticalGradient(band, stops: [(0, tint.withAlpha(0)), (f, tint.withAlpha(alpha)),
+                                                          (1 - f, tint.withAlpha(alpha)), (1, tint.withAlpha(0))])
+            }
+            contrast = Color.contrast(1, canvas.luminance(in: behind, quantile: 1.0))
+        } else if let current {
+            contrast = Color.contrast(1, canvas.luminance(in: current, quantile: 1.0))
+        }
+
+        for block in layout.blocks {
+            try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow)
+        }
+        try canvas.finish()
+        return Frame(canvas: canvas, layout: layout, contrast: contrast)
+    }
+}

@@ -1,0 +1,33 @@
+import LyricsCore
+
+/// What a frame shows at one instant, fully resolved from the lyrics: which lines, in which role,
+/// top to bottom. The renderer never looks at lyrics or times; the scene never draws.
+public struct Scene: Hashable, Sendable {
+    /// The part a text block plays; also the `role` in reports.
+    public enum Role: String, Hashable, Sendable, Codable {
+        case current, previous, next, translation, title, artist, interlude
+    }
+
+    /// One lyric line in the frame, with its translation.
+    public struct Line: Hashable, Sendable {
+        public var role: Role
+        public var text: String
+        public var translation: String?
+        /// BCP 47 language for glyph forms.
+        public var language: String?
+        /// Index into the timeline's lines (as in `inspect`), nil for the interlude marker.
+        public var lineIndex: Int?
+    }
+
+    public var time: Timestamp
+    /// The current line's index into the timeline's lines; nil in an interlude.
+    public var lineIndex: Int?
+    public var isInterlude: Bool
+    /// Lyric lines top to bottom: previous lines, the current line or interlude marker, next lines.
+    public var lines: [Line]
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    /// The song's language ([la:] or --lang).
+    public var language: String?
+}

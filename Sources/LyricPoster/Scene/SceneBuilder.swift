@@ -1,0 +1,92 @@
+import LyricsCore
+
+/// Turns a timeline and a time into a `Scene`.
+public struct SceneBuilder: Sendable {
+    /// How many lines to show around the current one.
+    public var before: Int
+    public var after: Int
+    /// A blank stamp shorter than this keeps the previous line current (a breath, not a break);
+    /// longer gaps, and the time before the first line, show the interlude.
+    public var interludeThreshold: Timestamp
+    public let timeline: Timeline
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    public var language: String?
+
+    public init(lyrics: Lyrics, before: Int = 1, after: Int = 1, language: String? = nil,
+                interludeThreshold: Timestamp = Timestamp(milliseconds: 4000)) {
+        self.timeline = Timeline(lyrics)
+        self.before = before
+        self.after = after
+        self.interludeThreshold = interludeThreshold
+        self.title = lyrics.title.flatMap { $0.isEmpty ? nil : $0 }
+        self.artist = lyrics.artist.flatMap { $0.isEmpty ? nil : $0 }
+        self.album = lyrics.album.flatMap { $0.isEmpty ? nil : $0 }
+        self.language = language ?? lyrics.language.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The index of the line shown as current at `time`, or nil for an interlude.
+    public func currentIndex(at time: Timestamp) -> Int? {
+        let lines = timeline.lines
+        guard var index = timeline.cursor(at: time).index else { return nil }
+        if time >= timeline.end { return nil }
+        guard lines[index].text.isEmpty else { return index }
+        // A short blank: keep the last non-blank line before it, if the gap is short.
+        let gap = lines[index].end.milliseconds - lines[index].start.milliseconds
+        guard gap < interludeThreshold.milliseconds else { return nil }
+        while index > 0, lines[index].text.isEmpty { index -= 1 }
+        return lines[index].text.isEmpty ? nil : index
+    }
+
+    /// The scene at `time`.
+    public func scene(at time: Timestamp) -> Scene {
+        let lines = timeline.lines
+        let current = currentIndex(at: time)
+        // Anchor for neighbours: the current line, or in an interlude the last line started.
+        let cursor = timeline.cursor(at: time)
+        var result: [Scene.Line] = []
+
+        let previousEnd: Int  // neighbours before are taken from indices < previousEnd
+        let nextStart: Int
+        if let current {
+            previousEnd = current
+            nextStart = current + 1
+        } else if let index = cursor.index {
+            previousEnd = lines[index].text.isEmpty ? index : index + 1
+            nextStart = index + 1
+        } else {
+            previousEnd = 0
+            nextStart = 0
+        }
+
+        var previous: [Int] = []
+        var i = previousEnd - 1
+        while i >= 0, previous.count < before {
+            if !lines[i].text.isEmpty { previous.insert(i, at: 0) }
+            i -= 1
+        }
+        var next: [Int] = []
+        i = nextStart
+        while i < lines.count, next.count < after {
+            if !lines[i].text.isEmpty { next.append(i) }
+            i += 1
+        }
+
+        func line(_ index: Int, _ role: Scene.Role) -> Scene.Line {
+            let l = lines[index]
+            return Scene.Line(role: role, text: l.text, translation: l.translation,
+                              language: FontSetup.language(of: l.text, songLanguage: language), lineIndex: index)
+        }
+        result += previous.map { line($0, .previous) }
+        if let current {
+            result.append(line(current, .current))
+        } else {
+            result.append(Scene.Line(role: .interlude, text: "• • •", translation: nil, language: language, lineIndex: nil))
+        }
+        result += next.map { line($0, .next) }
+
+        return Scene(time: time, lineIndex: current, isInterlude: current == nil, lines: result,
+                     title: title, artist: artist, album: album, language: language)
+    }
+}

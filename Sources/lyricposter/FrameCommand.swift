@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import LyricPoster
+import LyricsCore
+
+struct FrameCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "frame",
+        abstract: "Render the poster for one instant of a song.",
+        discussion: """
+        Times: 83.45, 1:23.45, 01:23.450, 1:02:03.5 or 83450ms.
+        Example: lyricposter frame cover.jpg song.lrc --at 1:23.4 -o now.png
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover"))
+    var cover: String
+
+    @Argument(help: ArgumentHelp("The lyrics (LRC).", valueName: "lyrics"))
+    var lyrics: String
+
+    @Option(help: ArgumentHelp("The instant to render.", valueName: "time"))
+    var at: Timestamp
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the PNG (default: <lyrics name>.png here).", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Also write a JSON report of what was drawn where.", valueName: "file"))
+    var report: String?
+
+    @Flag(help: "Print the time each stage took to stderr.")
+    var timings = false
+
+    @OptionGroup var render: RenderOptionGroup
+
+    var outputPath: String {
+        output ?? (URL(fileURLWithPath: lyrics).deletingPathExtension().lastPathComponent + ".png")
+    }
+
+    func run() throws {
+        let out = outputPath
+        for target in [out, report].compactMap({ $0 }) {
+            for input in [cover, lyrics] where OutputFile.sameFile(target, input) {
+                throw fail(PosterError(path: target, reason: "output would overwrite the input \(input)"))
+            }
+        }
+        if let report, OutputFile.sameFile(report, out) {
+            throw fail(PosterError(path: report, reason: "report and image cannot be the same file"))
+        }
+        let clock = Timings()
+        do {
+            let session = try PosterSession(cover: cover, lyrics: lyrics, options: render.renderOptions, timings: clock)
+            let frame = try session.render(at: at)
+            try clock.measure("write") { () throws(PosterError) in
+                try OutputFile.writeAtomically(frame.png, to: out)
+                if let report { try OutputFile.writeAtomically(frame.report.json(), to: report) }
+            }
+            if frame.report.missingGlyphs > 0 {
+                warn("\(frame.report.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")
+            }
+            if timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
+            print(out)
+        } catch {
+            throw fail(error)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import LyricPoster
+import LyricsCore
+import PosterGraphics
+
+extension Timestamp: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let t = Timestamp.parse(argument) else { return nil }
+        self = t
+    }
+}
+
+/// Canvas, layout, fonts and decoding options shared by every command that renders.
+struct RenderOptionGroup: ParsableArguments {
+    @Option(help: ArgumentHelp("Canvas preset: \(Preset.all.map(\.name).joined(separator: ", ")).", valueName: "name"))
+    var preset: String?
+
+    @Option(help: ArgumentHelp("Custom canvas size, e.g. 1200x1600 (instead of --preset).", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: "Lyric lines shown before the current one.")
+    var before: Int = 1
+
+    @Option(help: "Lyric lines shown after the current one.")
+    var after: Int = 1
+
+    @Option(help: ArgumentHelp("Language of the lyrics (BCP 47, e.g. ja, zh-Hant, ko), overriding [la:]; picks regional glyph forms.", valueName: "tag"))
+    var lang: String?
+
+    @Option(name: .customLong("fonts-dir"), help: ArgumentHelp("An extra folder of fonts to use (repeatable).", valueName: "dir"))
+    var fontsDirs: [String] = []
+
+    @Flag(name: .customLong("system-fonts"), help: "Also use the machine's installed fonts (output then depends on the machine).")
+    var systemFonts = false
+
+    @Option(help: ArgumentHelp("Text encoding of the lyrics file (utf-8, utf-16le, gb18030, big5, shift_jis, euc-kr, …); detected when omitted.", valueName: "name"))
+    var encoding: String?
+
+    @Option(name: .customLong("max-cover-pixels"), help: ArgumentHelp("Refuse covers with more pixels than this.", valueName: "n"))
+    var maxCoverPixels: Int = 100_000_000
+
+    @Option(name: .customLong("png-compression"), help: ArgumentHelp("PNG compression: fast, balanced or small.", valueName: "level"))
+    var pngCompression: String = "fast"
+
+    func validate() throws {
+        if preset != nil, size != nil { throw ValidationError("--preset and --size cannot be used together") }
+        if let preset, Preset.named(preset) == nil {
+            throw ValidationError("unknown preset '\(preset)' (choose from \(Preset.all.map(\.name).joined(separator: ", ")))")
+        }
+        if let size, parseSize(size) == nil {
+            throw ValidationError("--size must be WIDTHxHEIGHT with each side from 64 to 8192, e.g. 1200x1600")
+        }
+        guard (0...10).contains(before), (0...10).contains(after) else {
+            throw ValidationError("--before and --after must be from 0 to 10")
+        }
+        guard maxCoverPixels > 0 else { throw ValidationError("--max-cover-pixels must be positive") }
+        guard PNG.Compression(rawValue: pngCompression) != nil else {
+            throw ValidationError("--png-compression must be fast, balanced or small")
+        }
+    }
+
+    func parseSize(_ text: String) -> (Int, Int)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              (64...8192).contains(w), (64...8192).contains(h) else { return nil }
+        return (w, h)
+    }
+
+    var renderOptions: RenderOptions {
+        var options = RenderOptions()
+        if let size, let (w, h) = parseSize(size) {
+            options.preset = .custom(width: w, height: h)
+        } else if let preset, let named = Preset.named(preset) {
+            options.preset = named
+        }
+        options.before = before
+        options.after = after
+        options.language = lang
+        options.fonts = FontOptions(extraDirectories: fontsDirs, systemFonts: systemFonts)
+        options.encoding = encoding
+        options.limits = DecodeLimits(maxPixels: maxCoverPixels)
+        options.compression = PNG.Compression(rawValue: pngCompression) ?? .fast
+        return options
+    }
+}
