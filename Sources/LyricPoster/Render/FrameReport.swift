@@ -65,10 +65,10 @@ public struct FrameReport: Codable, Equatable, Sendable {
         }
     }
 
-    /// Pretty, key-sorted-by-declaration JSON with non-ASCII kept as is.
+    /// Pretty JSON with sorted keys (deterministic) with non-ASCII kept as is.
     public func json() -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "{}" }
         return String(decoding: data, as: UTF8.self) + "\n"
     }

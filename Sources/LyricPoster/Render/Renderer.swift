@@ -39,14 +39,16 @@ public final class Renderer {
             let behind = current.insetBy(dx: -4 * geometry.unit, dy: 0)
             let alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: background.tint, minimum: 0)
             if alpha > 0, let lyrics = layout.lyricsBounds {
-                // A soft band across the canvas behind the lyrics, solid over all of them and
-                // feathered above and below, tinted with the cover's own darkened colour.
+                // A soft band behind the lyrics, solid over all of them and feathered at its
+                // edges, tinted with the cover's own darkened colour. Where the lyrics have a column
+                // of their own (split), the band stays in that column, clear of the cover card.
                 let feather = 0.9 * geometry.neighbourSize
-                let band = Rect(x: 0, y: lyrics.minY - feather, width: full.width, height: lyrics.height + 2 * feather)
-                let f = feather / band.height
-                let tint = background.tint
-                canvas.fillVerticalGradient(band, stops: [(0, tint.withAlpha(0)), (f, tint.withAlpha(alpha)),
-                                                          (1 - f, tint.withAlpha(alpha)), (1, tint.withAlpha(0))])
+                let split = geometry.preset.arrangement == .split
+                let x0 = split ? geometry.lyrics.minX - 2 * feather : 0
+                let x1 = split ? full.width : full.width
+                let band = Rect(x: x0, y: lyrics.minY - feather, width: x1 - x0, height: lyrics.height + 2 * feather)
+                canvas.fillSoft(band, color: background.tint.withAlpha(alpha), featherX: split ? 1.5 * feather : 0,
+                                featherY: feather)
             }
             contrast = Color.contrast(1, canvas.luminance(in: behind, quantile: 1.0))
         } else if let current {

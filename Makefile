@@ -1,0 +1,28 @@
+# LyricPoster — the two commands a newcomer needs:
+#   make demo   install what is missing, build (release), render the samples into out/
+#   make test   install what is missing, run the test suite
+
+SWIFT ?= swift
+OUT ?= out
+PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev \
+           libturbojpeg0-dev fonts-noto-cjk fonts-noto-color-emoji
+BIN = .build/release/lyricposter
+
+.PHONY: all deps build demo test clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh $(PACKAGES)
+
+build: deps
+	$(SWIFT) build -c release --product lyricposter
+
+demo: build
+	@scripts/demo.sh $(BIN) $(OUT)
+
+test: deps
+	$(SWIFT) test
+
+clean:
+	rm -rf .build $(OUT)

@@ -1,0 +1,48 @@
+import Foundation
+
+/// The LRC lyric format: entry points that turn bytes or text into ``Lyrics``.
+///
+/// The grammar accepted is the union of what real files contain (see `docs/LRC.md` §11):
+///
+/// - time tags `[mm:ss.xx]` in every common spelling (1–6 fraction digits, `[mm:ss]`, `[mm:ss:xx]`,
+///   `[h:mm:ss.xx]`, comma decimals, spaces inside the brackets, long minutes, seconds ≥ 60), several
+///   per line (the text repeats at each), in any order (lines are sorted stably);
+/// - ID tags `[key:value]` anywhere, also in front of a time tag on the same line; `[:]` and lines
+///   starting with `#` are comments; untimed lines are ignored;
+/// - word timing: `<mm:ss.xx>` (A2 / enhanced LRC) and `[mm:ss.xx]` after the text has begun
+///   (ESLyric), stripped from the display text into ``LyricLine/words``;
+/// - translations: a later line with the same time tag and different text (NetEase/QQ bilingual
+///   export), and LyricsX LRCX `[tr:lang]` attachments (`[tt]`, `[fu]` and `[roma]` attachments are
+///   dropped);
+/// - `[offset:ms]`, applied to every time as chosen by ``Options/offsetSign``.
+///
+/// The parser never fails on odd input: what it cannot read is left as text or ignored. It only
+/// throws when nothing timed is left (``LyricsError/noTimedLines``).
+public enum LRC {
+    /// Decodes lyric file bytes and parses them.
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - forced: an encoding name (see ``TextDecoding/knownEncodings``; case-insensitive, with
+    ///     aliases such as `gbk`, `cp932`, `cp949`). `nil` detects: BOM, then strict UTF-8, then GB18030.
+    ///   - options: how to apply `[offset:]`.
+    /// - Throws: ``LyricsError/empty``, ``LyricsError/unknownEncoding(_:)``,
+    ///   ``LyricsError/undecodable(_:)`` or ``LyricsError/noTimedLines``.
+    public static func load(_ data: Data, encoding forced: String? = nil, options: Options = .init()) throws(LyricsError) -> Lyrics {
+        let decoded = try TextDecoding.decode(data, forcing: forced)
+        return try parse(decoded.text, encoding: decoded.encoding, options: options)
+    }
+
+    /// Parses LRC text that is already decoded.
+    ///
+    /// - Parameters:
+    ///   - text: the whole file. Line ends may be LF, CRLF, CR alone, mixed, or NUL.
+    ///   - encoding: the label to report in ``Lyrics/encoding``; not used for parsing.
+    ///   - options: how to apply `[offset:]`.
+    /// - Throws: ``LyricsError/empty`` when `text` is empty, ``LyricsError/noTimedLines`` when no line
+    ///   has a valid time tag.
+    public static func parse(_ text: String, encoding: String = "utf-8", options: Options = .init()) throws(LyricsError) -> Lyrics {
+        guard !text.isEmpty else { throw .empty }
+        return try Parser(options: options).parse(text, encoding: encoding)
+    }
+}

@@ -1,0 +1,99 @@
+extension Lyrics {
+    /// The JSON printed by `lyricposter inspect`, a contract other tools parse.
+    ///
+    /// ```
+    /// {"encoding": "utf-8", "tags": {"ti": "…"}, "offset_ms": 0,
+    ///  "lines": [{"start_ms": 5200, "end_ms": 11850, "text": "…", "translation": "…" | null,
+    ///             "words": [{"start_ms": 5200, "end_ms": 5600, "text": "Every "}]}]}
+    /// ```
+    ///
+    /// Keys appear in exactly this order; tags are sorted by key; times are display times (offset
+    /// applied) in milliseconds; blank lines appear with `"text": ""`; non-ASCII text is written as
+    /// UTF-8, not `\u` escapes. The output is deterministic and ends without a newline.
+    ///
+    /// - Parameter pretty: `true` (the default) puts the top-level keys, each tag and each line on its
+    ///   own line (a line's object, words included, stays on one line); `false` writes everything on
+    ///   one line with no optional whitespace.
+    public func inspectJSON(pretty: Bool = true) -> String {
+        let colon = pretty ? ": " : ":"
+        let comma = pretty ? ", " : ","
+        func field(_ key: String, _ value: String) -> String { JSONText.quoted(key) + colon + value }
+
+        let tagFields = tags.keys.sorted().map { field($0, JSONText.quoted(tags[$0] ?? "")) }
+        let lineObjects = lines.map { line -> String in
+            let words = line.words.map { word in
+                "{" + [
+                    field("start_ms", String(word.start.milliseconds)),
+                    field("end_ms", String(word.end.milliseconds)),
+                    field("text", JSONText.quoted(word.text)),
+                ].joined(separator: comma) + "}"
+            }
+            return "{" + [
+                field("start_ms", String(line.start.milliseconds)),
+                field("end_ms", String(line.end.milliseconds)),
+                field("text", JSONText.quoted(line.text)),
+                field("translation", JSONText.quoted(line.translation)),
+                field("words", "[" + words.joined(separator: comma) + "]"),
+            ].joined(separator: comma) + "}"
+        }
+
+        guard pretty else {
+            return "{" + [
+                field("encoding", JSONText.quoted(encoding)),
+                field("tags", "{" + tagFields.joined(separator: ",") + "}"),
+                field("offset_ms", String(offsetMs)),
+                field("lines", "[" + lineObjects.joined(separator: ",") + "]"),
+            ].joined(separator: ",") + "}"
+        }
+        func block(_ open: String, _ items: [String], _ close: String) -> String {
+            items.isEmpty ? open + close : open + "\n    " + items.joined(separator: ",\n    ") + "\n  " + close
+        }
+        return "{\n  " + [
+            field("encoding", JSONText.quoted(encoding)),
+            field("tags", block("{", tagFields, "}")),
+            field("offset_ms", String(offsetMs)),
+            field("lines", block("[", lineObjects, "]")),
+        ].joined(separator: ",\n  ") + "\n}"
+    }
+
+    /// A human-readable summary for `lyricposter inspect --text`: encoding, offset, tags, then one
+    /// row per line (index, start, end, text; gaps shown as `·`), with the translation and the word
+    /// count on indented rows below. Ends with a newline.
+    public func inspectTable() -> String {
+        var out = "encoding  \(encoding)\n"
+        out += "offset    \(offsetMs > 0 ? "+" : "")\(offsetMs) ms\n"
+        if let length { out += "length    \(length)\n" }
+        let keys = tags.keys.sorted()
+        for (position, key) in keys.enumerated() {
+            out += (position == 0 ? "tags      " : "          ") + "\(key): \(Self.singleLine(tags[key] ?? ""))\n"
+        }
+        let gaps = lines.filter(\.text.isEmpty).count
+        out += "lines     \(lines.count) (\(lines.count - gaps) with text, \(gaps) gaps)\n\n"
+
+        let numberWidth = max(1, String(lines.count).count)
+        let timeWidth = lines.map { max($0.start.description.count, $0.end.description.count) }.max() ?? 9
+        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let fill = String(repeating: " ", count: max(0, width - text.count))
+            return right ? fill + text : text + fill
+        }
+        out += pad("#", numberWidth, right: true) + "  " + pad("start", timeWidth) + "  " + pad("end", timeWidth) + "  text\n"
+        let indent = String(repeating: " ", count: numberWidth + 2 * timeWidth + 6)
+        for (index, line) in lines.enumerated() {
+            out += pad(String(index + 1), numberWidth, right: true) + "  "
+            out += pad(line.start.description, timeWidth) + "  " + pad(line.end.description, timeWidth) + "  "
+            out += (line.text.isEmpty ? "·" : Self.singleLine(line.text)) + "\n"
+            if let translation = line.translation {
+                out += indent + "↳ " + Self.singleLine(translation) + "\n"
+            }
+            if !line.words.isEmpty {
+                out += indent + "  \(line.words.count) word\(line.words.count == 1 ? "" : "s") timed\n"
+            }
+        }
+        return out
+    }
+
+    /// Line breaks shown as ` / ` so that each table row stays one row.
+    private static func singleLine(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: " / ")
+    }
+}

@@ -1,0 +1,28 @@
+/// Why a lyric file could not be turned into ``Lyrics``.
+///
+/// The descriptions are one short lower-case reason, without the file name; the CLI prints
+/// `error: <path>: <description>`.
+public enum LyricsError: Error, Equatable, Hashable, Sendable, CustomStringConvertible {
+    /// The input has no bytes (or, for ``LRC/parse(_:encoding:options:)``, no characters).
+    case empty
+    /// The caller forced an encoding name that ``TextDecoding`` does not know. Carries the name as given.
+    case unknownEncoding(String)
+    /// The bytes are not valid text in the encoding named by the payload (or in any encoding tried,
+    /// `"utf-8 or gb18030"`, when none was forced). Typical for binary files.
+    case undecodable(String)
+    /// The text decoded, but not one line carries a valid time tag.
+    case noTimedLines
+
+    public var description: String {
+        switch self {
+        case .empty:
+            return "file is empty"
+        case .unknownEncoding(let name):
+            return "unknown encoding '\(name)' (known: \(TextDecoding.knownEncodings.joined(separator: ", ")))"
+        case .undecodable(let name):
+            return "not valid \(name) text"
+        case .noTimedLines:
+            return "no timed lyric lines (not an LRC file?)"
+        }
+    }
+}

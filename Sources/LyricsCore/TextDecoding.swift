@@ -1,0 +1,102 @@
+import Foundation
+
+/// Turns lyric file bytes into text.
+///
+/// Detection order when no encoding is forced (LRC.md §1, §11):
+/// 1. a byte order mark: `EF BB BF` UTF-8, `FF FE` UTF-16 LE, `FE FF` UTF-16 BE (removed);
+/// 2. UTF-16 without a BOM, when at least 40 % of the high bytes of its first 256 code units are
+///    zero and few low bytes are (mostly ASCII-range text, which would otherwise pass as UTF-8 full
+///    of NULs), and the bytes are valid UTF-16;
+/// 3. strict UTF-8;
+/// 4. GB18030 (covers GBK and GB2312, the usual legacy Chinese files).
+///
+/// Big5, Shift_JIS (CP932), EUC-KR (CP949) and the rest can only be forced: they cannot be told
+/// apart from GB18030 reliably. See ``knownEncodings``.
+public enum TextDecoding {
+    /// Decodes `data` as text.
+    ///
+    /// - Parameters:
+    ///   - data: the raw file.
+    ///   - name: an encoding name or alias to use instead of detection (case-insensitive; `-`, `_`
+    ///     and spaces ignored, so `Shift_JIS`, `sjis` and `cp932` are the same). A leading BOM of the
+    ///     forced encoding is removed.
+    /// - Returns: the text and the canonical name of the encoding used (one of ``knownEncodings``).
+    /// - Throws: ``LyricsError/empty`` for no bytes, ``LyricsError/unknownEncoding(_:)`` for a name
+    ///   not in the table, ``LyricsError/undecodable(_:)`` when the bytes are not valid text in the
+    ///   forced encoding (or in UTF-8 nor GB18030, when detecting). Big5 and CP949 decoding in
+    ///   Foundation is lenient: it maps invalid bytes to private-use characters instead of failing.
+    public static func decode(_ data: Data, forcing name: String? = nil) throws(LyricsError) -> (text: String, encoding: String) {
+        guard !data.isEmpty else { throw .empty }
+        if let name {
+            guard let codec = Codec.named(name) else { throw .unknownEncoding(name) }
+            let body = data.dropFirst(bomLength(of: data, for: codec))
+            guard let text = codec.decode(Data(body)) else { throw .undecodable(codec.name) }
+            return (dropLeadingBOM(text), codec.name)
+        }
+        if let codec = codecFromBOM(data) {
+            let body = Data(data.dropFirst(bomLength(of: data, for: codec)))
+            guard let text = codec.decode(body) else { throw .undecodable(codec.name) }
+            return (text, codec.name)
+        }
+        if let codec = sniffUTF16(data), let text = codec.decode(data) {
+            return (text, codec.name)
+        }
+        if let text = Codec.utf8.decode(data) {
+            return (text, Codec.utf8.name)
+        }
+        if let text = Codec.gb18030.decode(data) {
+            return (text, Codec.gb18030.name)
+        }
+        throw .undecodable("utf-8 or gb18030")
+    }
+
+    /// Canonical names of every encoding that can be forced, in a stable order.
+    public static var knownEncodings: [String] { Codec.all.map(\.name) }
+
+    /// The canonical name for an encoding name or alias (`"SJIS"` → `"shift_jis"`, `"gbk"` →
+    /// `"gb18030"`), or `nil` when unknown.
+    public static func canonicalName(for name: String) -> String? {
+        Codec.named(name)?.name
+    }
+
+    private static func codecFromBOM(_ data: Data) -> Codec? {
+        let bytes = [UInt8](data.prefix(3))
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return .utf8 }
+        if bytes.starts(with: [0xFF, 0xFE]) { return .utf16LE }
+        if bytes.starts(with: [0xFE, 0xFF]) { return .utf16BE }
+        return nil
+    }
+
+    /// The length of `codec`'s own byte order mark at the start of `data`, or 0.
+    private static func bomLength(of data: Data, for codec: Codec) -> Int {
+        let bytes = [UInt8](data.prefix(3))
+        switch codec.method {
+        case .utf8: return bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        case .utf16(bigEndian: false): return bytes.starts(with: [0xFF, 0xFE]) ? 2 : 0
+        case .utf16(bigEndian: true): return bytes.starts(with: [0xFE, 0xFF]) ? 2 : 0
+        case .foundation: return 0
+        }
+    }
+
+    private static func dropLeadingBOM(_ text: String) -> String {
+        text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+    }
+
+    /// BOM-less UTF-16 holding mostly ASCII-range text: one byte of each pair is usually zero.
+    private static func sniffUTF16(_ data: Data) -> Codec? {
+        guard data.count >= 4, data.count % 2 == 0 else { return nil }
+        let bytes = [UInt8](data.prefix(512))
+        let pairs = bytes.count / 2
+        var zeroEven = 0
+        var zeroOdd = 0
+        for pair in 0..<pairs {
+            if bytes[2 * pair] == 0 { zeroEven += 1 }
+            if bytes[2 * pair + 1] == 0 { zeroOdd += 1 }
+        }
+        let threshold = pairs * 2 / 5
+        // CJK code units such as U+4E00 have a zero low byte now and then, so allow a few.
+        if zeroOdd > 0, zeroOdd >= threshold, zeroEven * 4 < zeroOdd { return .utf16LE }
+        if zeroEven > 0, zeroEven >= threshold, zeroOdd * 4 < zeroEven { return .utf16BE }
+        return nil
+    }
+}

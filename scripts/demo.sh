@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Renders the bundled samples with the built binary; prints every path it writes.
+# Usage: scripts/demo.sh BINARY OUT_DIR
+set -euo pipefail
+bin=$1
+out=$2
+mkdir -p "$out"
+
+render() {  # name cover lyrics time preset [extra args]
+    local name=$1 cover=$2 lyrics=$3 at=$4 preset=$5
+    shift 5
+    "$bin" frame "$cover" "$lyrics" --at "$at" --preset "$preset" -o "$out/$name-$preset.png" "$@"
+}
+
+nd=samples/night-drive
+pl=samples/paper-lanterns
+as=samples/all-scripts
+for preset in lockscreen feed square landscape classic; do
+    render night-drive "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 "$preset"
+    render paper-lanterns "$pl/cover.png" "$pl/paper-lanterns.lrc" 0:32 "$preset"
+done
+render night-drive-intro "$nd/cover.jpg" "$nd/night-drive.lrc" 0:03 lockscreen
+render night-drive-gap "$nd/cover.jpg" "$nd/night-drive.lrc" 1:36 lockscreen
+render all-scripts "$as/cover.png" "$as/all-scripts.lrc" 0:37.5 landscape --before 5 --after 6
+render all-scripts "$as/cover.png" "$as/all-scripts.lrc" 0:57.5 lockscreen --before 4 --after 0
+"$bin" inspect "$pl/paper-lanterns.lrc" > "$out/paper-lanterns.json"
+echo "$out/paper-lanterns.json"
