@@ -68,7 +68,7 @@ extension Lyrics {
             out += (position == 0 ? "tags      " : "          ") + "\(key): \(Self.singleLine(tags[key] ?? ""))\n"
         }
         let gaps = lines.filter(\.text.isEmpty).count
-        out += "lines     \(lines.count) (\(lines.count - gaps) with text, \(gaps) gaps)\n\n"
+        out += "lines     \(lines.count) (\(lines.count - gaps) with text, \(gaps) gap\(gaps == 1 ? "" : "s"))\n\n"
 
         let numberWidth = max(1, String(lines.count).count)
         let timeWidth = lines.map { max($0.start.description.count, $0.end.description.count) }.max() ?? 9

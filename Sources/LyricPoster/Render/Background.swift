@@ -7,7 +7,7 @@ public struct Background: Sendable {
     /// The full-canvas backdrop, opaque.
     public let bitmap: Bitmap
     /// The cover's average colour darkened (keeping its hue) until white text on it reaches
-    /// WCAG 4.5:1; used for scrims.
+    /// 7:1; used for scrims.
     public let tint: Color
     /// The cover's average colour.
     public let average: Color
@@ -73,11 +73,12 @@ public struct Background: Sendable {
         return Color(red: r / n / 255, green: g / n / 255, blue: b / n / 255)
     }
 
-    /// Darkens `colour`, keeping its hue, until white reaches WCAG 4.5:1 against it.
+    /// Darkens `colour`, keeping its hue, until white reaches 7:1 against it: deep enough that a
+    /// partly transparent scrim of it can always lift text over the brightest cover to 4.5:1.
     static func darkened(_ colour: Color) -> Color {
         var c = colour
         var k = 1.0
-        while Color.contrast(1, c.relativeLuminance) < 4.6, k > 0 {
+        while Color.contrast(1, c.relativeLuminance) < 7, k > 0 {
             k -= 0.02
             c = Color(red: colour.red * k, green: colour.green * k, blue: colour.blue * k)
         }

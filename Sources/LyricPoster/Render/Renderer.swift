@@ -50,7 +50,16 @@ public final class Renderer {
                 canvas.fillSoft(band, color: background.tint.withAlpha(alpha), featherX: split ? 1.5 * feather : 0,
                                 featherY: feather)
             }
-            contrast = Color.contrast(1, canvas.luminance(in: behind, quantile: 1.0))
+            // Verify on the pixels as drawn (gradients are quantised to 8 bits); where the tinted
+            // band fell short, deepen it with black until the target is met.
+            var measured = Color.contrast(1, canvas.luminance(in: behind, quantile: 1.0))
+            if measured < Renderer.contrastTarget {
+                let extra = Background.scrimAlpha(canvas: canvas, rect: behind, tint: .black, minimum: 0)
+                canvas.fill(behind.insetBy(dx: -geometry.neighbourSize, dy: -0.3 * geometry.neighbourSize),
+                            color: Color.black.withAlpha(min(1, extra + 0.02)), cornerRadius: 0.3 * geometry.neighbourSize)
+                measured = Color.contrast(1, canvas.luminance(in: behind, quantile: 1.0))
+            }
+            contrast = measured
         } else if let current {
             contrast = Color.contrast(1, canvas.luminance(in: current, quantile: 1.0))
         }

@@ -45,6 +45,7 @@ public final class FontLibrary: @unchecked Sendable {
                 xml += "</rejectfont></selectfont>\n"
             }
         }
+        xml += FontLibrary.scaleBitmapFonts
         xml += "</fontconfig>\n"
         let parsed = xml.withCString { FcConfigParseAndLoadFromMemory(config, $0, 1) }
         guard parsed != 0 else {
@@ -106,6 +107,29 @@ public final class FontLibrary: @unchecked Sendable {
         _ = set
         return files.sorted()
     }
+
+    /// Colour emoji fonts are bitmaps at one size; without this rule (the same as fontconfig's
+    /// own 10-scale-bitmap-fonts.conf, which an empty configuration lacks) they would draw at that
+    /// size whatever size the text asks for.
+    static let scaleBitmapFonts = """
+    <match target="font">
+      <test name="outline" compare="eq"><bool>false</bool></test>
+      <edit name="pixelsizefixupfactor" mode="assign">
+        <divide><name target="pattern">pixelsize</name><name target="font">pixelsize</name></divide>
+      </edit>
+    </match>
+    <match target="font">
+      <test name="outline" compare="eq"><bool>false</bool></test>
+      <test name="pixelsizefixupfactor" compare="not_eq"><double>1.0</double></test>
+      <edit name="matrix" mode="assign">
+        <times><name>matrix</name>
+          <matrix><name>pixelsizefixupfactor</name><double>0</double><double>0</double><name>pixelsizefixupfactor</name></matrix>
+        </times>
+      </edit>
+      <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit>
+    </match>
+
+    """
 
     private static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")

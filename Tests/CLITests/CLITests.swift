@@ -1,0 +1,217 @@
+import Foundation
+import XCTest
+
+/// Runs the built `lyricposter` binary: help, exit codes, messages, files written and not written.
+final class CLITests: XCTestCase {
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The binary next to the test bundle (`swift test` builds it into the same folder).
+    static var binary: URL {
+        let bundle = Bundle(for: CLITests.self).bundleURL
+        let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),
+                          package.appendingPathComponent(".build/debug")]
+        return candidates.map { $0.appendingPathComponent("lyricposter") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0].appendingPathComponent("lyricposter")
+    }
+
+    var work: URL!
+
+    override func setUpWithError() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("lyricposter-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: work.path)
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.package
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    let cover = "samples/night-drive/cover.jpg"
+    let lyrics = "samples/night-drive/night-drive.lrc"
+    func fixture(_ name: String) -> String { "Tests/Fixtures/covers/\(name)" }
+    func temp(_ name: String) -> String { work.appendingPathComponent(name).path }
+
+    func write(_ text: String, to name: String) throws -> String {
+        let path = temp(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() }
+
+    // MARK: Help and usage
+
+    func testHelpListsCommandsAndOptions() throws {
+        let top = try run(["--help"])
+        XCTAssertEqual(top.status, 0)
+        XCTAssertTrue(top.stdout.contains("frame"))
+        XCTAssertTrue(top.stdout.contains("inspect"))
+        let frame = try run(["frame", "--help"])
+        XCTAssertEqual(frame.status, 0)
+        for option in ["--at", "--preset", "--size", "--before", "--after", "--report", "--lang", "--fonts-dir",
+                       "--system-fonts", "--encoding", "-o"] {
+            XCTAssertTrue(frame.stdout.contains(option), "frame --help lacks \(option)")
+        }
+    }
+
+    func testBadFlagsAreUsageErrors() throws {
+        let cases: [[String]] = [
+            ["frame", cover, lyrics],                                    // no --at
+            ["frame", cover, lyrics, "--at", "soon"],                    // bad time
+            ["frame", cover, lyrics, "--at", "1", "--preset", "poster"], // unknown preset
+            ["frame", cover, lyrics, "--at", "1", "--size", "12x"],      // bad size
+            ["frame", cover, lyrics, "--at", "1", "--preset", "square", "--size", "100x100"],
+            ["frame", cover, lyrics, "--at", "1", "--before", "-2"],
+            ["frobnicate"],
+        ]
+        for arguments in cases {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.isEmpty)
+        }
+    }
+
+    // MARK: Success
+
+    func testFrameWritesPNGAndReport() throws {
+        let out = temp("now.png"), report = temp("now.json")
+        let result = try run(["frame", cover, lyrics, "--at", "0:58.5", "--preset", "square", "-o", out, "--report", report])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, out + "\n")
+        let png = try Data(contentsOf: URL(fileURLWithPath: out))
+        XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        XCTAssertEqual(json["width"] as? Int, 1080)
+        XCTAssertEqual(json["height"] as? Int, 1080)
+        XCTAssertEqual(json["time_ms"] as? Int, 58_500)
+        XCTAssertEqual(json["missing_glyphs"] as? Int, 0)
+        XCTAssertNotNil(json["line_index"] as? Int)
+        let boxes = try XCTUnwrap(json["boxes"] as? [[String: Any]])
+        let roles = Set(boxes.compactMap { $0["role"] as? String })
+        XCTAssertTrue(roles.isSuperset(of: ["current", "previous", "next", "title", "artist"]), "\(roles)")
+        for box in boxes {
+            for key in ["text", "x", "y", "width", "height", "font_size", "color"] { XCTAssertNotNil(box[key], key) }
+            XCTAssertNotNil((box["color"] as? String)?.range(of: "^#[0-9A-F]{8}$", options: .regularExpression))
+        }
+        // No temporary files are left next to the output.
+        XCTAssertEqual(try files(), ["now.json", "now.png"])
+    }
+
+    func testTimeFormsAndDeterminism() throws {
+        var outputs: [Data] = []
+        for (i, at) in ["83.45", "1:23.45", "01:23.450", "83450ms"].enumerated() {
+            let out = temp("t\(i).png")
+            let result = try run(["frame", cover, lyrics, "--at", at, "--preset", "classic", "-o", out])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        XCTAssertEqual(Set(outputs).count, 1, "the same instant written four ways renders byte-identical PNGs")
+    }
+
+    func testInspectPrintsTheJSONContract() throws {
+        let result = try run(["inspect", "samples/paper-lanterns/paper-lanterns.lrc"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["encoding"] as? String, "utf-8")
+        XCTAssertEqual(json["offset_ms"] as? Int, 0)
+        XCTAssertNotNil(json["tags"] as? [String: String])
+        let lines = try XCTUnwrap(json["lines"] as? [[String: Any]])
+        XCTAssertFalse(lines.isEmpty)
+        XCTAssertTrue(lines.contains { $0["translation"] is String })
+        XCTAssertTrue(lines.contains { ($0["words"] as? [Any])?.isEmpty == false })
+        var previous = -1
+        for line in lines {
+            let start = try XCTUnwrap(line["start_ms"] as? Int), end = try XCTUnwrap(line["end_ms"] as? Int)
+            XCTAssertGreaterThanOrEqual(start, previous)
+            XCTAssertGreaterThanOrEqual(end, start)
+            previous = start
+        }
+        let table = try run(["inspect", "--text", lyrics])
+        XCTAssertEqual(table.status, 0)
+        XCTAssertTrue(table.stdout.contains("Keep the windows down"))
+    }
+
+    // MARK: Bad input
+
+    func assertFails(_ arguments: [String], path: String, reason: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try files()
+        let result = try run(arguments)
+        XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)", file: file, line: line)
+        let message = result.stderr.trimmingCharacters(in: .newlines)
+        XCTAssertFalse(message.contains("\n"), "one line: \(message)", file: file, line: line)
+        XCTAssertTrue(message.hasPrefix("error: \(path): "), "'\(message)' should name \(path)", file: file, line: line)
+        XCTAssertTrue(message.localizedCaseInsensitiveContains(reason), "'\(message)' should say '\(reason)'", file: file, line: line)
+        XCTAssertEqual(try files(), before, "nothing written", file: file, line: line)
+    }
+
+    func testBadCoversFailWithOneLine() throws {
+        let out = temp("out.png")
+        let cases: [(String, String)] = [
+            ("missing.png", "no such file"), ("empty.png", "file is empty"), ("not-an-image.png", "not a PNG or JPEG"),
+            ("truncated.png", "corrupt PNG"), ("truncated.jpg", "corrupt JPEG"), ("corrupt.jpg", "corrupt JPEG"),
+            ("bomb.png", "more than the limit"), ("bomb.jpg", "more than the limit"),
+        ]
+        for (name, reason) in cases {
+            try assertFails(["frame", fixture(name), lyrics, "--at", "10", "-o", out], path: fixture(name), reason: reason)
+        }
+        try assertFails(["frame", "Tests", lyrics, "--at", "10", "-o", out], path: "Tests", reason: "folder")
+    }
+
+    func testBadLyricsFailWithOneLine() throws {
+        let out = temp("out.png")
+        let empty = try write("", to: "empty.lrc")
+        let untimed = try write("just some words\nand more words\n[ti:No Times]\n", to: "untimed.lrc")
+        try assertFails(["frame", cover, empty, "--at", "1", "-o", out], path: empty, reason: "empty")
+        try assertFails(["frame", cover, untimed, "--at", "1", "-o", out], path: untimed, reason: "no timed")
+        try assertFails(["frame", cover, temp("nope.lrc"), "--at", "1", "-o", out], path: temp("nope.lrc"), reason: "no such file")
+        try assertFails(["inspect", untimed], path: untimed, reason: "no timed")
+        try assertFails(["inspect", "--encoding", "klingon", lyrics], path: lyrics, reason: "unknown encoding")
+    }
+
+    func testOutputProblemsLeaveNothingBehind() throws {
+        // Writing over an input is refused, and the input is untouched.
+        let copy = temp("cover.jpg")
+        try FileManager.default.copyItem(atPath: cover, toPath: copy)
+        let original = try Data(contentsOf: URL(fileURLWithPath: copy))
+        try assertFails(["frame", copy, lyrics, "--at", "1", "-o", copy], path: copy, reason: "overwrite the input")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), original)
+        // A folder that does not exist.
+        let nowhere = temp("no/such/dir/out.png")
+        try assertFails(["frame", cover, lyrics, "--at", "1", "-o", nowhere], path: nowhere, reason: "does not exist")
+    }
+
+    func testUnwritableFolder() throws {
+        guard getuid() != 0 else { throw XCTSkip("root can write into read-only folders") }
+        let locked = temp("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked)
+        let result = try run(["frame", cover, lyrics, "--at", "1", "-o", locked + "/out.png"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("permission denied"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: locked), [])
+    }
+}

@@ -1,0 +1,181 @@
+import LyricPoster
+import LyricsCore
+import PosterGraphics
+import XCTest
+
+/// Geometry checked as numbers: line counts, wrapping, centring, no overlaps, nothing off-canvas.
+final class LayoutTests: XCTestCase {
+    static let fonts: FontLibrary = {
+        do { return try FontSetup.library(FontOptions()) } catch { fatalError("fonts: \(error)") }
+    }()
+
+    static let song = """
+    [ti:Test Song]
+    [ar:The Testers]
+    [al:Fixtures]
+    [length:01:00]
+    [00:02.00]Short line
+    [00:05.00]A considerably longer line that has to wrap onto more than one line on every canvas we make
+    [00:05.00]一行很长的翻译文字，用来检查翻译行在窄画布上是否也会正确换行而不会溢出
+    [00:10.00]Third line here
+    [00:14.00]
+    [00:25.00]After the break
+    [00:30.00]夜は長く、道は静かだ
+    [00:35.00]밤은 길고 길은 조용해요
+    [00:40.00]الليل طويل والطريق هادئ
+    """
+
+    func engine(_ preset: Preset, before: Int = 1, after: Int = 1) throws -> LayoutEngine {
+        let geometry = PosterGeometry(preset: preset, before: before, after: after)
+        return LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Self.fonts))
+    }
+
+    func scenes(before: Int = 1, after: Int = 1) throws -> SceneBuilder {
+        SceneBuilder(lyrics: try LRC.parse(Self.song), before: before, after: after)
+    }
+
+    static let presets: [Preset] = Preset.all + [.custom(width: 720, height: 720), .custom(width: 600, height: 1400),
+                                                  .custom(width: 2560, height: 1080)]
+    static let times = [0, 2_000, 5_500, 10_000, 15_000, 26_000, 31_000, 36_000, 41_000, 70_000]
+
+    func testNoOverlapAndInsideSafeMargins() throws {
+        for preset in Self.presets {
+            let engine = try engine(preset, before: 2, after: 2)
+            let builder = try scenes(before: 2, after: 2)
+            let canvas = Rect(x: 0, y: 0, width: Double(preset.width), height: Double(preset.height))
+            let margin = preset.arrangement == .classic ? 8.0 : 40 * engine.geometry.unit
+            let safe = canvas.insetBy(dx: margin, dy: margin)
+            for t in Self.times {
+                let layout = engine.layout(builder.scene(at: Timestamp(milliseconds: t)))
+                XCTAssertFalse(layout.blocks.isEmpty, "\(preset) @\(t)")
+                for (i, a) in layout.blocks.enumerated() {
+                    XCTAssertTrue(safe.contains(a.box), "\(preset) @\(t): \(a.role) \(a.box) leaves the safe area \(safe)")
+                    for b in layout.blocks[(i + 1)...] {
+                        XCTAssertFalse(a.box.intersects(b.box), "\(preset) @\(t): \(a.role) \(a.box) overlaps \(b.role) \(b.box)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testCurrentLineIsCentredInItsRegion() throws {
+        for preset in [Preset.lockscreen, .feed, .square] {
+            let engine = try engine(preset)
+            let layout = engine.layout(try scenes().scene(at: Timestamp(milliseconds: 10_500)))
+            let current = try XCTUnwrap(layout.blocks.first { $0.role == .current })
+            XCTAssertEqual(current.box.midX, engine.geometry.lyrics.midX, accuracy: 1.0, "\(preset)")
+            XCTAssertEqual(current.text, "Third line here")
+        }
+    }
+
+    func testLongLineWrapsBalancedWithinLimits() throws {
+        for preset in Preset.all where preset.arrangement != .classic {
+            let engine = try engine(preset)
+            let layout = engine.layout(try scenes().scene(at: Timestamp(milliseconds: 5_000)))
+            let current = try XCTUnwrap(layout.blocks.first { $0.role == .current })
+            XCTAssertGreaterThan(current.layout.lineCount, 1, "\(preset): the long line should wrap")
+            XCTAssertLessThanOrEqual(current.layout.lineCount, 3, "\(preset)")
+            XCTAssertFalse(current.layout.isEllipsized, "\(preset): fits without a cut")
+            // Balanced: the wrap width is well under the region's width when two lines share it.
+            XCTAssertLessThanOrEqual(current.box.width, engine.geometry.lyrics.width + 0.5)
+            let translation = try XCTUnwrap(layout.blocks.first { $0.role == .translation })
+            XCTAssertGreaterThan(translation.box.minY, current.box.maxY, "translation sits under its line")
+        }
+    }
+
+    func testHugeLineShrinksThenCutsWithEllipsis() throws {
+        let words = Array(repeating: "endless", count: 120).joined(separator: " ")
+        let lyrics = try LRC.parse("[00:01.00]\(words)\n[00:05.00]next")
+        let engine = try engine(.square)
+        let layout = engine.layout(SceneBuilder(lyrics: lyrics).scene(at: Timestamp(milliseconds: 1_000)))
+        let current = try XCTUnwrap(layout.blocks.first { $0.role == .current })
+        XCTAssertTrue(current.layout.isEllipsized)
+        XCTAssertLessThanOrEqual(current.layout.lineCount, 3)
+        XCTAssertLessThan(current.fontSize, engine.geometry.currentSize, "shrunk before cutting")
+    }
+
+    func testInterludeBeforeFirstLineShowsUpcomingLine() throws {
+        let engine = try engine(.lockscreen)
+        let scene = try scenes().scene(at: Timestamp(milliseconds: 500))
+        XCTAssertTrue(scene.isInterlude)
+        XCTAssertNil(scene.lineIndex)
+        let layout = engine.layout(scene)
+        XCTAssertEqual(layout.blocks.filter { $0.role == .interlude }.count, 1)
+        XCTAssertEqual(layout.blocks.first { $0.role == .next }?.text, "Short line")
+        XCTAssertEqual(layout.blocks.first { $0.role == .title }?.text, "Test Song")
+        XCTAssertEqual(layout.blocks.first { $0.role == .artist }?.text, "The Testers — Fixtures")
+    }
+
+    func testLongGapIsAnInterludeAndShortGapKeepsTheLine() throws {
+        let builder = try scenes()
+        // The blank stamp at 14 s opens an 11 s gap: an interlude.
+        XCTAssertNil(builder.currentIndex(at: Timestamp(milliseconds: 15_000)))
+        let gap = builder.scene(at: Timestamp(milliseconds: 15_000))
+        XCTAssertEqual(gap.lines.map(\.role), [.previous, .interlude, .next])
+        XCTAssertEqual(gap.lines.last?.text, "After the break")
+        // A blank stamp shorter than the threshold keeps the previous line current.
+        let short = try LRC.parse("[00:01.00]one\n[00:03.00]\n[00:04.00]two")
+        XCTAssertEqual(SceneBuilder(lyrics: short).currentIndex(at: Timestamp(milliseconds: 3_500)), 0)
+    }
+
+    func testClassicRowsFollowTheOriginalTable() throws {
+        let engine = try engine(.classic)
+        XCTAssertEqual(engine.geometry.rows.map(\.minY), [512, 556, 600])
+        XCTAssertEqual(engine.geometry.rows.map(\.height), [44, 44, 44])
+        let layout = engine.layout(try scenes().scene(at: Timestamp(milliseconds: 10_500)))
+        let current = try XCTUnwrap(layout.blocks.first { $0.role == .current })
+        XCTAssertEqual(current.box.midY, 556 + 22, accuracy: 1.5)
+        XCTAssertEqual(layout.blocks.first { $0.role == .previous }.map { $0.box.midY > 512 && $0.box.midY < 556 }, true)
+        // More rows grow upwards from the same bottom.
+        let five = PosterGeometry(preset: .classic, before: 2, after: 2)
+        XCTAssertEqual(five.rows.last?.maxY, 644)
+        XCTAssertEqual(five.rows.count, 5)
+    }
+
+    func testPresetsReflowInsteadOfLetterboxing() {
+        let stack = PosterGeometry(preset: .lockscreen, before: 1, after: 1)
+        let split = PosterGeometry(preset: .landscape, before: 1, after: 1)
+        XCTAssertEqual(Preset.lockscreen.arrangement, .stack)
+        XCTAssertEqual(Preset.feed.arrangement, .header)
+        XCTAssertEqual(Preset.square.arrangement, .header)
+        XCTAssertEqual(Preset.landscape.arrangement, .split)
+        // The lyrics take most of the width of a portrait canvas, and their own column on a wide one.
+        XCTAssertGreaterThan(stack.lyrics.width, 0.8 * 1080)
+        XCTAssertGreaterThan(split.lyrics.minX, split.card?.maxX ?? 0)
+        XCTAssertGreaterThan(split.lyrics.height, 0.75 * 1080)
+    }
+
+    func testRegionalGlyphFormsFollowLanguage() throws {
+        let text = try TextEngine(fonts: Self.fonts)
+        func families(_ s: String, _ language: String?) -> [String] {
+            text.layout(s, style: TextStyle(families: FontSetup.families(for: language), size: 40, language: language),
+                        width: nil).usedFamilies
+        }
+        XCTAssertEqual(families("直骨", "ja"), ["Noto Sans CJK JP"])
+        XCTAssertEqual(families("直骨", "zh-Hans"), ["Noto Sans CJK SC"])
+        XCTAssertEqual(families("直骨", "zh-Hant"), ["Noto Sans CJK TC"])
+        XCTAssertEqual(families("직선", "ko"), ["Noto Sans CJK KR"])
+        XCTAssertEqual(FontSetup.language(of: "提灯の明かり", songLanguage: "zh-Hans"), "ja")
+        XCTAssertEqual(FontSetup.language(of: "밤은 길고", songLanguage: nil), "ko")
+        XCTAssertEqual(FontSetup.language(of: "夜很长", songLanguage: "zh-Hant"), "zh-Hant")
+    }
+
+    func testEveryScriptHasAFont() throws {
+        let text = try TextEngine(fonts: Self.fonts)
+        let samples = ["Ünïcödé façade", "Ночь длинная", "Η νύχτα είναι", "夜很长，路很安静", "夜很長，路很安靜",
+                       "夜は長く、道は静か", "밤은 길고 길은", "الليل طويل", "הלילה ארוך", "คืนนี้ยาวนาน",
+                       "रात लंबी है", "🎵🌙✨❤️‍🔥👍🏽"]
+        for sample in samples {
+            let layout = text.layout(sample, style: TextStyle(families: FontSetup.families(for: nil), size: 40), width: nil)
+            XCTAssertEqual(layout.missingGlyphs, 0, "missing glyphs in \(sample): \(layout.usedFamilies)")
+        }
+        let privateUse = text.layout("a\u{E000}\u{E001}b", style: TextStyle(families: FontSetup.families(for: nil), size: 40), width: nil)
+        XCTAssertEqual(privateUse.missingGlyphs, 2)
+    }
+
+    func testEmojiUsesTheColourFont() throws {
+        let text = try TextEngine(fonts: Self.fonts)
+        let layout = text.layout("🎵", style: TextStyle(families: FontSetup.families(for: nil), size: 40), width: nil)
+        XCTAssertEqual(layout.usedFamilies, ["Noto Color Emoji"])
+    }
+}

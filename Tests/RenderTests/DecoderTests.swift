@@ -1,0 +1,107 @@
+import Foundation
+import PosterGraphics
+import XCTest
+
+/// The cover decoders on the fixtures in Tests/Fixtures/covers (see its README): every good file
+/// decodes upright to red | green over blue | white quadrants; every bad file fails with a reason.
+final class DecoderTests: XCTestCase {
+    func decode(_ name: String, limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
+        try ImageDecoder.decode(try Data(contentsOf: Paths.fixture(name)), limits: limits)
+    }
+
+    func assertQuadrants(_ name: String, tolerance: Int = 12, grey: Bool = false, transparentCorner: Bool = false,
+                         file: StaticString = #filePath, line: UInt = #line) throws {
+        let image = try decode(name)
+        XCTAssertEqual(image.width, 64, name, file: file, line: line)
+        XCTAssertEqual(image.height, 48, name, file: file, line: line)
+        // Quadrant centres, away from JPEG chroma bleed at the borders.
+        let points = [(16, 12), (48, 12), (16, 36), (48, 36)]
+        let expected: [(Int, Int, Int)] = grey
+            ? [(0, 0, 0), (85, 85, 85), (170, 170, 170), (255, 255, 255)]
+            : [(255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)]
+        for (i, (x, y)) in points.enumerated() {
+            let p = image.rgba(x: x, y: y)
+            if transparentCorner && i == 3 {
+                XCTAssertEqual(p.a, 0, "\(name) bottom-right should be transparent", file: file, line: line)
+                continue
+            }
+            let e = expected[i]
+            let d = max(abs(Int(p.r) - e.0), abs(Int(p.g) - e.1), abs(Int(p.b) - e.2))
+            XCTAssertLessThanOrEqual(d, tolerance, "\(name) quadrant \(i) is \(p), expected \(e)", file: file, line: line)
+        }
+    }
+
+    func testPNGVariants() throws {
+        for name in ["rgb8.png", "rgb16.png", "palette.png", "interlaced.png"] { try assertQuadrants(name, tolerance: 0) }
+        try assertQuadrants("grey8.png", tolerance: 0, grey: true)
+        try assertQuadrants("grey16.png", tolerance: 1, grey: true)
+        try assertQuadrants("grey-alpha.png", tolerance: 1, grey: true, transparentCorner: true)
+        let greyAlpha = try decode("grey-alpha.png")
+        XCTAssertEqual(greyAlpha.rgba(x: 16, y: 36).a, 128)
+        XCTAssertEqual(Int(greyAlpha.rgba(x: 16, y: 36).r), 170, accuracy: 2, "straight colour survives premultiplication")
+        try assertQuadrants("rgba8.png", tolerance: 0, transparentCorner: true)
+        _ = try decode("palette-trns.png")
+    }
+
+    func testJPEGVariants() throws {
+        for name in ["baseline.jpg", "progressive.jpg", "cmyk.jpg"] { try assertQuadrants(name) }
+        try assertQuadrants("grey.jpg", grey: true)
+    }
+
+    func testEXIFOrientationIsApplied() throws {
+        for name in ["exif-orient-3.jpg", "exif-orient-6.jpg", "exif-orient-8.jpg"] { try assertQuadrants(name) }
+    }
+
+    func testFormatIsSniffedNotTakenFromTheName() throws {
+        try assertQuadrants("wrong-extension.jpg", tolerance: 0)
+    }
+
+    func testBadFilesFailWithAReason() throws {
+        let cases: [(String, String)] = [
+            ("truncated.png", "corrupt PNG"), ("truncated.jpg", "corrupt JPEG"), ("corrupt.jpg", "corrupt JPEG"),
+            ("not-an-image.png", "not a PNG or JPEG image"), ("empty.png", "file is empty"),
+        ]
+        for (name, reason) in cases {
+            XCTAssertThrowsError(try decode(name), name) { error in
+                XCTAssertTrue("\(error)".contains(reason), "\(name): '\(error)' should mention '\(reason)'")
+            }
+        }
+    }
+
+    func testDecompressionBombsAreRefusedFromTheHeader() throws {
+        for name in ["bomb.png", "bomb.jpg"] {
+            let start = Date()
+            XCTAssertThrowsError(try decode(name), name) { error in
+                guard case ImageError.tooLarge = error else { return XCTFail("\(name): \(error)") }
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(start), 1.0, "\(name) must be refused before decoding")
+        }
+        // The limit is a setting: a tiny limit refuses even the small fixtures.
+        XCTAssertThrowsError(try decode("rgb8.png", limits: DecodeLimits(maxPixels: 100)))
+    }
+
+    func testJPEGDCTScalingKeepsEnoughPixels() throws {
+        // A 256×192 source asked to cover 60×40 decodes at 1/2 scale or smaller, never below the request.
+        let data = try Data(contentsOf: Paths.fixture("baseline.jpg"))
+        let image = try ImageDecoder.decode(data, minimumSize: (20, 14))
+        XCTAssertGreaterThanOrEqual(image.width, 20)
+        XCTAssertGreaterThanOrEqual(image.height, 14)
+        XCTAssertLessThan(image.width, 64, "decoded with DCT scaling")
+    }
+
+    func testPNGEncodeRoundTripsAndIsDeterministic() throws {
+        let canvas = try Canvas(width: 40, height: 30)
+        canvas.fill(Color(red: 0.2, green: 0.4, blue: 0.6))
+        canvas.fill(Rect(x: 10, y: 10, width: 10, height: 10), color: .white)
+        for compression in PNG.Compression.allCases {
+            let bytes = try canvas.pngData(opaque: true, compression: compression)
+            XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            XCTAssertEqual(bytes, try canvas.pngData(opaque: true, compression: compression))
+            let back = try ImageDecoder.decode(Data(bytes))
+            XCTAssertEqual(back.rgba(x: 15, y: 15).r, 255)
+            XCTAssertEqual(back.rgba(x: 0, y: 0).b, 153)
+            // Opaque frames are written as RGB (colour type 2), not RGBA.
+            XCTAssertEqual(bytes[25], 2)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LyricPoster
+import LyricsCore
+import PosterGraphics
+import XCTest
+
+/// Small reference images, one concern each, and legibility measured from rendered pixels.
+final class RenderTests: XCTestCase {
+    static let song = """
+    [ti:Golden Hour]
+    [ar:Reference Band]
+    [la:ja]
+    [00:01.00]The first line of the song
+    [00:04.00]提灯の明かりが揺れている
+    [00:04.00]The lanterns sway
+    [00:08.00]الليل طويل والطريق هادئ
+    [00:12.00]Last line 🎵
+    """
+
+    static let dusk = Result { try makeCover(top: Color(red: 0.9, green: 0.5, blue: 0.3), bottom: Color(red: 0.2, green: 0.1, blue: 0.4)) }
+
+    func testGoldenStackBilingual() throws {
+        let frame = try renderFrame(cover: try Self.dusk.get(), lrc: Self.song, at: 4_000, preset: .custom(width: 270, height: 480))
+        try assertGolden(frame.canvas, named: "stack-bilingual-4000")
+    }
+
+    func testGoldenHeaderRightToLeft() throws {
+        let frame = try renderFrame(cover: try Self.dusk.get(), lrc: Self.song, at: 8_000, preset: .custom(width: 320, height: 320))
+        try assertGolden(frame.canvas, named: "header-rtl-8000")
+    }
+
+    func testGoldenSplitInterlude() throws {
+        let frame = try renderFrame(cover: try Self.dusk.get(), lrc: Self.song, at: 0, preset: .custom(width: 480, height: 270))
+        try assertGolden(frame.canvas, named: "split-interlude-0")
+    }
+
+    func testGoldenClassicEmoji() throws {
+        let frame = try renderFrame(cover: try Self.dusk.get(), lrc: Self.song, at: 12_000, preset: .classic)
+        try assertGolden(frame.canvas, named: "classic-emoji-12000")
+    }
+
+    /// White, black, saturated and busy covers: the current line reaches 4.5:1 against the
+    /// brightest pixel behind it at every preset.
+    func testCurrentLineContrastOnAnyCover() throws {
+        let covers: [(String, Bitmap)] = [
+            ("white", try makeCover(top: .white, bottom: .white)),
+            ("black", try makeCover(top: .black, bottom: .black)),
+            ("yellow", try makeCover(top: Color(red: 1, green: 0.95, blue: 0.1), bottom: Color(red: 1, green: 0.8, blue: 0))),
+            ("cyan-magenta", try makeCover(top: Color(red: 0, green: 1, blue: 1), bottom: Color(red: 1, green: 0, blue: 1))),
+            ("busy", try makeCover(top: .white, bottom: Color(red: 0.5, green: 0.5, blue: 0.5), stripes: true)),
+        ]
+        for (name, cover) in covers {
+            for preset in [Preset.custom(width: 270, height: 480), .custom(width: 320, height: 400), .custom(width: 480, height: 270), .classic] {
+                for t in [1_000, 4_000, 8_000] {
+                    let frame = try renderFrame(cover: cover, lrc: Self.song, at: t, preset: preset)
+                    let contrast = try XCTUnwrap(frame.contrast, "\(name) \(preset) @\(t)")
+                    XCTAssertGreaterThanOrEqual(contrast, 4.5, "\(name) \(preset) @\(t)")
+                }
+            }
+        }
+    }
+
+    /// The contrast is measured on the real pixels: recompute it here from the frame with the
+    /// text drawn transparent (same scrim, same background) and compare.
+    func testWhiteCoverGetsAScrimButDarkCoverDoesNot() throws {
+        let white = try renderFrame(cover: try makeCover(top: .white, bottom: .white), lrc: Self.song, at: 1_000,
+                                    preset: .custom(width: 270, height: 480))
+        let black = try renderFrame(cover: try makeCover(top: .black, bottom: .black), lrc: Self.song, at: 1_000,
+                                    preset: .custom(width: 270, height: 480))
+        let box = try XCTUnwrap(white.layout.blocks.first { $0.role == .current }?.box)
+        // Under the current line, the white cover's backdrop was darkened to pass; the black one was left alone.
+        XCTAssertLessThanOrEqual(white.canvas.luminance(in: box, quantile: 0.5), 0.2)
+        XCTAssertGreaterThan(try XCTUnwrap(black.contrast), 15)
+    }
+
+    func testRenderingIsDeterministic() throws {
+        let a = try renderFrame(cover: try Self.dusk.get(), lrc: Self.song, at: 4_000, preset: .custom(width: 270, height: 480))
+        let b = try renderFrame(cover: try Self.dusk.get(), lrc: Self.song, at: 4_000, preset: .custom(width: 270, height: 480))
+        XCTAssertEqual(try a.canvas.pngData(), try b.canvas.pngData())
+    }
+}
