@@ -12,9 +12,12 @@ import Foundation
 /// - word timing: `<mm:ss.xx>` (A2 / enhanced LRC) and `[mm:ss.xx]` after the text has begun
 ///   (ESLyric), stripped from the display text into ``LyricLine/words``;
 /// - translations: a later line with the same time tag and different text (NetEase/QQ bilingual
-///   export), and LyricsX LRCX `[tr:lang]` attachments (`[tt]`, `[fu]` and `[roma]` attachments are
-///   dropped);
-/// - `[offset:ms]`, applied to every time as chosen by ``Options/offsetSign``.
+///   export; a third such line is appended to the translation after `"\n"`), and LyricsX LRCX
+///   `[tr:lang]` attachments (`[tt]`, `[fu]` and `[roma]` attachments are dropped);
+/// - duplicates: a (time tag, text) pair seen before is dropped; a time tag with no text is a gap
+///   line, dropped when a line with text has the same tag;
+/// - `[offset:ms]` (the last one, wherever it is), applied to every time as chosen by
+///   ``Options/offsetSign`` and clamped at zero.
 ///
 /// The parser never fails on odd input: what it cannot read is left as text or ignored. It only
 /// throws when nothing timed is left (``LyricsError/noTimedLines``).

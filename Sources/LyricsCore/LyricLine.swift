@@ -3,10 +3,15 @@
 /// Times are display times: the file's time tag with the `[offset:]` applied (see
 /// ``LRC/Options``) and clamped to zero. The interval is half-open, `[start, end)`: a line ends
 /// exactly when the next one starts, so consecutive lines tile the song without gaps or overlap.
-/// Two lines may share a start; the earlier one then has zero length and is never current
-/// (the parser only produces this for distinct texts that are not a translation pair, which is rare).
-/// The last line ends at the song's `[length:]` when that is later, otherwise five seconds after it
-/// starts (see ``Lyrics/lines``).
+/// Two lines may share a start; the earlier one then has zero length and is never current. The
+/// parser only produces this when `[offset:]` pushes several lines below zero, which clamps them all
+/// to zero (distinct texts at one written time become original + translation instead).
+///
+/// The last line ends at the song's ``Lyrics/length`` when that is later than its start; otherwise
+/// five seconds after its start, or at its last explicit word end if that is later still. A blank
+/// last line (the "end of song" marker) ends at the length if later, else where it starts.
+/// An explicit end tag (`text[00:05.00]`) only ends the line's last *word*; the line itself stays
+/// current until the next line, so there is never a hole between lines.
 ///
 /// A line whose `text` is empty is a *gap*: a time tag with no text, which real files use to clear
 /// the screen during instrumental breaks.

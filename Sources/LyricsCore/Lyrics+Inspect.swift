@@ -11,10 +11,17 @@ extension Lyrics {
     /// applied) in milliseconds; blank lines appear with `"text": ""`; non-ASCII text is written as
     /// UTF-8, not `\u` escapes. The output is deterministic and ends without a newline.
     ///
-    /// - Parameter pretty: `true` (the default) puts the top-level keys, each tag and each line on its
-    ///   own line (a line's object, words included, stays on one line); `false` writes everything on
-    ///   one line with no optional whitespace.
-    public func inspectJSON(pretty: Bool = true) -> String {
+    /// This is the pretty form; see ``inspectJSON(pretty:)``.
+    public func inspectJSON() -> String {
+        inspectJSON(pretty: true)
+    }
+
+    /// The `inspect` JSON (see ``inspectJSON()``), pretty or compact.
+    ///
+    /// - Parameter pretty: `true` puts the top-level keys, each tag and each line on its own line (a
+    ///   line's object, words included, stays on one line); `false` writes everything on one line
+    ///   with no optional whitespace. Both parse to the same value.
+    public func inspectJSON(pretty: Bool) -> String {
         let colon = pretty ? ": " : ":"
         let comma = pretty ? ", " : ","
         func field(_ key: String, _ value: String) -> String { JSONText.quoted(key) + colon + value }

@@ -1,0 +1,79 @@
+import Foundation
+@testable import LyricsCore
+
+/// Parses LRC text with default options, for tests whose input is known to be valid.
+func lrc(_ text: String, options: LRC.Options = .init()) throws -> Lyrics {
+    try LRC.parse(text, options: options)
+}
+
+/// The shared real-world corpus (`../shared/testdata/lrc-real` from the package root), or `nil`
+/// when this checkout has no `../shared` (a user's clone): corpus tests are then skipped.
+let corpusDirectory: URL? = {
+    let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()   // LyricsCoreTests
+        .deletingLastPathComponent()   // Tests
+        .deletingLastPathComponent()   // package root
+    let directory = packageRoot.appendingPathComponent("../shared/testdata/lrc-real").standardizedFileURL
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue
+    else { return nil }
+    return directory
+}()
+
+/// A line reduced to what most table tests compare.
+struct Shown: Hashable, Sendable, CustomStringConvertible {
+    var ms: Int
+    var text: String
+    var translation: String?
+
+    init(_ ms: Int, _ text: String, tr translation: String? = nil) {
+        self.ms = ms
+        self.text = text
+        self.translation = translation
+    }
+
+    init(_ line: LyricLine) {
+        self.init(line.start.milliseconds, line.text, tr: line.translation)
+    }
+
+    var description: String { "\(ms) \(text.debugDescription)" + (translation.map { " tr \($0.debugDescription)" } ?? "") }
+}
+
+extension Lyrics {
+    var shown: [Shown] { lines.map(Shown.init) }
+}
+
+/// A small deterministic generator (SplitMix64), so that random tests repeat exactly.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Structural promises every parse result keeps, whatever the input.
+func invariantViolations(_ lyrics: Lyrics) -> [String] {
+    var problems: [String] = []
+    if lyrics.lines.isEmpty { problems.append("no lines") }
+    for (index, line) in lyrics.lines.enumerated() {
+        if line.start.milliseconds < 0 { problems.append("line \(index) starts before zero") }
+        if line.end < line.start { problems.append("line \(index) ends before it starts") }
+        if index + 1 < lyrics.lines.count, line.end != lyrics.lines[index + 1].start {
+            problems.append("line \(index) does not end where the next starts")
+        }
+        if line.text != String(line.text.trimmingWhitespace()) { problems.append("line \(index) text not trimmed") }
+        if line.text.isEmpty, line.translation != nil || !line.words.isEmpty { problems.append("blank line \(index) has content") }
+        if !line.words.isEmpty, line.words.map(\.text).joined() != line.text {
+            problems.append("line \(index) words do not join into its text")
+        }
+        for word in line.words where word.end < word.start || word.text.isEmpty {
+            problems.append("line \(index) has a bad word \(word)")
+        }
+    }
+    return problems
+}
