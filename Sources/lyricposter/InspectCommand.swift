@@ -21,7 +21,7 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         do {
             let parsed = try Inputs.lyrics(lyrics, encoding: encoding)
-            print(text ? parsed.inspectTable() : parsed.inspectJSON(), terminator: text ? "\n" : "\n")
+            print(text ? parsed.inspectTable() : parsed.inspectJSON(), terminator: text ? "" : "\n")
         } catch {
             throw fail(error)
         }

@@ -92,24 +92,25 @@ public final class Canvas {
     /// Fills `rect` with `color` whose opacity fades to zero over `featherX` at the left and right
     /// edges and `featherY` at the top and bottom (a soft-edged scrim). A feather of 0 is a hard edge.
     public func fillSoft(_ rect: Rect, color: Color, featherX: Double, featherY: Double) {
-        func ramp(_ from: Double, _ to: Double, _ feather: Double, vertical: Bool) -> OpaquePointer? {
+        func ramp(_ from: Double, _ to: Double, _ feather: Double, vertical: Bool, alpha: Double) -> OpaquePointer? {
             guard let p = vertical ? cairo_pattern_create_linear(0, from, 0, to) : cairo_pattern_create_linear(from, 0, to, 0)
             else { return nil }
             let f = feather > 0 ? min(0.5, feather / (to - from)) : 0
-            cairo_pattern_add_color_stop_rgba(p, 0, color.red, color.green, color.blue, f > 0 ? 0 : color.alpha)
-            cairo_pattern_add_color_stop_rgba(p, f, color.red, color.green, color.blue, color.alpha)
-            cairo_pattern_add_color_stop_rgba(p, 1 - f, color.red, color.green, color.blue, color.alpha)
-            cairo_pattern_add_color_stop_rgba(p, 1, color.red, color.green, color.blue, f > 0 ? 0 : color.alpha)
+            cairo_pattern_add_color_stop_rgba(p, 0, color.red, color.green, color.blue, f > 0 ? 0 : alpha)
+            cairo_pattern_add_color_stop_rgba(p, f, color.red, color.green, color.blue, alpha)
+            cairo_pattern_add_color_stop_rgba(p, 1 - f, color.red, color.green, color.blue, alpha)
+            cairo_pattern_add_color_stop_rgba(p, 1, color.red, color.green, color.blue, f > 0 ? 0 : alpha)
             return p
         }
-        guard let vertical = ramp(rect.minY, rect.maxY, featherY, vertical: true) else { return }
+        guard let vertical = ramp(rect.minY, rect.maxY, featherY, vertical: true, alpha: color.alpha) else { return }
         defer { cairo_pattern_destroy(vertical) }
-        guard let horizontal = ramp(rect.minX, rect.maxX, featherX, vertical: false) else { return }
+        guard let horizontal = ramp(rect.minX, rect.maxX, featherX, vertical: false, alpha: 1) else { return }
         defer { cairo_pattern_destroy(horizontal) }
         cairo_save(cr)
         cairo_rectangle(cr, rect.x, rect.y, rect.width, rect.height)
         cairo_clip(cr)
-        // The vertical ramp as the colour, the horizontal ramp's alpha as the mask: their product.
+        // The vertical ramp (carrying the colour's opacity) as the source, the horizontal ramp (a
+        // pure 0…1 fade) as the mask: their product.
         cairo_set_source(cr, vertical)
         cairo_mask(cr, horizontal)
         cairo_restore(cr)
