@@ -71,17 +71,22 @@ public struct Bitmap: Sendable, Equatable {
         return Bitmap(width: outW, height: outH, stride: outW * 4, pixels: out)
     }
 
-    /// A box blur run three times (close to a Gaussian of the same radius), on all four channels.
+    /// A box blur run three times (close to a Gaussian of the same radius), on all four channels,
+    /// or only on alpha when `alphaOnly` (for masks, four times less work).
     /// Works on premultiplied values, so transparent edges blur correctly.
-    public func blurred(radius: Int) -> Bitmap {
+    public func blurred(radius: Int, alphaOnly: Bool = false) -> Bitmap {
         guard radius > 0 else { return self }
         var out = self
+        // ARGB32 is native-endian: on little-endian machines alpha is the fourth byte.
+        let channels = alphaOnly ? 3..<4 : 0..<4
         out.pixels.withUnsafeMutableBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             var scratch = [UInt8](repeating: 0, count: max(width, height) * 4)
             for _ in 0..<3 {
-                Bitmap.boxBlur(bytes, count: height, length: width, step: 4, lineStep: stride, radius: radius, scratch: &scratch)
-                Bitmap.boxBlur(bytes, count: width, length: height, step: stride, lineStep: 4, radius: radius, scratch: &scratch)
+                Bitmap.boxBlur(bytes, count: height, length: width, step: 4, lineStep: stride, radius: radius,
+                               channels: channels, scratch: &scratch)
+                Bitmap.boxBlur(bytes, count: width, length: height, step: stride, lineStep: 4, radius: radius,
+                               channels: channels, scratch: &scratch)
             }
         }
         return out
@@ -89,11 +94,11 @@ public struct Bitmap: Sendable, Equatable {
 
     /// Blurs `count` lines of `length` pixels each; pixel i of line l is at l*lineStep + i*step.
     private static func boxBlur(_ p: UnsafeMutableBufferPointer<UInt8>, count: Int, length: Int, step: Int,
-                                lineStep: Int, radius: Int, scratch: inout [UInt8]) {
+                                lineStep: Int, radius: Int, channels: Range<Int>, scratch: inout [UInt8]) {
         let window = 2 * radius + 1
         for line in 0..<count {
             let base = line * lineStep
-            for c in 0..<4 {
+            for c in channels {
                 // Running sum over a window clamped at the edges (edge pixels repeat).
                 var sum = 0
                 for k in -radius...radius {
@@ -107,7 +112,7 @@ public struct Bitmap: Sendable, Equatable {
                 }
             }
             for i in 0..<length {
-                for c in 0..<4 { p[base + i * step + c] = scratch[i * 4 + c] }
+                for c in channels { p[base + i * step + c] = scratch[i * 4 + c] }
             }
         }
     }

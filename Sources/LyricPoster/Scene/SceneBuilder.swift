@@ -39,6 +39,15 @@ public struct SceneBuilder: Sendable {
         return lines[index].text.isEmpty ? nil : index
     }
 
+    /// Longest text, in characters, handed to layout: far more than three lines can show at the
+    /// smallest size, and short enough that a pathological line cannot stall text shaping.
+    public static let maxLineCharacters = 400
+
+    static func clipped(_ text: String) -> String {
+        guard text.count > maxLineCharacters else { return text }
+        return String(text.prefix(maxLineCharacters - 1)) + "…"
+    }
+
     /// The scene at `time`.
     public func scene(at time: Timestamp) -> Scene {
         let lines = timeline.lines
@@ -75,8 +84,9 @@ public struct SceneBuilder: Sendable {
 
         func line(_ index: Int, _ role: Scene.Role) -> Scene.Line {
             let l = lines[index]
-            return Scene.Line(role: role, text: l.text, translation: l.translation,
-                              language: FontSetup.language(of: l.text, songLanguage: language), lineIndex: index)
+            let text = SceneBuilder.clipped(l.text)
+            return Scene.Line(role: role, text: text, translation: l.translation.map(SceneBuilder.clipped),
+                              language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
         }
         result += previous.map { line($0, .previous) }
         if let current {
