@@ -19,9 +19,10 @@ public enum OutputFile {
         guard fd >= 0 else { throw PosterError(path: path, reason: "cannot write: " + errnoReason(errno)) }
         var failure: Int32 = 0
         bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             var offset = 0
             while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = write(fd, base + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     failure = errno

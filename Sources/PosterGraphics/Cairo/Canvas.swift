@@ -118,6 +118,21 @@ public final class Canvas {
 
     // MARK: Images
 
+    /// Runs `body` with a Cairo surface over `bitmap`'s pixels, without copying them. Cairo only
+    /// reads a source surface, so handing it the immutable buffer is safe; the surface does not
+    /// outlive the call.
+    private func withSurface(_ bitmap: Bitmap, _ body: (OpaquePointer) -> Void) {
+        bitmap.pixels.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            let data = UnsafeMutableRawPointer(mutating: base).assumingMemoryBound(to: UInt8.self)
+            guard let image = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(bitmap.width),
+                                                                  Int32(bitmap.height), Int32(bitmap.stride)) else { return }
+            defer { cairo_surface_destroy(image) }
+            guard cairo_surface_status(image) == CAIRO_STATUS_SUCCESS else { return }
+            body(image)
+        }
+    }
+
     /// Paints the part `source` (in the bitmap's pixels) of `bitmap` scaled into `destination`,
     /// clipped to a rounded rectangle when `cornerRadius` > 0. Downscaling uses Cairo's GOOD filter
     /// (a proper box-filtered reduction, not point sampling).
@@ -125,13 +140,7 @@ public final class Canvas {
                      opacity: Double = 1) {
         let src = source ?? Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height))
         guard !src.isEmpty, !destination.isEmpty else { return }
-        bitmap.pixels.withUnsafeBytes { raw in
-            // Cairo only reads a source surface, so handing it the immutable buffer is safe; the
-            // surface does not outlive this closure.
-            let data = UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: UInt8.self)
-            guard let image = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(bitmap.width),
-                                                                  Int32(bitmap.height), Int32(bitmap.stride)) else { return }
-            defer { cairo_surface_destroy(image) }
+        withSurface(bitmap) { image in
             cairo_save(cr)
             path(destination, cornerRadius: cornerRadius)
             cairo_clip(cr)
@@ -162,11 +171,7 @@ public final class Canvas {
     /// Paints `color` through the alpha of `mask`, placed with its top-left corner at `origin` and
     /// enlarged by `scale` (bilinear).
     func paintMask(_ mask: Bitmap, at origin: Point, color: Color, scale: Double = 1) {
-        mask.pixels.withUnsafeBytes { raw in
-            let data = UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: UInt8.self)
-            guard let image = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(mask.width),
-                                                                  Int32(mask.height), Int32(mask.stride)) else { return }
-            defer { cairo_surface_destroy(image) }
+        withSurface(mask) { image in
             cairo_save(cr)
             setSource(color)
             cairo_translate(cr, origin.x, origin.y)
