@@ -23,6 +23,11 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         // libpng reports errors with longjmp, which Swift cannot unwind through; this small C target
         // keeps every setjmp on the C side and hands Swift plain status codes.
         .target(
@@ -33,7 +38,7 @@ let package = Package(
         // Pure Swift: timestamps, LRC decoding and parsing, timeline.
         .target(name: "LyricsCore"),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
-        .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim"]),
+        .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto"]),
         // Scenes, layout, rendering and output, built from values.
         .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics"]),
         .executableTarget(

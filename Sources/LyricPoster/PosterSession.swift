@@ -48,41 +48,44 @@ public enum Inputs {
             throw PosterError(path: path, reason: error.description)
         }
     }
-
-    public static func cover(_ path: String, limits: DecodeLimits, minimumSize: (width: Int, height: Int)?) throws(PosterError) -> Bitmap {
-        // A compressed cover can never legitimately be larger than its pixel limit uncompressed.
-        let data = try read(path, limit: max(64 * 1024 * 1024, limits.maxPixels * 4))
-        do {
-            return try ImageDecoder.decode(data, limits: limits, minimumSize: minimumSize)
-        } catch {
-            throw PosterError(path: path, reason: error.description)
-        }
-    }
 }
 
 /// One song prepared for rendering: lyrics parsed, cover decoded and its background prepared,
 /// fonts set up. Frames at any time then cost only layout, drawing and encoding.
-public final class PosterSession {
+///
+/// The prepared parts are shared, read-only, by every thread; each thread renders through its own
+/// `FrameRenderer` (Pango contexts are not thread-safe).
+public final class PosterSession: @unchecked Sendable {
     public let options: RenderOptions
     public let lyrics: Lyrics
     public let scenes: SceneBuilder
     public let background: Background
     public let fonts: FontLibrary
     public let timings: Timings
-    private let renderer: Renderer
+    /// SHA-256 of the cover and lyrics bytes as read.
+    public let coverDigest: String
+    public let lyricsDigest: String
+    private let mainRenderer: FrameRenderer
 
     public init(cover coverPath: String, lyrics lyricsPath: String, options: RenderOptions,
                 timings: Timings = Timings()) throws(PosterError) {
         self.options = options
         self.timings = timings
+        let lyricsData = try Inputs.read(lyricsPath, limit: options.maxLyricsBytes)
         let lyrics = try timings.measure("lyrics") { () throws(PosterError) in
-            try Inputs.lyrics(lyricsPath, encoding: options.encoding, limit: options.maxLyricsBytes)
+            do { return try LRC.load(lyricsData, encoding: options.encoding) } catch {
+                throw PosterError(path: lyricsPath, reason: "\(error)")
+            }
         }
         let preset = options.preset
         let geometry = PosterGeometry(preset: preset, before: options.before, after: options.after)
-        // The largest area the cover is drawn at: the whole canvas (classic, or as the backdrop's source).
+        // A compressed cover can never legitimately be larger than its pixel limit uncompressed.
+        let coverData = try Inputs.read(coverPath, limit: max(64 * 1024 * 1024, options.limits.maxPixels * 4))
+        // The largest area the cover is drawn at is the whole canvas.
         let cover = try timings.measure("decode") { () throws(PosterError) in
-            try Inputs.cover(coverPath, limits: options.limits, minimumSize: (preset.width, preset.height))
+            do { return try ImageDecoder.decode(coverData, limits: options.limits, minimumSize: (preset.width, preset.height)) } catch {
+                throw PosterError(path: coverPath, reason: "\(error)")
+            }
         }
         let background = try timings.measure("background") { () throws(PosterError) in
             do { return try Background.prepare(cover: cover, geometry: geometry) } catch {
@@ -90,25 +93,64 @@ public final class PosterSession {
             }
         }
         let fonts = try timings.measure("fonts") { () throws(PosterError) in try FontSetup.library(options.fonts) }
-        let engine: TextEngine
-        do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: "\(error)") }
         self.lyrics = lyrics
         self.scenes = SceneBuilder(lyrics: lyrics, before: options.before, after: options.after, language: options.language)
         self.background = background
         self.fonts = fonts
-        self.renderer = Renderer(background: background, layoutEngine: LayoutEngine(geometry: geometry, text: engine))
+        self.coverDigest = Digest.sha256(coverData)
+        self.lyricsDigest = Digest.sha256(lyricsData)
+        self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings)
     }
 
-    /// A rendered, encoded frame.
-    public struct Output {
-        public let png: [UInt8]
-        public let report: FrameReport
-        public let scene: Scene
+    /// A renderer for another thread.
+    public func makeRenderer() throws(PosterError) -> FrameRenderer {
+        try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings)
     }
 
-    /// Renders and encodes the frame at `time`.
-    public func render(at time: Timestamp) throws(PosterError) -> Output {
-        let scene = scenes.scene(at: time)
+    /// Renders and encodes the frame at `time` on the calling thread.
+    public func render(at time: Timestamp) throws(PosterError) -> RenderedFrame {
+        try mainRenderer.render(scenes.scene(at: time))
+    }
+
+    /// What every frame of this song depends on besides its scene: the inputs' bytes, the options
+    /// that change pixels, the fonts and the renderer's version. Frames whose key and scene are
+    /// unchanged need not be rendered again.
+    public var renderKey: String {
+        let o = options
+        let parts: [String] = [
+            "lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest,
+            o.preset.name, "\(o.preset.width)x\(o.preset.height)", o.preset.arrangement.rawValue,
+            "\(o.before)", "\(o.after)", o.language ?? "-", o.encoding ?? "-", o.compression.rawValue,
+        ] + fonts.fontFiles()
+        return Digest.sha256(parts.joined(separator: "\n"))
+    }
+}
+
+/// A rendered, encoded frame.
+public struct RenderedFrame: Sendable {
+    public let png: [UInt8]
+    public let report: FrameReport
+    public let scene: Scene
+}
+
+/// Renders scenes of one prepared song to PNG bytes. Not thread-safe: one per thread.
+public final class FrameRenderer {
+    /// Bumped whenever the same inputs would render different pixels, so resumed batches re-render.
+    public static let version = 1
+
+    private let renderer: Renderer
+    private let options: RenderOptions
+    private let timings: Timings
+
+    init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings) throws(PosterError) {
+        let engine: TextEngine
+        do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
+        renderer = Renderer(background: background, layoutEngine: LayoutEngine(geometry: background.geometry, text: engine))
+        self.options = options
+        self.timings = timings
+    }
+
+    public func render(_ scene: Scene) throws(PosterError) -> RenderedFrame {
         let frame = try timings.measure("render") { () throws(PosterError) in
             do { return try renderer.render(scene) } catch { throw PosterError(path: "frame", reason: "\(error)") }
         }
@@ -117,6 +159,13 @@ public final class PosterSession {
                 throw PosterError(path: "frame", reason: "\(error)")
             }
         }
-        return Output(png: png, report: FrameReport(scene: scene, frame: frame), scene: scene)
+        return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame), scene: scene)
+    }
+
+    /// Renders `scene` and hands the canvas to `body` (for thumbnails), without encoding.
+    public func draw<T>(_ scene: Scene, _ body: (Canvas, FrameReport) throws(PosterError) -> T) throws(PosterError) -> T {
+        let frame: Renderer.Frame
+        do { frame = try renderer.render(scene) } catch { throw PosterError(path: "frame", reason: "\(error)") }
+        return try body(frame.canvas, FrameReport(scene: scene, frame: frame))
     }
 }

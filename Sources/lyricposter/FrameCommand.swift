@@ -31,6 +31,9 @@ struct FrameCommand: ParsableCommand {
     @Flag(help: "Print the time each stage took to stderr.")
     var timings = false
 
+    @Flag(help: "Open the frame in the desktop's image viewer.")
+    var open = false
+
     @OptionGroup var render: RenderOptionGroup
 
     var outputPath: String {
@@ -63,5 +66,6 @@ struct FrameCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
+        if open { Viewer.open(out) }
     }
 }

@@ -155,6 +155,20 @@ public final class Canvas {
         }
     }
 
+    /// Paints another canvas scaled into `destination` (for thumbnails).
+    public func draw(_ other: Canvas, in destination: Rect) {
+        cairo_surface_flush(other.surface)
+        cairo_save(cr)
+        cairo_rectangle(cr, destination.x, destination.y, destination.width, destination.height)
+        cairo_clip(cr)
+        cairo_translate(cr, destination.x, destination.y)
+        cairo_scale(cr, destination.width / Double(other.width), destination.height / Double(other.height))
+        cairo_set_source_surface(cr, other.surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
     /// A soft drop shadow for a rounded rectangle: the shape, blurred, in `color`. The blur runs
     /// at a quarter of the size and is scaled up, which looks the same for a soft shadow.
     public func dropShadow(for rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double, color: Color) throws(GraphicsError) {

@@ -1,0 +1,200 @@
+import Foundation
+import PosterGraphics
+
+/// Renders a planned set of frames into a folder: in parallel, streaming each PNG to disk as it is
+/// encoded, skipping frames that are already up to date, and writing the manifest last.
+public struct BatchRenderer {
+    public var session: PosterSession
+    public var directory: String
+    /// The cover and lyrics paths as the user gave them (recorded in the manifest).
+    public var coverPath: String
+    public var lyricsPath: String
+    public var jobs: Int
+    /// Re-render everything and overwrite files this tool did not write.
+    public var force: Bool
+
+    public init(session: PosterSession, directory: String, coverPath: String, lyricsPath: String, jobs: Int, force: Bool) {
+        self.session = session
+        self.directory = directory
+        self.coverPath = coverPath
+        self.lyricsPath = lyricsPath
+        self.jobs = max(1, jobs)
+        self.force = force
+    }
+
+    public struct Result: Sendable {
+        public var manifest: Manifest
+        public var rendered: Int
+        public var reused: Int
+        public var interrupted: Bool
+        public var seconds: Double
+    }
+
+    public static let manifestName = "manifest.json"
+    public static let concatName = "frames.ffconcat"
+
+    /// Renders `frames`; `progress(done, total)` is called after each frame, from any thread.
+    public func run(frames: [PlannedFrame], kind: String, fps: Int? = nil, ticks: [Tick]? = nil, stop: StopFlag,
+                    progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(PosterError) -> Result {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try prepareDirectory()
+        let manifestPath = directory + "/" + Self.manifestName
+        let previous = Manifest.read(from: manifestPath)
+        if previous == nil, FileManager.default.fileExists(atPath: manifestPath), !force {
+            throw PosterError(path: manifestPath, reason: "exists but was not written by LyricPoster (use --force to replace it)")
+        }
+        let previousByFile = Dictionary((previous?.frames ?? []).map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })
+
+        // Never overwrite a file this tool did not write, unless told to.
+        if !force {
+            for frame in frames where previousByFile[frame.fileName] == nil {
+                let path = directory + "/" + frame.fileName
+                if FileManager.default.fileExists(atPath: path) {
+                    throw PosterError(path: path, reason: "exists but was not written by LyricPoster (use --force to overwrite)")
+                }
+            }
+        }
+
+        let key = session.renderKey
+        var reused = [Manifest.Frame?](repeating: nil, count: frames.count)
+        var pending: [Int] = []
+        for (i, frame) in frames.enumerated() {
+            let input = Self.inputDigest(key: key, frame: frame)
+            if !force, let old = previousByFile[frame.fileName], old.inputSha256 == input,
+               let data = FileManager.default.contents(atPath: directory + "/" + frame.fileName),
+               Digest.sha256(data) == old.sha256 {
+                var entry = old
+                entry.index = frame.index
+                entry.startMs = frame.startMs
+                entry.endMs = frame.endMs
+                reused[i] = entry
+            } else {
+                pending.append(i)
+            }
+        }
+        let reusedCount = frames.count - pending.count
+        progress(reusedCount, frames.count)
+
+        // Workers take the next pending frame until none are left, an error occurs or a stop is
+        // requested; each has its own renderer (Pango is not thread-safe) and holds one frame at a time.
+        let work = WorkQueue(pending: pending, results: reused, done: reusedCount)
+        let workers = min(jobs, max(1, pending.count))
+        let session = self.session
+        let directory = self.directory
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            let renderer: FrameRenderer
+            do { renderer = try session.makeRenderer() } catch {
+                work.fail(error, directory: directory)
+                return
+            }
+            while let i = work.take(unless: stop) {
+                let frame = frames[i]
+                do {
+                    let output = try renderer.render(frame.scene)
+                    let path = directory + "/" + frame.fileName
+                    try session.timings.measure("write") { () throws(PosterError) in
+                        try OutputFile.writeAtomically(output.png, to: path)
+                    }
+                    let entry = Manifest.Frame(
+                        index: frame.index, file: frame.fileName, startMs: frame.startMs, endMs: frame.endMs,
+                        lineIndex: frame.scene.lineIndex, text: Self.text(of: frame.scene),
+                        translation: frame.scene.lines.first { $0.role == .current }?.translation,
+                        sha256: Digest.sha256(output.png),
+                        inputSha256: Self.inputDigest(key: key, frame: frame),
+                        missingGlyphs: output.report.missingGlyphs, boxes: output.report.boxes)
+                    progress(work.complete(i, with: entry), frames.count)
+                } catch {
+                    work.fail(error, directory: directory)
+                    return
+                }
+            }
+        }
+        let results = work.results
+        let failure = work.failure
+
+        let finished = results.compactMap { $0 }
+        let complete = finished.count == frames.count
+        let manifest = Manifest(kind: kind, width: session.options.preset.width, height: session.options.preset.height,
+                                cover: coverPath, lyrics: lyricsPath, tags: session.lyrics.tags, fps: fps,
+                                frames: finished, ticks: complete ? ticks : nil, complete: complete)
+        if complete, let previous {
+            // Frames an earlier run wrote that this plan no longer has: ours to remove.
+            let keep = Set(frames.map(\.fileName))
+            for old in previous.frames where !keep.contains(old.file) {
+                unlink(directory + "/" + old.file)
+            }
+        }
+        // The manifest last: whatever it lists is on disk and complete.
+        try OutputFile.writeAtomically(manifest.ffconcat(), to: directory + "/" + Self.concatName)
+        try OutputFile.writeAtomically(manifest.json(), to: manifestPath)
+        if let failure { throw failure }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return Result(manifest: manifest, rendered: finished.count - reusedCount, reused: reusedCount,
+                      interrupted: !complete, seconds: seconds)
+    }
+
+    static func inputDigest(key: String, frame: PlannedFrame) -> String {
+        Digest.sha256(key + "\n" + frame.fileName + "\n" + frame.scene.fingerprint)
+    }
+
+    /// The text a frame shows as current: the lyric line, or "" in an interlude.
+    static func text(of scene: Scene) -> String {
+        scene.lines.first { $0.role == .current }?.text ?? ""
+    }
+
+    private func prepareDirectory() throws(PosterError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw PosterError(path: directory, reason: "is a file, not a folder") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw PosterError(path: directory, reason: "cannot create the folder: \(OutputFile.errnoReason(errno))")
+        }
+    }
+}
+
+/// The frames still to render and the results so far, shared by the batch's worker threads.
+private final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let pending: [Int]
+    private var next = 0
+    private var done: Int
+    private var storedResults: [Manifest.Frame?]
+    private var storedFailure: PosterError?
+
+    init(pending: [Int], results: [Manifest.Frame?], done: Int) {
+        self.pending = pending
+        self.storedResults = results
+        self.done = done
+    }
+
+    /// The next frame to render, or nil when there is none, a worker failed or a stop was requested.
+    func take(unless stop: StopFlag) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard storedFailure == nil, !stop.isRequested, next < pending.count else { return nil }
+        next += 1
+        return pending[next - 1]
+    }
+
+    /// Records a finished frame; returns how many frames are done.
+    func complete(_ index: Int, with entry: Manifest.Frame) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        storedResults[index] = entry
+        done += 1
+        return done
+    }
+
+    func fail(_ error: any Error, directory: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        storedFailure = storedFailure ?? (error as? PosterError) ?? PosterError(path: directory, reason: "\(error)")
+    }
+
+    var results: [Manifest.Frame?] { lock.lock(); defer { lock.unlock() }; return storedResults }
+    var failure: PosterError? { lock.lock(); defer { lock.unlock() }; return storedFailure }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import LyricsCore
+import PosterGraphics
+
+/// A whole song on one image: every frame as a thumbnail with its index and time.
+public struct ContactSheet {
+    public var session: PosterSession
+    public var columns: Int
+    public var jobs: Int
+
+    public init(session: PosterSession, columns: Int, jobs: Int) {
+        self.session = session
+        self.columns = max(1, columns)
+        self.jobs = max(1, jobs)
+    }
+
+    /// Sheet geometry: thumbnail size and where the n-th thumbnail goes.
+    struct Grid {
+        var thumbWidth: Double
+        var thumbHeight: Double
+        var columns: Int
+        var rows: Int
+        let gap = 16.0
+        let label = 34.0
+        let header = 96.0
+        var width: Int { Int((Double(columns) * thumbWidth + Double(columns + 1) * gap).rounded(.up)) }
+        var height: Int { Int((header + Double(rows) * (thumbHeight + label + gap) + gap).rounded(.up)) }
+        func cell(_ n: Int) -> Rect {
+            let column = n % columns, row = n / columns
+            return Rect(x: gap + Double(column) * (thumbWidth + gap), y: header + Double(row) * (thumbHeight + label + gap),
+                        width: thumbWidth, height: thumbHeight)
+        }
+
+        init(frameWidth: Int, frameHeight: Int, count: Int, columns: Int) {
+            self.columns = min(columns, max(1, count))
+            rows = max(1, (count + self.columns - 1) / self.columns)
+            // 270 px on the short side, smaller if the sheet would exceed Cairo's 32767 px limit.
+            var scale = min(1, 270 / Double(min(frameWidth, frameHeight)))
+            let perRow = Double(frameHeight) * scale + 34 + 16
+            if 96 + Double(rows) * perRow > 32_000 {
+                scale *= (32_000 - 96) / (Double(rows) * perRow)
+            }
+            thumbWidth = (Double(frameWidth) * scale).rounded()
+            thumbHeight = (Double(frameHeight) * scale).rounded()
+        }
+    }
+
+    /// Renders the sheet for `frames` and returns it as PNG bytes.
+    public func render(frames: [PlannedFrame], stop: StopFlag,
+                       progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(PosterError) -> [UInt8] {
+        let preset = session.options.preset
+        let grid = Grid(frameWidth: preset.width, frameHeight: preset.height, count: frames.count, columns: columns)
+        let sheet: Canvas
+        do { sheet = try Canvas(width: grid.width, height: grid.height) } catch {
+            throw PosterError(path: "sheet", reason: error.description)
+        }
+        sheet.fill(Color(red: 0.07, green: 0.07, blue: 0.08))
+        let shared = SharedCanvas(sheet)
+        let counter = Counter()
+        let session = self.session
+        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, frames.count))) { _ in
+            let renderer: FrameRenderer
+            do { renderer = try session.makeRenderer() } catch {
+                counter.fail(error)
+                return
+            }
+            while let n = counter.take(below: frames.count, unless: stop) {
+                do {
+                    try renderer.draw(frames[n].scene) { canvas, _ in
+                        shared.withCanvas { $0.draw(canvas, in: grid.cell(n)) }
+                    }
+                    progress(counter.finish(), frames.count)
+                } catch {
+                    counter.fail(error)
+                    return
+                }
+            }
+        }
+        if let failure = counter.failure { throw failure }
+        if stop.isRequested { throw PosterError(path: "sheet", reason: "stopped before the sheet was complete") }
+        try drawLabels(on: sheet, grid: grid, frames: frames)
+        do { return try sheet.pngData(opaque: true, compression: session.options.compression) } catch {
+            throw PosterError(path: "sheet", reason: error.description)
+        }
+    }
+
+    private func drawLabels(on sheet: Canvas, grid: Grid, frames: [PlannedFrame]) throws(PosterError) {
+        let text: TextEngine
+        do { text = try TextEngine(fonts: session.fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
+        let lyrics = session.lyrics
+        let heading = [lyrics.title, lyrics.artist].compactMap { $0 }.joined(separator: " — ")
+        let summary = "\(frames.count) frames · \(session.options.preset.name) \(session.options.preset.width)×\(session.options.preset.height)"
+        let families = FontSetup.families(for: session.scenes.language)
+        let title = text.layout(heading.isEmpty ? summary : heading,
+                                style: TextStyle(families: families, size: 34, weight: 700, language: session.scenes.language,
+                                                 alignment: .left), width: Double(grid.width) - 2 * grid.gap, maxLines: 1)
+        let sub = text.layout(summary, style: TextStyle(families: families, size: 20, alignment: .left),
+                              width: Double(grid.width) - 2 * grid.gap, maxLines: 1)
+        do {
+            try sheet.draw(title, at: Point(x: grid.gap, y: 14), color: .white)
+            if !heading.isEmpty { try sheet.draw(sub, at: Point(x: grid.gap, y: 60), color: Color.white.withAlpha(0.6)) }
+            for (n, frame) in frames.enumerated() {
+                let cell = grid.cell(n)
+                let label = "#\(frame.index)  \(Timestamp(milliseconds: frame.startMs))"
+                    + (frame.scene.isInterlude ? "  interlude" : "")
+                let layout = text.layout(label, style: TextStyle(families: families, size: 18, alignment: .left),
+                                         width: cell.width, maxLines: 1)
+                try sheet.draw(layout, at: Point(x: cell.minX, y: cell.maxY + 6), color: Color.white.withAlpha(0.8))
+            }
+        } catch {
+            throw PosterError(path: "sheet", reason: error.description)
+        }
+    }
+}
+
+/// A canvas several threads draw into, one at a time.
+private final class SharedCanvas: @unchecked Sendable {
+    private let lock = NSLock()
+    private let canvas: Canvas
+    init(_ canvas: Canvas) { self.canvas = canvas }
+    func withCanvas(_ body: (Canvas) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        body(canvas)
+    }
+}
+
+/// Hands out indices 0..<n to worker threads and collects the first failure.
+private final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private var done = 0
+    private var storedFailure: PosterError?
+
+    func take(below count: Int, unless stop: StopFlag) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard storedFailure == nil, !stop.isRequested, next < count else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func finish() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        done += 1
+        return done
+    }
+
+    func fail(_ error: any Error) {
+        lock.lock()
+        defer { lock.unlock() }
+        storedFailure = storedFailure ?? (error as? PosterError) ?? PosterError(path: "sheet", reason: "\(error)")
+    }
+
+    var failure: PosterError? { lock.lock(); defer { lock.unlock() }; return storedFailure }
+}

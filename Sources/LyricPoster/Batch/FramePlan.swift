@@ -1,0 +1,114 @@
+import LyricsCore
+
+/// One frame a batch writes: the scene it shows and the span of song time it covers.
+public struct PlannedFrame: Hashable, Sendable {
+    public var index: Int
+    public var scene: Scene
+    /// Half-open [startMs, endMs): when this frame is on screen (for `sequence`, its first run).
+    public var startMs: Int
+    public var endMs: Int
+    public var fileName: String
+}
+
+/// One tick of a time-sampled sequence and the frame shown at it.
+public struct Tick: Hashable, Sendable, Codable {
+    public var index: Int
+    public var timeMs: Int
+    public var frame: Int
+
+    enum CodingKeys: String, CodingKey {
+        case index
+        case timeMs = "time_ms"
+        case frame
+    }
+}
+
+/// Which frames a batch renders.
+public enum FramePlan {
+    /// One frame per stretch of the song over which the picture stays the same: one per lyric line,
+    /// plus an interlude frame before the first line (when it does not start at 0) and for every
+    /// blank stamp of 4 s or more. Short blank stamps extend the line before them.
+    public static func perLine(_ scenes: SceneBuilder) -> [PlannedFrame] {
+        let timeline = scenes.timeline
+        let end = timeline.end.milliseconds
+        var instants = Set([0])
+        for line in timeline.lines where line.start.milliseconds < end { instants.insert(line.start.milliseconds) }
+        let sorted = instants.sorted()
+        var frames: [PlannedFrame] = []
+        var lastKey: Scene?
+        for (i, start) in sorted.enumerated() {
+            let stop = i + 1 < sorted.count ? sorted[i + 1] : max(end, start + 1)
+            let scene = scenes.scene(at: Timestamp(milliseconds: start))
+            let key = scene.withoutTime
+            if key == lastKey, var last = frames.popLast() {
+                last.endMs = stop
+                frames.append(last)
+                continue
+            }
+            lastKey = key
+            frames.append(PlannedFrame(index: frames.count, scene: scene, startMs: start, endMs: stop,
+                                       fileName: fileName(index: frames.count, ms: start)))
+        }
+        return frames
+    }
+
+    /// Frames sampled at `fps` over [from, to): each distinct picture is rendered once, and every
+    /// tick maps to the frame it shows.
+    public static func sequence(_ scenes: SceneBuilder, fps: Int, from: Timestamp, to: Timestamp) -> (frames: [PlannedFrame], ticks: [Tick]) {
+        precondition(fps > 0)
+        var frames: [PlannedFrame] = []
+        var ticks: [Tick] = []
+        var byKey: [Scene: Int] = [:]
+        var k = 0
+        while true {
+            let t = from.milliseconds + k * 1000 / fps
+            guard t < to.milliseconds else { break }
+            let next = min(to.milliseconds, from.milliseconds + (k + 1) * 1000 / fps)
+            let scene = scenes.scene(at: Timestamp(milliseconds: t))
+            let key = scene.withoutTime
+            let frame: Int
+            if let known = byKey[key] {
+                frame = known
+                // Extend the frame's first run while it continues.
+                if let last = ticks.last, last.frame == known, frames[known].endMs == t { frames[known].endMs = next }
+            } else {
+                frame = frames.count
+                byKey[key] = frame
+                frames.append(PlannedFrame(index: frame, scene: scene, startMs: t, endMs: next,
+                                           fileName: fileName(index: frame, ms: t)))
+            }
+            ticks.append(Tick(index: k, timeMs: t, frame: frame))
+            k += 1
+        }
+        return (frames, ticks)
+    }
+
+    /// `0007-01m23.450s.png`: sorts in time order and says the time.
+    public static func fileName(index: Int, ms: Int) -> String {
+        let minutes = ms / 60_000, seconds = (ms % 60_000) / 1000, millis = ms % 1000
+        func pad(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(index, 4))-\(pad(minutes, 2))m\(pad(seconds, 2)).\(pad(millis, 3))s.png"
+    }
+}
+
+extension Scene {
+    /// The scene with its time cleared: two scenes that draw the same picture compare equal.
+    public var withoutTime: Scene {
+        var copy = self
+        copy.time = Timestamp(milliseconds: 0)
+        return copy
+    }
+
+    /// A stable text form of everything that affects the picture (for input hashes).
+    public var fingerprint: String {
+        var parts = ["interlude=\(isInterlude)", "line=\(lineIndex.map(String.init) ?? "-")",
+                     "title=\(title ?? "")", "artist=\(artist ?? "")", "album=\(album ?? "")", "lang=\(language ?? "")"]
+        for line in lines {
+            parts.append("\(line.role.rawValue)|\(line.lineIndex.map(String.init) ?? "-")|\(line.language ?? "")|\(line.text)|\(line.translation ?? "")")
+        }
+        return parts.joined(separator: "\n")
+    }
+}

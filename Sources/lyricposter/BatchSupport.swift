@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import LyricPoster
+
+/// Options every batch command shares.
+struct BatchOptionGroup: ParsableArguments {
+    @Option(help: ArgumentHelp("Frames rendered in parallel (default: the number of cores).", valueName: "n"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Re-render every frame and overwrite files LyricPoster did not write.")
+    var force = false
+
+    @Flag(help: "No progress bar or summary.")
+    var quiet = false
+
+    @Flag(help: "Print the time each stage took to stderr.")
+    var timings = false
+
+    func validate() throws {
+        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256") }
+    }
+}
+
+/// Progress on stderr: a bar redrawn in place on a terminal, nothing until the summary otherwise.
+final class Progress: @unchecked Sendable {
+    private let lock = NSLock()
+    private let quiet: Bool
+    private let terminal = isatty(STDERR_FILENO) == 1
+    private let start = DispatchTime.now().uptimeNanoseconds
+    private var lastDraw: UInt64 = 0
+    private let label: String
+
+    init(label: String, quiet: Bool) {
+        self.label = label
+        self.quiet = quiet
+    }
+
+    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+
+    func update(_ done: Int, _ total: Int) {
+        guard !quiet, terminal else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard done == total || now - lastDraw > 100_000_000 else { return }
+        lastDraw = now
+        let width = 28
+        let filled = total > 0 ? width * done / total : width
+        let seconds = elapsed
+        let rate = seconds > 0 ? Double(done) / seconds : 0
+        let eta = rate > 0 ? Double(total - done) / rate : 0
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let line = String(format: "\r%@ %@ %d/%d  %.1f frames/s  ETA %.0fs ", label, bar, done, total, rate, eta)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Clears the bar and prints one summary line.
+    func finish(_ summary: String) {
+        guard !quiet else { return }
+        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        FileHandle.standardError.write(Data((summary + "\n").utf8))
+    }
+}
+
+/// Opens a file in the desktop's image viewer (`$LYRICPOSTER_VIEWER`, else `xdg-open`).
+enum Viewer {
+    static func open(_ path: String) {
+        let environment = ProcessInfo.processInfo.environment
+        var command: String?
+        if let viewer = environment["LYRICPOSTER_VIEWER"], !viewer.isEmpty {
+            command = viewer
+        } else if let found = (environment["PATH"] ?? "").split(separator: ":").map({ "\($0)/xdg-open" })
+            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
+            environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil {
+            command = found
+        }
+        guard let command else {
+            FileHandle.standardError.write(Data("note: no image viewer available to open \(path) (set LYRICPOSTER_VIEWER, or install xdg-utils on a desktop)\n".utf8))
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "exec \"$0\" \"$1\" >/dev/null 2>&1 &", command, path]
+        do {
+            try process.run()
+            process.waitUntilExit()
+            FileHandle.standardError.write(Data("opened \(path) with \(command)\n".utf8))
+        } catch {
+            FileHandle.standardError.write(Data("note: could not start \(command): \(error)\n".utf8))
+        }
+    }
+}
+
+/// Refuses an output that would overwrite an input, before anything is read or written.
+func checkOutputs(_ outputs: [String], inputs: [String]) throws {
+    for target in outputs {
+        for input in inputs where OutputFile.sameFile(target, input) {
+            throw fail(PosterError(path: target, reason: "output would overwrite the input \(input)"))
+        }
+    }
+}
+
+func summary(_ result: BatchRenderer.Result, directory: String) -> String {
+    let frames = result.manifest.frames.count
+    let rate = result.seconds > 0 ? Double(result.rendered) / result.seconds : 0
+    return String(format: "%d frames in %@ (%d rendered, %d up to date) in %.2f s, %.1f frames/s",
+                  frames, directory, result.rendered, result.reused, result.seconds, rate)
+}

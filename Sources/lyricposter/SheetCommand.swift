@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import LyricPoster
+
+struct SheetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sheet",
+        abstract: "Render a contact sheet: every line's frame as a thumbnail with its index and time."
+    )
+
+    @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover")) var cover: String
+    @Argument(help: ArgumentHelp("The lyrics (LRC).", valueName: "lyrics")) var lyrics: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("The sheet PNG to write.", valueName: "file")) var output: String
+    @Option(help: ArgumentHelp("Thumbnails per row (default 6, 4 for landscape canvases).", valueName: "n")) var columns: Int?
+    @Flag(help: "Open the sheet in the desktop's image viewer.") var open = false
+    @OptionGroup var render: RenderOptionGroup
+    @OptionGroup var batch: BatchOptionGroup
+
+    func validate() throws {
+        if let columns, !(1...50).contains(columns) { throw ValidationError("--columns must be from 1 to 50") }
+    }
+
+    func run() throws {
+        try checkOutputs([output], inputs: [cover, lyrics])
+        let stop = StopFlag()
+        stop.installSignalHandlers()
+        let clock = Timings()
+        let progress = Progress(label: "sheet", quiet: batch.quiet)
+        do throws(PosterError) {
+            let options = render.renderOptions
+            let session = try PosterSession(cover: cover, lyrics: lyrics, options: options, timings: clock)
+            let frames = FramePlan.perLine(session.scenes)
+            let wide = options.preset.width > options.preset.height
+            let sheet = ContactSheet(session: session, columns: columns ?? (wide ? 4 : 6), jobs: batch.jobs)
+            let png = try sheet.render(frames: frames, stop: stop, progress: progress.update)
+            try OutputFile.writeAtomically(png, to: output)
+            progress.finish(String(format: "%d frames on %@ in %.2f s", frames.count, output, progress.elapsed))
+            if batch.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
+            print(output)
+            if open { Viewer.open(output) }
+        } catch {
+            progress.finish("")
+            throw fail(error)
+        }
+    }
+}
