@@ -54,11 +54,11 @@ final class Progress: @unchecked Sendable {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
-    /// Clears the bar and prints one summary line.
-    func finish(_ summary: String) {
+    /// Clears the bar and prints one summary line (none when `summary` is empty).
+    func finish(_ summary: String = "") {
         guard !quiet else { return }
         if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        FileHandle.standardError.write(Data((summary + "\n").utf8))
+        if !summary.isEmpty { FileHandle.standardError.write(Data((summary + "\n").utf8)) }
     }
 }
 

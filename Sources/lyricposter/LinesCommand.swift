@@ -39,7 +39,7 @@ struct LinesCommand: ParsableCommand {
             if batch.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
             outcome = result
         } catch {
-            progress.finish("")
+            progress.finish()
             throw fail(error)
         }
         if let outcome, outcome.interrupted { throw interrupted(outcome) }

@@ -55,7 +55,7 @@ struct SequenceCommand: ParsableCommand {
             if batch.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
             outcome = result
         } catch {
-            progress.finish("")
+            progress.finish()
             throw fail(error)
         }
         if let outcome, outcome.interrupted { throw interrupted(outcome) }

@@ -39,7 +39,7 @@ struct SheetCommand: ParsableCommand {
             print(output)
             if open { Viewer.open(output) }
         } catch {
-            progress.finish("")
+            progress.finish()
             throw fail(error)
         }
     }

@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+
+/// Runs the built `lyricposter` binary in a scratch folder per test.
+class CLITestCase: XCTestCase {
+    static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The binary next to the test bundle (`swift test` builds it into the same folder).
+    static var binary: URL {
+        let bundle = Bundle(for: CLITestCase.self).bundleURL
+        let candidates = [bundle, bundle.deletingLastPathComponent(), bundle.appendingPathComponent("debug"),
+                          package.appendingPathComponent(".build/debug")]
+        return candidates.map { $0.appendingPathComponent("lyricposter") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0].appendingPathComponent("lyricposter")
+    }
+
+    var work: URL!
+
+    override func setUpWithError() throws {
+        work = FileManager.default.temporaryDirectory.appendingPathComponent("lyricposter-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: work.path)
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.package
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        return (process, out, err)
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> Run {
+        let (process, out, err) = try start(arguments)
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    let cover = "samples/night-drive/cover.jpg"
+    let lyrics = "samples/night-drive/night-drive.lrc"
+    func fixture(_ name: String) -> String { "Tests/Fixtures/covers/\(name)" }
+    func temp(_ name: String) -> String { work.appendingPathComponent(name).path }
+
+    func write(_ text: String, to name: String) throws -> String {
+        let path = temp(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func files(_ folder: String? = nil) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder ?? work.path).sorted()
+    }
+
+    func json(_ path: String) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+        return try XCTUnwrap(object as? [String: Any])
+    }
+}
