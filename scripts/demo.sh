@@ -25,3 +25,10 @@ render all-scripts "$as/cover.png" "$as/all-scripts.lrc" 0:37.5 landscape --befo
 render all-scripts "$as/cover.png" "$as/all-scripts.lrc" 0:57.5 lockscreen --before 4 --after 0
 "$bin" inspect "$pl/paper-lanterns.lrc" > "$out/paper-lanterns.json"
 echo "$out/paper-lanterns.json"
+
+# A whole song: one frame per line with its manifest and ffconcat script, and a contact sheet.
+"$bin" lines "$nd/cover.jpg" "$nd/night-drive.lrc" -o "$out/night-drive-lines" --quiet
+echo "$out/night-drive-lines/manifest.json"
+echo "$out/night-drive-lines/frames.ffconcat"
+"$bin" sheet "$nd/cover.jpg" "$nd/night-drive.lrc" -o "$out/night-drive-sheet.png" --quiet
+"$bin" sheet "$pl/cover.png" "$pl/paper-lanterns.lrc" -o "$out/paper-lanterns-sheet.png" --quiet
