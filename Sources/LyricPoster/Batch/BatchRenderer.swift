@@ -75,42 +75,33 @@ public struct BatchRenderer {
         let reusedCount = frames.count - pending.count
         progress(reusedCount, frames.count)
 
-        // Workers take the next pending frame until none are left, an error occurs or a stop is
-        // requested; each has its own renderer (Pango is not thread-safe) and holds one frame at a time.
-        let work = WorkQueue(pending: pending, results: reused, done: reusedCount)
-        let workers = min(jobs, max(1, pending.count))
+        // Each worker holds one frame at a time and streams it to disk as soon as it is encoded.
+        let state = Locked((results: reused, done: reusedCount))
+        let todo = pending
         let session = self.session
         let directory = self.directory
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            let renderer: FrameRenderer
-            do { renderer = try session.makeRenderer() } catch {
-                work.fail(error, directory: directory)
-                return
+        let failure = Parallel.run(count: todo.count, jobs: jobs, stop: stop, makeState: session.makeRenderer) {
+            (renderer: FrameRenderer, n: Int) throws(PosterError) in
+            let i = todo[n]
+            let frame = frames[i]
+            let output = try renderer.render(frame.scene)
+            try session.timings.measure("write") { () throws(PosterError) in
+                try OutputFile.writeAtomically(output.png, to: directory + "/" + frame.fileName)
             }
-            while let i = work.take(unless: stop) {
-                let frame = frames[i]
-                do {
-                    let output = try renderer.render(frame.scene)
-                    let path = directory + "/" + frame.fileName
-                    try session.timings.measure("write") { () throws(PosterError) in
-                        try OutputFile.writeAtomically(output.png, to: path)
-                    }
-                    let entry = Manifest.Frame(
-                        index: frame.index, file: frame.fileName, startMs: frame.startMs, endMs: frame.endMs,
-                        lineIndex: frame.scene.lineIndex, text: Self.text(of: frame.scene),
-                        translation: frame.scene.lines.first { $0.role == .current }?.translation,
-                        sha256: Digest.sha256(output.png),
-                        inputSha256: Self.inputDigest(key: key, frame: frame),
-                        missingGlyphs: output.report.missingGlyphs, boxes: output.report.boxes)
-                    progress(work.complete(i, with: entry), frames.count)
-                } catch {
-                    work.fail(error, directory: directory)
-                    return
-                }
+            let entry = Manifest.Frame(
+                index: frame.index, file: frame.fileName, startMs: frame.startMs, endMs: frame.endMs,
+                lineIndex: frame.scene.lineIndex, text: Self.text(of: frame.scene),
+                translation: frame.scene.lines.first { $0.role == .current }?.translation,
+                sha256: Digest.sha256(output.png), inputSha256: Self.inputDigest(key: key, frame: frame),
+                missingGlyphs: output.report.missingGlyphs, boxes: output.report.boxes)
+            let done = state.withValue { value -> Int in
+                value.results[i] = entry
+                value.done += 1
+                return value.done
             }
+            progress(done, frames.count)
         }
-        let results = work.results
-        let failure = work.failure
+        let results = state.withValue { $0.results }
 
         let finished = results.compactMap { $0 }
         let complete = finished.count == frames.count
@@ -154,47 +145,4 @@ public struct BatchRenderer {
             throw PosterError(path: directory, reason: "cannot create the folder: \(OutputFile.errnoReason(errno))")
         }
     }
-}
-
-/// The frames still to render and the results so far, shared by the batch's worker threads.
-private final class WorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private let pending: [Int]
-    private var next = 0
-    private var done: Int
-    private var storedResults: [Manifest.Frame?]
-    private var storedFailure: PosterError?
-
-    init(pending: [Int], results: [Manifest.Frame?], done: Int) {
-        self.pending = pending
-        self.storedResults = results
-        self.done = done
-    }
-
-    /// The next frame to render, or nil when there is none, a worker failed or a stop was requested.
-    func take(unless stop: StopFlag) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard storedFailure == nil, !stop.isRequested, next < pending.count else { return nil }
-        next += 1
-        return pending[next - 1]
-    }
-
-    /// Records a finished frame; returns how many frames are done.
-    func complete(_ index: Int, with entry: Manifest.Frame) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        storedResults[index] = entry
-        done += 1
-        return done
-    }
-
-    func fail(_ error: any Error, directory: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        storedFailure = storedFailure ?? (error as? PosterError) ?? PosterError(path: directory, reason: "\(error)")
-    }
-
-    var results: [Manifest.Frame?] { lock.lock(); defer { lock.unlock() }; return storedResults }
-    var failure: PosterError? { lock.lock(); defer { lock.unlock() }; return storedFailure }
 }

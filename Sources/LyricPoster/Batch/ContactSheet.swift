@@ -55,28 +55,16 @@ public struct ContactSheet {
             throw PosterError(path: "sheet", reason: error.description)
         }
         sheet.fill(Color(red: 0.07, green: 0.07, blue: 0.08))
-        let shared = SharedCanvas(sheet)
-        let counter = Counter()
-        let session = self.session
-        DispatchQueue.concurrentPerform(iterations: min(jobs, max(1, frames.count))) { _ in
-            let renderer: FrameRenderer
-            do { renderer = try session.makeRenderer() } catch {
-                counter.fail(error)
-                return
+        let shared = Locked(sheet)
+        let done = Locked(0)
+        let failure = Parallel.run(count: frames.count, jobs: jobs, stop: stop, makeState: session.makeRenderer) {
+            (renderer: FrameRenderer, n: Int) throws(PosterError) in
+            try renderer.draw(frames[n].scene) { canvas, _ in
+                shared.withValue { $0.draw(canvas, in: grid.cell(n)) }
             }
-            while let n = counter.take(below: frames.count, unless: stop) {
-                do {
-                    try renderer.draw(frames[n].scene) { canvas, _ in
-                        shared.withCanvas { $0.draw(canvas, in: grid.cell(n)) }
-                    }
-                    progress(counter.finish(), frames.count)
-                } catch {
-                    counter.fail(error)
-                    return
-                }
-            }
+            progress(done.withValue { $0 += 1; return $0 }, frames.count)
         }
-        if let failure = counter.failure { throw failure }
+        if let failure { throw failure }
         if stop.isRequested { throw PosterError(path: "sheet", reason: "stopped before the sheet was complete") }
         try drawLabels(on: sheet, grid: grid, frames: frames)
         do { return try sheet.pngData(opaque: true, compression: session.options.compression) } catch {
@@ -111,47 +99,4 @@ public struct ContactSheet {
             throw PosterError(path: "sheet", reason: error.description)
         }
     }
-}
-
-/// A canvas several threads draw into, one at a time.
-private final class SharedCanvas: @unchecked Sendable {
-    private let lock = NSLock()
-    private let canvas: Canvas
-    init(_ canvas: Canvas) { self.canvas = canvas }
-    func withCanvas(_ body: (Canvas) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        body(canvas)
-    }
-}
-
-/// Hands out indices 0..<n to worker threads and collects the first failure.
-private final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
-    private var done = 0
-    private var storedFailure: PosterError?
-
-    func take(below count: Int, unless stop: StopFlag) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard storedFailure == nil, !stop.isRequested, next < count else { return nil }
-        next += 1
-        return next - 1
-    }
-
-    func finish() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        done += 1
-        return done
-    }
-
-    func fail(_ error: any Error) {
-        lock.lock()
-        defer { lock.unlock() }
-        storedFailure = storedFailure ?? (error as? PosterError) ?? PosterError(path: "sheet", reason: "\(error)")
-    }
-
-    var failure: PosterError? { lock.lock(); defer { lock.unlock() }; return storedFailure }
 }
