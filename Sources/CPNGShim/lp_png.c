@@ -47,11 +47,12 @@ static int exif_orientation(png_structp png, png_infop info) {
     int little = exif[0] == 'I';
 #define U16(p) (little ? (uint32_t)(p)[0] | ((uint32_t)(p)[1] << 8) : ((uint32_t)(p)[0] << 8) | (uint32_t)(p)[1])
 #define U32(p) (little ? U16(p) | (U16((p) + 2) << 16) : (U16(p) << 16) | U16((p) + 2))
-    uint32_t ifd = U32(exif + 4);
+    // 64-bit arithmetic: offsets come from the file and must not wrap around.
+    uint64_t ifd = U32(exif + 4);
     if (ifd + 2 > size) return 0;
-    uint32_t count = U16(exif + ifd);
-    for (uint32_t i = 0; i < count; i++) {
-        uint32_t entry = ifd + 2 + i * 12;
+    uint64_t count = U16(exif + ifd);
+    for (uint64_t i = 0; i < count; i++) {
+        uint64_t entry = ifd + 2 + i * 12;
         if (entry + 12 > size) return 0;
         if (U16(exif + entry) == 0x0112) {
             uint32_t value = U16(exif + entry + 8);

@@ -44,10 +44,54 @@ public enum TextDecoding {
         if let text = Codec.utf8.decode(data) {
             return (text, Codec.utf8.name)
         }
-        if let text = Codec.gb18030.decode(data) {
+        // A UTF-8 file with a few damaged bytes stays UTF-8 (those bytes become U+FFFD) rather
+        // than being misread whole as GB18030.
+        if isMostlyUTF8(data) {
+            return (String(decoding: data, as: UTF8.self), Codec.utf8.name)
+        }
+        if let text = Codec.gb18030.decode(data), looksLikeChinese(text) {
             return (text, Codec.gb18030.name)
         }
         throw .undecodable("utf-8 or gb18030")
+    }
+
+    /// True when `data` holds valid multi-byte UTF-8 sequences and only a few invalid bytes (at
+    /// most three, or eight valid sequences per invalid byte). Legacy double-byte text (GBK, Big5,
+    /// Shift_JIS) has invalid bytes in almost every character.
+    static func isMostlyUTF8(_ data: Data) -> Bool {
+        var valid = 0, invalid = 0
+        var i = data.startIndex
+        while i < data.endIndex {
+            let byte = data[i]
+            if byte < 0x80 { i += 1; continue }
+            let length = byte >= 0xF0 && byte <= 0xF4 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC2 && byte <= 0xDF ? 2 : 0
+            if length > 0, i + length <= data.endIndex,
+               String(validating: data[i..<(i + length)], as: UTF8.self) != nil {
+                valid += 1
+                i += length
+            } else {
+                invalid += 1
+                i += 1
+            }
+        }
+        return invalid > 0 && valid > 0 && (invalid <= 3 || valid >= 8 * invalid)
+    }
+
+    /// True when most non-ASCII characters of a GB18030 reading are CJK text (ideographs, CJK and
+    /// full-width punctuation, kana, box drawing), as real GBK/GB18030 lyrics are. Other legacy
+    /// single-byte text read as GB18030 turns into rare characters from all over Unicode.
+    static func looksLikeChinese(_ text: String) -> Bool {
+        var nonASCII = 0, cjk = 0
+        for scalar in text.unicodeScalars where scalar.value >= 0x80 {
+            nonASCII += 1
+            switch scalar.value {
+            case 0x2000...0x206F, 0x2460...0x27BF, 0x3000...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+                 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFFEF, 0x00B7, 0x00D7, 0x00F7, 0x00A4, 0x00A7, 0x00A8, 0x00B0, 0x00B1:
+                cjk += 1
+            default: break
+            }
+        }
+        return nonASCII == 0 || Double(cjk) >= 0.9 * Double(nonASCII)
     }
 
     /// Canonical names of every encoding that can be forced, in a stable order.

@@ -55,8 +55,10 @@ struct FrameCommand: ParsableCommand {
             let session = try PosterSession(cover: cover, lyrics: lyrics, options: render.renderOptions, timings: clock)
             let frame = try session.render(at: at)
             try clock.measure("write") { () throws(PosterError) in
-                try OutputFile.writeAtomically(frame.png, to: out)
-                if let report { try OutputFile.writeAtomically(frame.report.json(), to: report) }
+                // Image and report land together or not at all.
+                var files = [(frame.png, out)]
+                if let report { files.append((Array(frame.report.json().utf8), report)) }
+                try OutputFile.writeAtomically(files)
             }
             if frame.report.missingGlyphs > 0 {
                 warn("\(frame.report.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")

@@ -178,4 +178,21 @@ struct Sample: Sendable, CustomTestStringConvertible {
         #expect(try TextDecoding.decode(Data([0x81, 0x60]), forcing: "shift_jis").text == "\u{FF5E}")
         #expect(try TextDecoding.decode(Data([0x81, 0x60]), forcing: "sjis").text == "\u{FF5E}")
     }
+
+    @Test func damagedUTF8StaysUTF8() throws {
+        // 晴天 and 你好 in UTF-8, then a line cut in the middle of a character.
+        var bytes = Array("[ti:晴天]\n[00:01.00]你好\n[00:05.00]bad ".utf8)
+        bytes += [0xE4, 0xBD, 0x0A]
+        let (text, encoding) = try TextDecoding.decode(Data(bytes))
+        #expect(encoding == "utf-8")
+        #expect(text.hasPrefix("[ti:晴天]"))
+        #expect(text.contains("\u{FFFD}"))
+    }
+
+    @Test func latin1IsRefusedWithAHint() throws {
+        let bytes: [UInt8] = Array("[ti:Caf".utf8) + [0xE9] + Array("]\n[00:01.00]D".utf8) + [0xE9] + Array("j".utf8) + [0xE0]
+        #expect(throws: LyricsError.undecodable("utf-8 or gb18030")) { try TextDecoding.decode(Data(bytes)) }
+        #expect(LyricsError.undecodable("utf-8 or gb18030").description.contains("--encoding"))
+        #expect(try TextDecoding.decode(Data(bytes), forcing: "windows-1252").text.contains("Café"))
+    }
 }

@@ -52,6 +52,10 @@ final class DecoderTests: XCTestCase {
         for name in ["exif-orient-3.jpg", "exif-orient-6.jpg", "exif-orient-8.jpg"] { try assertQuadrants(name) }
     }
 
+    func testOutOfRangeEXIFOffsetIsIgnored() throws {
+        try assertQuadrants("exif-bad-offset.png", tolerance: 0)
+    }
+
     func testFormatIsSniffedNotTakenFromTheName() throws {
         try assertQuadrants("wrong-extension.jpg", tolerance: 0)
     }

@@ -5,16 +5,66 @@ public enum OutputFile {
     /// Writes `bytes` to a temporary file in the target's folder, then renames it over `path`.
     /// On any failure the temporary file is removed and the target is left as it was.
     public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PosterError) {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
+        try writeAtomically([(bytes, path)])
+    }
+
+    /// Writes text (UTF-8) atomically.
+    public static func writeAtomically(_ text: String, to path: String) throws(PosterError) {
+        try writeAtomically(Array(text.utf8), to: path)
+    }
+
+    /// Writes several files as one step: every file goes to a temporary file first, and only when
+    /// all of them are written are they renamed into place. If anything fails, no temporary file is
+    /// left and no target that did not exist before is created.
+    public static func writeAtomically(_ files: [([UInt8], String)]) throws(PosterError) {
+        var staged: [(temporary: String, target: String, existed: Bool)] = []
+        do {
+            for (bytes, path) in files {
+                let target = try resolveTarget(path)
+                let existed = FileManager.default.fileExists(atPath: target)
+                staged.append((try writeTemporary(bytes, besides: target, reportAs: path), target, existed))
+            }
+        } catch {
+            for s in staged { unlink(s.temporary) }
+            throw error
+        }
+        for (i, s) in staged.enumerated() where rename(s.temporary, s.target) != 0 {
+            let reason = errnoReason(errno)
+            for later in staged[i...] { unlink(later.temporary) }
+            for earlier in staged[..<i] where !earlier.existed { unlink(earlier.target) }
+            throw PosterError(path: files[i].1, reason: "cannot write: " + reason)
+        }
+    }
+
+    /// The file a write to `path` really replaces: a symlink's target (so the link survives);
+    /// refuses folders, devices, pipes and sockets, which a rename would clobber.
+    static func resolveTarget(_ path: String) throws(PosterError) -> String {
+        guard !path.isEmpty else { throw PosterError(path: path, reason: "empty output path") }
+        var target = path
+        var info = stat()
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        }
+        if stat(target, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFDIR: throw PosterError(path: path, reason: "is a folder, not a file")
+            default: throw PosterError(path: path, reason: "is not a regular file (a device, pipe or socket)")
+            }
+        }
+        let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PosterError(path: path, reason: "folder \(folder) does not exist")
         }
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw PosterError(path: path, reason: "is a folder, not a file")
-        }
-        let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        return target
+    }
+
+    /// Writes `bytes` to a new temporary file next to `target` and returns its path.
+    private static func writeTemporary(_ bytes: [UInt8], besides target: String, reportAs path: String) throws(PosterError) -> String {
+        let url = URL(fileURLWithPath: target)
+        let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent
+            + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw PosterError(path: path, reason: "cannot write: " + errnoReason(errno)) }
         var failure: Int32 = 0
@@ -32,16 +82,11 @@ public enum OutputFile {
             }
         }
         if close(fd) != 0, failure == 0 { failure = errno }
-        if failure == 0, rename(temporary, path) != 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
             throw PosterError(path: path, reason: "cannot write: " + errnoReason(failure))
         }
-    }
-
-    /// Writes text (UTF-8) atomically.
-    public static func writeAtomically(_ text: String, to path: String) throws(PosterError) {
-        try writeAtomically(Array(text.utf8), to: path)
+        return temporary
     }
 
     /// True when `a` and `b` name the same file (same inode if both exist, else the same path).
@@ -61,6 +106,7 @@ public enum OutputFile {
         case ENOSPC: return "no space left on device"
         case EDQUOT: return "disk quota exceeded"
         case EISDIR: return "is a folder"
+        case ENOTDIR: return "a part of the path is not a folder"
         default: return String(cString: strerror(code))
         }
     }
