@@ -179,3 +179,16 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(layout.usedFamilies, ["Noto Color Emoji"])
     }
 }
+
+extension LayoutTests {
+    func testEmojiPresentationSequencesUseTheColourFont() throws {
+        let text = try TextEngine(fonts: Self.fonts)
+        for sample in ["1\u{FE0F}\u{20E3}", "#\u{FE0F}\u{20E3}", "\u{2600}\u{FE0F}", "\u{2122}\u{FE0F}", "\u{26A0}\u{FE0F}"] {
+            let layout = text.layout(sample, style: TextStyle(families: FontSetup.families(for: nil), size: 40), width: nil)
+            XCTAssertEqual(layout.usedFamilies, ["Noto Color Emoji"], sample.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+        }
+        // Without the variation selector, text presentation stays with the text font.
+        let plain = text.layout("\u{00A9} 2", style: TextStyle(families: FontSetup.families(for: nil), size: 40), width: nil)
+        XCTAssertEqual(plain.usedFamilies, ["Noto Sans"])
+    }
+}

@@ -11,9 +11,10 @@ public struct TextBlock {
     public var color: Color
     public var shadow: Canvas.Shadow?
 
-    /// The block's logical box in output pixels (what reports call its box).
+    /// The block's box in output pixels (what reports call its box): the logical box, grown to
+    /// include any ink outside it.
     public var box: Rect {
-        let r = layout.logicalRect
+        let r = layout.extentRect
         return Rect(x: origin.x + r.x, y: origin.y + r.y, width: r.width, height: r.height)
     }
 }

@@ -96,19 +96,21 @@ public final class LayoutEngine {
     /// Places a fitted layout so that its box's top is at `top`, aligned inside `area`.
     private func place(_ fitted: (layout: TextLayout, size: Double), role: Scene.Role, text: String, look: Look,
                        area: Rect, top: Double, alignment: TextStyle.Alignment) -> TextBlock {
-        let logical = fitted.layout.logicalRect
-        let layoutWidth = fitted.layout.width ?? logical.width
+        let extent = fitted.layout.extentRect
+        let layoutWidth = fitted.layout.width ?? fitted.layout.logicalRect.width
         let x: Double
         switch alignment {
-        case .left: x = area.minX
+        // Pango right-aligns right-to-left text in a "left" layout; keep it at the region's
+        // starting edge, which for such text is the right one.
+        case .left: x = fitted.layout.isRightToLeft ? area.maxX - layoutWidth : area.minX
         case .center: x = area.minX + (area.width - layoutWidth) / 2
-        case .right: x = area.maxX - layoutWidth
+        case .right: x = fitted.layout.isRightToLeft ? area.minX : area.maxX - layoutWidth
         }
         let shadow = role == .current || role == .title
             ? Canvas.Shadow(color: Color.black.withAlpha(0.5), radius: Int((10 * geometry.unit).rounded()),
                             offset: Point(x: 0, y: 3 * geometry.unit))
             : nil
-        return TextBlock(role: role, text: text, layout: fitted.layout, origin: Point(x: x, y: top - logical.y),
+        return TextBlock(role: role, text: text, layout: fitted.layout, origin: Point(x: x, y: top - extent.y),
                          fontSize: fitted.size, color: look.color, shadow: shadow)
     }
 
@@ -131,14 +133,14 @@ public final class LayoutEngine {
                                                 width: area.width, alignment: geometry.captionAlignment, minScale: 0.8), look))
         }
         let gap = 10 * geometry.unit
-        let total = fitted.reduce(0) { $0 + $1.2.layout.logicalRect.height } + gap * Double(max(0, fitted.count - 1))
+        let total = fitted.reduce(0) { $0 + $1.2.layout.extentRect.height } + gap * Double(max(0, fitted.count - 1))
         // The header arrangement centres the captions beside the card; the others hang them from the top.
         var y = geometry.preset.arrangement == .header ? area.midY - total / 2 : area.minY
         var blocks: [TextBlock] = []
         for (role, text, fit, look) in fitted {
             let block = place(fit, role: role, text: text, look: look, area: area, top: y, alignment: geometry.captionAlignment)
             blocks.append(block)
-            y += fit.layout.logicalRect.height + gap
+            y += fit.layout.extentRect.height + gap
         }
         captionCache = (key, blocks)
         return blocks
@@ -157,7 +159,7 @@ public final class LayoutEngine {
         let mainLook = look(for: line.role)
         let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: alignment)
         var blocks = [place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: alignment)]
-        var height = main.layout.logicalRect.height
+        var height = main.layout.extentRect.height
         if let translation = line.translation, !translation.isEmpty {
             var tLook = look(for: .translation)
             tLook.size = mainLook.size * (line.role == .current ? 0.58 : 0.62)
@@ -167,7 +169,7 @@ public final class LayoutEngine {
             let gap = 0.22 * mainLook.size
             blocks.append(place(t, role: .translation, text: translation, look: tLook, area: area,
                                 top: height + gap, alignment: alignment))
-            height += gap + t.layout.logicalRect.height
+            height += gap + t.layout.extentRect.height
         }
         return Group(blocks: blocks, height: height, isFocus: line.role == .current || line.role == .interlude)
     }
@@ -238,11 +240,11 @@ public final class LayoutEngine {
                             width: area.width, alignment: .center, minScale: 0.8)
                 group.append((t, .translation, translation, tLook))
             }
-            let height = group.reduce(0) { $0 + $1.0.layout.logicalRect.height }
+            let height = group.reduce(0) { $0 + $1.0.layout.extentRect.height }
             var y = row.midY - height / 2
             for (fitted, role, text, look) in group {
                 blocks.append(place(fitted, role: role, text: text, look: look, area: area, top: y, alignment: .center))
-                y += fitted.layout.logicalRect.height
+                y += fitted.layout.extentRect.height
             }
             if line.role == .current || line.role == .interlude { focus = row }
         }

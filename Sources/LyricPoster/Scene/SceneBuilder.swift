@@ -20,9 +20,14 @@ public struct SceneBuilder: Sendable {
         self.before = before
         self.after = after
         self.interludeThreshold = interludeThreshold
-        self.title = lyrics.title.flatMap { $0.isEmpty ? nil : $0 }
-        self.artist = lyrics.artist.flatMap { $0.isEmpty ? nil : $0 }
-        self.album = lyrics.album.flatMap { $0.isEmpty ? nil : $0 }
+        func tag(_ value: String?) -> String? {
+            guard let value else { return nil }
+            let clean = DisplayText.clean(value).replacingOccurrences(of: "\n", with: " ")
+            return clean.isEmpty ? nil : clean
+        }
+        self.title = tag(lyrics.title)
+        self.artist = tag(lyrics.artist)
+        self.album = tag(lyrics.album)
         self.language = language ?? lyrics.language.flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -37,15 +42,6 @@ public struct SceneBuilder: Sendable {
         guard gap < interludeThreshold.milliseconds else { return nil }
         while index > 0, lines[index].text.isEmpty { index -= 1 }
         return lines[index].text.isEmpty ? nil : index
-    }
-
-    /// Longest text, in characters, handed to layout: far more than three lines can show at the
-    /// smallest size, and short enough that a pathological line cannot stall text shaping.
-    public static let maxLineCharacters = 400
-
-    static func clipped(_ text: String) -> String {
-        guard text.count > maxLineCharacters else { return text }
-        return String(text.prefix(maxLineCharacters - 1)) + "…"
     }
 
     /// The scene at `time`.
@@ -84,8 +80,8 @@ public struct SceneBuilder: Sendable {
 
         func line(_ index: Int, _ role: Scene.Role) -> Scene.Line {
             let l = lines[index]
-            let text = SceneBuilder.clipped(l.text)
-            return Scene.Line(role: role, text: text, translation: l.translation.map(SceneBuilder.clipped),
+            let text = DisplayText.clean(l.text)
+            return Scene.Line(role: role, text: text, translation: l.translation.map(DisplayText.clean),
                               language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
         }
         result += previous.map { line($0, .previous) }

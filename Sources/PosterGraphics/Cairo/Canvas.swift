@@ -216,7 +216,8 @@ public final class Canvas {
             let ink = layout.inkRect
             let pad = Double(shadow.radius * 3 + 2)
             let w = Int((ink.width + 2 * pad).rounded(.up)), h = Int((ink.height + 2 * pad).rounded(.up))
-            if w > 0, h > 0 {
+            // A shadow larger than any sane text block (pathological ink) is skipped, not an error.
+            if w > 0, h > 0, w <= 8192, h <= 8192 {
                 let mask = try Canvas(width: w, height: h)
                 cairo_set_source_rgba(mask.cr, 0, 0, 0, 1)
                 cairo_move_to(mask.cr, pad - ink.x, pad - ink.y)

@@ -45,7 +45,7 @@ public final class FontLibrary: @unchecked Sendable {
                 xml += "</rejectfont></selectfont>\n"
             }
         }
-        xml += FontLibrary.scaleBitmapFonts
+        xml += FontLibrary.scaleBitmapFonts + FontLibrary.emojiAlias
         xml += "</fontconfig>\n"
         let parsed = xml.withCString { FcConfigParseAndLoadFromMemory(config, $0, 1) }
         guard parsed != 0 else {
@@ -128,6 +128,18 @@ public final class FontLibrary: @unchecked Sendable {
       </edit>
       <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit>
     </match>
+
+    """
+
+    /// Pango asks for the family "emoji" on runs that must be shown as emoji (emoji presentation
+    /// sequences such as keycaps and characters followed by U+FE0F). fontconfig's stock
+    /// configuration maps that name to the colour emoji fonts; this configuration must too, or a
+    /// text font covering the base character (digits, ©, ☀) would be used instead.
+    static let emojiAlias = """
+    <alias binding="same">
+      <family>emoji</family>
+      <prefer><family>Noto Color Emoji</family></prefer>
+    </alias>
 
     """
 

@@ -133,6 +133,19 @@ public final class TextLayout {
         return TextLayout.pixels(ink)
     }
 
+    /// The logical box grown to include the ink, relative to the layout's origin: everything the
+    /// layout can paint (stacked marks, tall emoji) lies inside it.
+    public var extentRect: Rect {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(handle, &ink, &logical)
+        let l = TextLayout.pixels(logical)
+        return ink.width > 0 && ink.height > 0 ? l.union(TextLayout.pixels(ink)) : l
+    }
+
+    /// True when the text's first paragraph runs right to left (Arabic, Hebrew): Pango then aligns
+    /// "left" text to the right, so callers place it from the right edge of its region.
+    public var isRightToLeft: Bool { pango_layout_get_direction(handle, 0) == PANGO_DIRECTION_RTL }
+
     /// Lines after wrapping (and ellipsizing).
     public var lineCount: Int { Int(pango_layout_get_line_count(handle)) }
 
