@@ -13,6 +13,8 @@ public struct RenderOptions: Sendable {
     public var fonts = FontOptions()
     /// Forces the lyrics' text encoding (nil = detect).
     public var encoding: String?
+    /// How `[offset:]` applies (LRC.md §6: the sign is contested; subtract is the common reading).
+    public var offsetSign: LRC.OffsetSign = .subtract
     public var limits = DecodeLimits()
     /// Lyrics files larger than this are refused before they are read.
     public var maxLyricsBytes = 16 * 1024 * 1024
@@ -23,27 +25,53 @@ public struct RenderOptions: Sendable {
 
 /// Reads input files into values, with errors that name the file.
 public enum Inputs {
-    /// Reads a whole file, refusing folders and files over `limit` bytes before reading them.
+    /// Reads a whole file, refusing folders and files over `limit` bytes. Pipes and `-` (standard
+    /// input) are read to their end, up to the same limit.
     public static func read(_ path: String, limit: Int) throws(PosterError) -> Data {
+        if path == "-" { return try readStream(FileHandle.standardInput, path: path, limit: limit) }
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw PosterError(path: path, reason: errno == ENOENT ? "no such file" : OutputFile.errnoReason(errno))
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw PosterError(path: path, reason: "is a folder, not a file") }
-        if Int(info.st_size) > limit {
-            throw PosterError(path: path, reason: "file is \(info.st_size) bytes, more than the limit of \(limit)")
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw PosterError.reading(path, error)
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            throw PosterError(path: path, reason: "is a folder, not a file")
+        case S_IFREG:
+            if Int(info.st_size) > limit {
+                throw PosterError(path: path, reason: "file is \(info.st_size) bytes, more than the limit of \(limit)")
+            }
+            do {
+                return try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw PosterError.reading(path, error)
+            }
+        default:
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                throw PosterError(path: path, reason: "cannot read: " + OutputFile.errnoReason(errno))
+            }
+            defer { try? handle.close() }
+            return try readStream(handle, path: path, limit: limit)
         }
     }
 
-    public static func lyrics(_ path: String, encoding: String?, limit: Int = 16 * 1024 * 1024) throws(PosterError) -> Lyrics {
+    private static func readStream(_ handle: FileHandle, path: String, limit: Int) throws(PosterError) -> Data {
+        var data = Data()
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw PosterError(path: path, reason: "cannot read: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { return data }
+            data.append(chunk)
+            if data.count > limit { throw PosterError(path: path, reason: "more than the limit of \(limit) bytes") }
+        }
+    }
+
+    public static func lyrics(_ path: String, encoding: String?, offsetSign: LRC.OffsetSign = .subtract,
+                              limit: Int = 16 * 1024 * 1024) throws(PosterError) -> Lyrics {
         let data = try read(path, limit: limit)
         do {
-            return try LRC.load(data, encoding: encoding)
+            return try LRC.load(data, encoding: encoding, options: LRC.Options(offsetSign: offsetSign))
         } catch {
             throw PosterError(path: path, reason: error.description)
         }
@@ -73,14 +101,18 @@ public final class PosterSession: @unchecked Sendable {
         self.timings = timings
         let lyricsData = try Inputs.read(lyricsPath, limit: options.maxLyricsBytes)
         let lyrics = try timings.measure("lyrics") { () throws(PosterError) in
-            do { return try LRC.load(lyricsData, encoding: options.encoding) } catch {
+            do { return try LRC.load(lyricsData, encoding: options.encoding, options: LRC.Options(offsetSign: options.offsetSign)) } catch {
                 throw PosterError(path: lyricsPath, reason: "\(error)")
             }
+        }
+        if lyrics.lines.allSatisfy({ $0.text.isEmpty }) {
+            throw PosterError(path: lyricsPath, reason: "no timed lyric line has any text")
         }
         let preset = options.preset
         let geometry = PosterGeometry(preset: preset, before: options.before, after: options.after)
         // A compressed cover can never legitimately be larger than its pixel limit uncompressed.
-        let coverData = try Inputs.read(coverPath, limit: max(64 * 1024 * 1024, options.limits.maxPixels * 4))
+        let (bytes, overflow) = options.limits.maxPixels.multipliedReportingOverflow(by: 4)
+        let coverData = try Inputs.read(coverPath, limit: max(64 * 1024 * 1024, overflow ? Int.max : bytes))
         // The largest area the cover is drawn at is the whole canvas.
         let cover = try timings.measure("decode") { () throws(PosterError) in
             do { return try ImageDecoder.decode(coverData, limits: options.limits, minimumSize: (preset.width, preset.height)) } catch {
@@ -120,7 +152,7 @@ public final class PosterSession: @unchecked Sendable {
         let parts: [String] = [
             "lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest,
             o.preset.name, "\(o.preset.width)x\(o.preset.height)", o.preset.arrangement.rawValue,
-            "\(o.before)", "\(o.after)", o.language ?? "-", o.encoding ?? "-", o.compression.rawValue,
+            "\(o.before)", "\(o.after)", o.language ?? "-", o.encoding ?? "-", "\(o.offsetSign)", o.compression.rawValue,
         ] + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))
     }

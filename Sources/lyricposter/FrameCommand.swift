@@ -36,6 +36,10 @@ struct FrameCommand: ParsableCommand {
 
     @OptionGroup var render: RenderOptionGroup
 
+    func validate() throws {
+        if output == "" || report == "" { throw ValidationError("-o and --report need a path") }
+    }
+
     var outputPath: String {
         output ?? (URL(fileURLWithPath: lyrics).deletingPathExtension().lastPathComponent + ".png")
     }

@@ -18,9 +18,19 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print a human-readable table instead of JSON.")
     var text = false
 
+    @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: subtract (default) or add.", valueName: "sign"))
+    var offsetSign: String = "subtract"
+
+    func validate() throws {
+        guard ["subtract", "add"].contains(offsetSign) else { throw ValidationError("--offset-sign must be subtract or add") }
+        if let encoding, TextDecoding.canonicalName(for: encoding) == nil {
+            throw ValidationError("unknown encoding '\(encoding)' (known: \(TextDecoding.knownEncodings.joined(separator: ", ")))")
+        }
+    }
+
     func run() throws {
         do {
-            let parsed = try Inputs.lyrics(lyrics, encoding: encoding)
+            let parsed = try Inputs.lyrics(lyrics, encoding: encoding, offsetSign: offsetSign == "add" ? .add : .subtract)
             print(text ? parsed.inspectTable() : parsed.inspectJSON(), terminator: text ? "" : "\n")
         } catch {
             throw fail(error)

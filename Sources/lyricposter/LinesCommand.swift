@@ -21,6 +21,10 @@ struct LinesCommand: ParsableCommand {
     @OptionGroup var render: RenderOptionGroup
     @OptionGroup var batch: BatchOptionGroup
 
+    func validate() throws {
+        if output.isEmpty { throw ValidationError("-o needs a path") }
+    }
+
     func run() throws {
         try checkOutputs([output, report].compactMap { $0 }, inputs: [cover, lyrics])
         let stop = StopFlag()

@@ -36,8 +36,11 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Text encoding of the lyrics file (utf-8, utf-16le, gb18030, big5, shift_jis, euc-kr, …); detected when omitted.", valueName: "name"))
     var encoding: String?
 
-    @Option(name: .customLong("max-cover-pixels"), help: ArgumentHelp("Refuse covers with more pixels than this.", valueName: "n"))
+    @Option(name: .customLong("max-cover-pixels"), help: ArgumentHelp("Refuse covers with more pixels than this (checked before decoding).", valueName: "n"))
     var maxCoverPixels: Int = 100_000_000
+
+    @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: 'subtract' (display = stamp − offset, the common reading) or 'add'.", valueName: "sign"))
+    var offsetSign: String = "subtract"
 
     @Option(name: .customLong("png-compression"), help: ArgumentHelp("PNG compression: fast, balanced or small.", valueName: "level"))
     var pngCompression: String = "fast"
@@ -53,7 +56,13 @@ struct RenderOptionGroup: ParsableArguments {
         guard (0...10).contains(before), (0...10).contains(after) else {
             throw ValidationError("--before and --after must be from 0 to 10")
         }
-        guard maxCoverPixels > 0 else { throw ValidationError("--max-cover-pixels must be positive") }
+        guard (1...1_000_000_000).contains(maxCoverPixels) else {
+            throw ValidationError("--max-cover-pixels must be from 1 to 1000000000")
+        }
+        guard ["subtract", "add"].contains(offsetSign) else { throw ValidationError("--offset-sign must be subtract or add") }
+        if let encoding, TextDecoding.canonicalName(for: encoding) == nil {
+            throw ValidationError("unknown encoding '\(encoding)' (known: \(TextDecoding.knownEncodings.joined(separator: ", ")))")
+        }
         guard PNG.Compression(rawValue: pngCompression) != nil else {
             throw ValidationError("--png-compression must be fast, balanced or small")
         }
@@ -78,6 +87,7 @@ struct RenderOptionGroup: ParsableArguments {
         options.language = lang
         options.fonts = FontOptions(extraDirectories: fontsDirs, systemFonts: systemFonts)
         options.encoding = encoding
+        options.offsetSign = offsetSign == "add" ? .add : .subtract
         options.limits = DecodeLimits(maxPixels: maxCoverPixels)
         options.compression = PNG.Compression(rawValue: pngCompression) ?? .fast
         return options

@@ -17,6 +17,7 @@ struct SheetCommand: ParsableCommand {
     @OptionGroup var batch: BatchOptionGroup
 
     func validate() throws {
+        if output.isEmpty { throw ValidationError("-o needs a path") }
         if let columns, !(1...50).contains(columns) { throw ValidationError("--columns must be from 1 to 50") }
     }
 

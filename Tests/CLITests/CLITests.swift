@@ -27,6 +27,9 @@ final class CLITests: CLITestCase {
             ["frame", cover, lyrics, "--at", "1", "--preset", "square", "--size", "100x100"],
             ["frame", cover, lyrics, "--at", "1", "--before", "-2"],
             ["frobnicate"],
+            ["frame", cover, lyrics, "--at", "1", "-o", ""],
+            ["frame", cover, lyrics, "--at", "1", "--max-cover-pixels", "9223372036854775807"],
+            ["frame", cover, lyrics, "--at", "1", "--offset-sign", "sideways"],
         ]
         for arguments in cases {
             let result = try run(arguments)
@@ -129,7 +132,44 @@ final class CLITests: CLITestCase {
         try assertFails(["frame", cover, untimed, "--at", "1", "-o", out], path: untimed, reason: "no timed")
         try assertFails(["frame", cover, temp("nope.lrc"), "--at", "1", "-o", out], path: temp("nope.lrc"), reason: "no such file")
         try assertFails(["inspect", untimed], path: untimed, reason: "no timed")
-        try assertFails(["inspect", "--encoding", "klingon", lyrics], path: lyrics, reason: "unknown encoding")
+        let klingon = try run(["inspect", "--encoding", "klingon", lyrics])
+        XCTAssertEqual(klingon.status, 64, "an unknown encoding is a bad flag")
+        XCTAssertTrue(klingon.stderr.contains("unknown encoding 'klingon'"), klingon.stderr)
+        let blank = try write("[ti:Only gaps]\n[00:01.00]\n[00:05.00]\n", to: "blank.lrc")
+        try assertFails(["frame", cover, blank, "--at", "1", "-o", out], path: blank, reason: "no timed lyric line has any text")
+    }
+
+    func testReportFailureLeavesNoImage() throws {
+        let out = temp("y.png")
+        try assertFails(["frame", cover, lyrics, "--at", "1", "-o", out, "--report", temp("nodir/x.json")],
+                        path: temp("nodir/x.json"), reason: "does not exist")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+
+    func testDevicesArePassedOverAndSymlinksWrittenThrough() throws {
+        try assertFails(["frame", cover, lyrics, "--at", "1", "-o", "/dev/null"], path: "/dev/null", reason: "not a regular file")
+        let real = temp("real.png"), link = temp("link.png")
+        try Data("old".utf8).write(to: URL(fileURLWithPath: real))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real)
+        XCTAssertEqual(try run(["frame", cover, lyrics, "--at", "1", "-o", link, "--preset", "classic"]).status, 0)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), real, "the link survives")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: real)).prefix(4), Data([0x89, 0x50, 0x4E, 0x47]))
+    }
+
+    func testLyricsFromStandardInput() throws {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["inspect", "-"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("[00:02.00]from a pipe\n".utf8))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        XCTAssertTrue(String(decoding: data, as: UTF8.self).contains("\"text\": \"from a pipe\""))
     }
 
     func testOutputProblemsLeaveNothingBehind() throws {

@@ -54,6 +54,9 @@ public final class LayoutEngine {
     /// width that keeps the same number of lines, so wrapped lines come out balanced.
     func fit(_ text: String, look: Look, language: String?, width: Double, alignment: TextStyle.Alignment,
              minScale: Double = 0.72) -> (layout: TextLayout, size: Double) {
+        // Several paragraphs (a translation gathered from several same-stamp lines) become line
+        // breaks inside one paragraph, so that the line limit applies to the whole block.
+        let text = text.replacingOccurrences(of: "\n", with: "\u{2028}")
         let families = FontSetup.families(for: language)
         func style(_ size: Double) -> TextStyle {
             TextStyle(families: families, size: size, weight: look.weight, language: language,
@@ -229,7 +232,16 @@ public final class LayoutEngine {
             if line.role == .current { mainLook.size = geometry.currentSize }
             let hasTranslation = !(line.translation ?? "").isEmpty
             if hasTranslation { mainLook.size *= 0.85 }
-            let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: .center, minScale: 0.7)
+            var main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: .center,
+                           minScale: line.role == .current ? 0.8 : 0.75)
+            if line.role == .current, !hasTranslation, main.layout.isEllipsized {
+                // A long current line gets the row's two lines rather than an early cut.
+                var twoLines = mainLook
+                twoLines.maxLines = 2
+                twoLines.size = (row.height / 3.1).rounded()
+                main = fit(line.text, look: twoLines, language: line.language, width: area.width, alignment: .center,
+                           minScale: 0.85)
+            }
             var group = [(main, line.role, line.text, mainLook)]
             if hasTranslation, let translation = line.translation {
                 var tLook = look(for: .translation)

@@ -92,10 +92,17 @@ public struct PosterGeometry: Hashable, Sendable {
             card = nil
             caption = nil
             let rowHeight = 44 * u
-            let count = max(1, before + 1 + after)
             let bottom = (512 + 3 * 44) * (h / 800)
-            let top = max(0, bottom - Double(count) * rowHeight)
-            focusRow = max(0, before)
+            // As many rows as asked for, up to what fits above the table's bottom; when fewer fit,
+            // the side with more rows gives them up first.
+            var shownBefore = max(0, before), shownAfter = max(0, after)
+            let fitting = max(1, Int(bottom / rowHeight))
+            while shownBefore + 1 + shownAfter > fitting {
+                if shownBefore >= shownAfter { shownBefore -= 1 } else { shownAfter -= 1 }
+            }
+            let count = shownBefore + 1 + shownAfter
+            let top = bottom - Double(count) * rowHeight
+            focusRow = shownBefore
             rows = (0..<count).map { Rect(x: 0, y: top + Double($0) * rowHeight, width: w, height: rowHeight) }
             lyrics = Rect(x: 12 * u, y: top, width: w - 24 * u, height: bottom - top)
             currentSize = 19 * u

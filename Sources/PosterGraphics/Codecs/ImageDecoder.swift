@@ -4,17 +4,21 @@ import Foundation
 public struct DecodeLimits: Sendable, Equatable {
     /// Largest width × height accepted (default 100 megapixels).
     public var maxPixels: Int
-    /// Largest width or height accepted.
+    /// Largest width or height accepted: Cairo's own limit for an image surface.
     public var maxSide: Int
-    public init(maxPixels: Int = 100_000_000, maxSide: Int = 65_535) {
+    public init(maxPixels: Int = 100_000_000, maxSide: Int = 32_767) {
         self.maxPixels = maxPixels
         self.maxSide = maxSide
     }
 
     func check(width: Int, height: Int) throws(ImageError) {
         guard width > 0, height > 0 else { throw .malformed("image has no pixels (\(width)×\(height))") }
-        if width > maxSide || height > maxSide || width * height > maxPixels {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        if overflow || pixels > maxPixels {
             throw .tooLarge(width: width, height: height, limit: maxPixels)
+        }
+        if width > maxSide || height > maxSide {
+            throw .malformed("image is \(width)×\(height) pixels; sides over \(maxSide) pixels are not supported")
         }
     }
 }
