@@ -192,3 +192,46 @@ extension LayoutTests {
         XCTAssertEqual(plain.usedFamilies, ["Noto Sans"])
     }
 }
+
+extension LayoutTests {
+    func testDisplayTextIsCleaned() {
+        XCTAssertEqual(DisplayText.clean("a\u{1B}[31mb\u{7}c\td"), "a[31mbc d")
+        let zalgo = "a" + String(repeating: "\u{0301}", count: 100_000)
+        XCTAssertEqual(DisplayText.clean(zalgo).unicodeScalars.count, DisplayText.maxScalarsPerCharacter)
+        let family = "👨‍👩‍👧‍👦"
+        XCTAssertEqual(DisplayText.clean(family), family, "emoji ZWJ sequences survive")
+        let long = String(repeating: "x", count: 5_000)
+        XCTAssertEqual(DisplayText.clean(long).count, DisplayText.maxCharacters)
+        XCTAssertEqual(DisplayText.clean("1\n2\n3\n4\n5"), "1\n2\n3")
+    }
+
+    func testPathologicalTextStaysFastAndInside() throws {
+        let zalgo = "a" + String(repeating: "\u{0301}", count: 100_000) + " " + String(repeating: "e\u{0300}\u{0316}\u{0317}", count: 3_000)
+        let credits = (1...9).map { "[00:00.00]credit line \($0)" }.joined(separator: "\n")
+        let lyrics = try LRC.parse("[ti:\(String(repeating: "T", count: 100_000))]\n\(credits)\n[00:02.00]\(zalgo)\n[00:05.00]next")
+        for preset in [Preset.lockscreen, .classic] {
+            let engine = try engine(preset)
+            let canvas = Rect(x: 0, y: 0, width: Double(preset.width), height: Double(preset.height))
+            for t in [0, 2_000] {
+                let start = Date()
+                let layout = engine.layout(SceneBuilder(lyrics: lyrics).scene(at: Timestamp(milliseconds: t)))
+                XCTAssertLessThan(Date().timeIntervalSince(start), 2.0, "\(preset) @\(t)")
+                for (i, a) in layout.blocks.enumerated() {
+                    XCTAssertTrue(canvas.contains(a.box), "\(preset) @\(t): \(a.role) \(a.box)")
+                    for b in layout.blocks[(i + 1)...] {
+                        XCTAssertFalse(a.box.intersects(b.box), "\(preset) @\(t): \(a.role) overlaps \(b.role)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testClassicWithManyNeighboursStaysOnTheCanvas() throws {
+        let engine = try engine(.classic, before: 10, after: 10)
+        XCTAssertGreaterThanOrEqual(engine.geometry.rows.first?.minY ?? -1, 0)
+        XCTAssertEqual(engine.geometry.rows.last?.maxY, 644)
+        let lines = (0..<30).map { String(format: "[00:%02d.00]line %d", $0 * 2, $0) }.joined(separator: "\n")
+        let layout = engine.layout(SceneBuilder(lyrics: try LRC.parse(lines), before: 10, after: 10).scene(at: Timestamp(milliseconds: 30_000)))
+        for block in layout.blocks { XCTAssertLessThanOrEqual(block.box.maxY, 800) }
+    }
+}
