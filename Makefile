@@ -5,10 +5,10 @@
 SWIFT ?= swift
 OUT ?= out
 PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev \
-           libturbojpeg0-dev libssl-dev fonts-noto-cjk fonts-noto-color-emoji
+           libturbojpeg0-dev libdeflate-dev libssl-dev fonts-noto-cjk fonts-noto-color-emoji
 BIN = .build/release/lyricposter
 
-.PHONY: all deps build demo test clean
+.PHONY: all deps build demo test bench clean
 
 all: build
 
@@ -23,6 +23,13 @@ demo: build
 
 test: deps
 	$(SWIFT) test
+
+# Speed and memory of the release build (see README, Performance). RUNS=n for more or fewer runs.
+RUNS ?= 5
+bench: deps
+	$(SWIFT) build -c release --product lyricposter
+	$(SWIFT) build -c release --product lyricposter-bench
+	.build/release/lyricposter-bench --runs $(RUNS)
 
 clean:
 	rm -rf .build $(OUT)

@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "LyricsCore", targets: ["LyricsCore"]),
         .library(name: "LyricPoster", targets: ["LyricPoster"]),
         .executable(name: "lyricposter", targets: ["lyricposter"]),
+        .executable(name: "lyricposter-bench", targets: ["lyricposter-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,10 +30,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         // libpng reports errors with longjmp, which Swift cannot unwind through; this small C target
-        // keeps every setjmp on the C side and hands Swift plain status codes.
+        // keeps every setjmp on the C side and hands Swift plain status codes. It also holds the
+        // minimal PNG writer around libdeflate (the fast encoder) and the ARGB → RGB conversion.
         .target(
             name: "CPNGShim",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
 
         // Pure Swift: timestamps, LRC decoding and parsing, timeline.
@@ -48,6 +50,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
+        .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"]),
 
         .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore"]),
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),

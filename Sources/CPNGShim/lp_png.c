@@ -194,45 +194,12 @@ static void on_write(png_structp png, png_bytep bytes, png_size_t length) {
 
 static void on_flush(png_structp png) { (void)png; }
 
-int lp_png_encode_argb32(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                         int opaque, int level, int strategy, int filters,
-                         lp_png_buffer *out, char message[LP_PNG_MESSAGE_SIZE]) {
-    memset(out, 0, sizeof *out);
-    message[0] = 0;
-    error_state errors;
-    errors.message = message;
-    uint8_t *volatile row = NULL;
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
-    if (png == NULL) {
-        snprintf(message, LP_PNG_MESSAGE_SIZE, "out of memory");
-        return -1;
-    }
-    png_infop info = png_create_info_struct(png);
-    if (info == NULL) {
-        png_destroy_write_struct(&png, NULL);
-        snprintf(message, LP_PNG_MESSAGE_SIZE, "out of memory");
-        return -1;
-    }
-    if (setjmp(errors.jump)) {
-        free(row);
-        png_destroy_write_struct(&png, &info);
-        lp_png_buffer_free(out);
-        return -1;
-    }
-    png_set_write_fn(png, out, on_write, on_flush);
-    png_set_IHDR(png, info, width, height, 8, opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_set_compression_level(png, level);
-    png_set_compression_strategy(png, strategy);
-    if (filters != 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
-    png_write_info(png, info);
-
+void lp_argb32_to_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int opaque,
+                      uint8_t *out) {
     size_t channels = opaque ? 3 : 4;
-    row = malloc((size_t)width * channels);
-    if (row == NULL) png_error(png, "out of memory");
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *src = pixels + (size_t)y * stride;
-        uint8_t *dst = row;
+        uint8_t *dst = out + (size_t)y * width * channels;
         for (uint32_t x = 0; x < width; x++) {
             uint32_t argb;
             memcpy(&argb, src + x * 4, 4);
@@ -252,11 +219,42 @@ int lp_png_encode_argb32(const uint8_t *pixels, uint32_t width, uint32_t height,
             if (!opaque) dst[3] = (uint8_t)a;
             dst += channels;
         }
-        png_write_row(png, row);
     }
+}
+
+int lp_png_encode(const uint8_t *rows, uint32_t width, uint32_t height, int channels,
+                  int level, int strategy, int filters,
+                  lp_png_buffer *out, char message[LP_PNG_MESSAGE_SIZE]) {
+    memset(out, 0, sizeof *out);
+    message[0] = 0;
+    error_state errors;
+    errors.message = message;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors, on_error, on_warning);
+    if (png == NULL) {
+        snprintf(message, LP_PNG_MESSAGE_SIZE, "out of memory");
+        return -1;
+    }
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        snprintf(message, LP_PNG_MESSAGE_SIZE, "out of memory");
+        return -1;
+    }
+    if (setjmp(errors.jump)) {
+        png_destroy_write_struct(&png, &info);
+        lp_png_buffer_free(out);
+        return -1;
+    }
+    png_set_write_fn(png, out, on_write, on_flush);
+    png_set_IHDR(png, info, width, height, 8, channels == 3 ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGBA,
+                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, level);
+    png_set_compression_strategy(png, strategy);
+    if (filters != 0) png_set_filter(png, PNG_FILTER_TYPE_BASE, filters);
+    png_write_info(png, info);
+    size_t row_bytes = (size_t)width * (size_t)channels;
+    for (uint32_t y = 0; y < height; y++) png_write_row(png, rows + (size_t)y * row_bytes);
     png_write_end(png, info);
-    free(row);
-    row = NULL;
     png_destroy_write_struct(&png, &info);
     return 0;
 }
@@ -271,6 +269,7 @@ void lp_png_buffer_free(lp_png_buffer *buffer) {
 int lp_png_strategy_default(void) { return Z_DEFAULT_STRATEGY; }
 int lp_png_strategy_rle(void) { return Z_RLE; }
 int lp_png_strategy_filtered(void) { return Z_FILTERED; }
+int lp_png_strategy_huffman(void) { return Z_HUFFMAN_ONLY; }
 int lp_png_filter_none(void) { return PNG_FILTER_NONE; }
 int lp_png_filter_sub(void) { return PNG_FILTER_SUB; }
 int lp_png_filter_up(void) { return PNG_FILTER_UP; }

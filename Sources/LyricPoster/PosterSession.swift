@@ -183,11 +183,13 @@ public final class FrameRenderer {
     }
 
     public func render(_ scene: Scene) throws(PosterError) -> RenderedFrame {
-        let frame = try timings.measure("render") { () throws(PosterError) in
-            do { return try renderer.render(scene) } catch { throw PosterError(path: "frame", reason: "\(error)") }
+        let frame: Renderer.Frame
+        do { frame = try renderer.render(scene, timings: timings) } catch { throw PosterError(path: "frame", reason: "\(error)") }
+        let pixels = try timings.measure("convert") { () throws(PosterError) in
+            do { return try frame.canvas.pixels(opaque: true) } catch { throw PosterError(path: "frame", reason: "\(error)") }
         }
         let png = try timings.measure("encode") { () throws(PosterError) in
-            do { return try frame.canvas.pngData(opaque: true, compression: options.compression) } catch {
+            do { return try PNG.encode(pixels, method: options.compression.method) } catch {
                 throw PosterError(path: "frame", reason: "\(error)")
             }
         }

@@ -35,13 +35,24 @@ typedef struct {
     size_t capacity;
 } lp_png_buffer;
 
-/// Encodes native-endian ARGB32 pixels (cairo's layout) as an 8-bit RGB PNG (when `opaque` is
-/// non-zero, the alpha byte is dropped) or RGBA PNG (un-premultiplied). `level` is the zlib level
-/// (0-9), `strategy` a zlib strategy, `filters` a PNG_FILTER_* mask (0 = libpng's default).
+/// Converts native-endian ARGB32 pixels (cairo's layout, premultiplied) to 8-bit RGB (`opaque`
+/// non-zero: the alpha byte is dropped) or straight RGBA, tightly packed, into `out`
+/// (width * height * 3 or 4 bytes).
+void lp_argb32_to_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int opaque,
+                      uint8_t *out);
+
+/// Encodes packed 8-bit RGB (`channels` 3) or RGBA (4) rows through libpng. `level` is the zlib
+/// level (0-9), `strategy` a zlib strategy, `filters` a PNG_FILTER_* mask (0 = libpng's default).
 /// On success `out` holds malloc'd bytes the caller frees with lp_png_buffer_free.
-int lp_png_encode_argb32(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
-                         int opaque, int level, int strategy, int filters,
-                         lp_png_buffer *out, char message[LP_PNG_MESSAGE_SIZE]);
+int lp_png_encode(const uint8_t *rows, uint32_t width, uint32_t height, int channels,
+                  int level, int strategy, int filters,
+                  lp_png_buffer *out, char message[LP_PNG_MESSAGE_SIZE]);
+
+/// Encodes the same input with a minimal PNG writer around libdeflate: one IDAT of a zlib stream
+/// made by libdeflate at `level` (1-12) from rows filtered with the Up filter (`up` non-zero) or
+/// none. Same output contract as lp_png_encode.
+int lp_png_encode_libdeflate(const uint8_t *rows, uint32_t width, uint32_t height, int channels,
+                             int level, int up, lp_png_buffer *out, char message[LP_PNG_MESSAGE_SIZE]);
 
 void lp_png_buffer_free(lp_png_buffer *buffer);
 
@@ -49,6 +60,7 @@ void lp_png_buffer_free(lp_png_buffer *buffer);
 int lp_png_strategy_default(void);
 int lp_png_strategy_rle(void);
 int lp_png_strategy_filtered(void);
+int lp_png_strategy_huffman(void);
 int lp_png_filter_none(void);
 int lp_png_filter_sub(void);
 int lp_png_filter_up(void);

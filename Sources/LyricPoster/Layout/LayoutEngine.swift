@@ -8,6 +8,21 @@ public final class LayoutEngine {
     public let geometry: PosterGeometry
     public let text: TextEngine
     private var captionCache: (key: [String?], blocks: [TextBlock])?
+    /// Fitted layouts by everything that shapes them: a line shown as "next", then "previous",
+    /// then again in a repeated chorus is shaped once. Cleared when full, so memory stays bounded.
+    private var fitCache: [FitKey: (layout: TextLayout, size: Double)] = [:]
+    private static let fitCacheLimit = 512
+
+    private struct FitKey: Hashable {
+        var text: String
+        var size: Double
+        var weight: Int
+        var maxLines: Int
+        var language: String?
+        var width: Double
+        var alignment: TextStyle.Alignment
+        var minScale: Double
+    }
 
     public init(geometry: PosterGeometry, text: TextEngine) {
         self.geometry = geometry
@@ -54,6 +69,17 @@ public final class LayoutEngine {
     /// width that keeps the same number of lines, so wrapped lines come out balanced.
     func fit(_ text: String, look: Look, language: String?, width: Double, alignment: TextStyle.Alignment,
              minScale: Double = 0.72) -> (layout: TextLayout, size: Double) {
+        let key = FitKey(text: text, size: look.size, weight: look.weight, maxLines: look.maxLines, language: language,
+                         width: width, alignment: alignment, minScale: minScale)
+        if let cached = fitCache[key] { return cached }
+        let fitted = shape(text, look: look, language: language, width: width, alignment: alignment, minScale: minScale)
+        if fitCache.count >= Self.fitCacheLimit { fitCache.removeAll(keepingCapacity: true) }
+        fitCache[key] = fitted
+        return fitted
+    }
+
+    private func shape(_ text: String, look: Look, language: String?, width: Double, alignment: TextStyle.Alignment,
+                       minScale: Double) -> (layout: TextLayout, size: Double) {
         // Several paragraphs (a translation gathered from several same-stamp lines) become line
         // breaks inside one paragraph, so that the line limit applies to the whole block.
         let text = text.replacingOccurrences(of: "\n", with: "\u{2028}")

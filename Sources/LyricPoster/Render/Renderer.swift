@@ -1,3 +1,4 @@
+import Foundation
 import PosterGraphics
 
 /// Draws frames: the prepared background, a legibility scrim where the pixels behind the current
@@ -26,12 +27,17 @@ public final class Renderer {
         public let contrast: Double?
     }
 
-    public func render(_ scene: Scene) throws(GraphicsError) -> Frame {
+    /// Draws `scene`; with `timings`, adds the time spent to the "layout" and "raster" stages.
+    public func render(_ scene: Scene, timings: Timings? = nil) throws(GraphicsError) -> Frame {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let layout = layoutEngine.layout(scene)
+        let laidOut = DispatchTime.now().uptimeNanoseconds
+        timings?.add("layout", seconds: Double(laidOut - start) / 1e9)
+        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
         let geometry = background.geometry
         let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
         let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
         canvas.draw(background.bitmap, in: full)
-        let layout = layoutEngine.layout(scene)
 
         var contrast: Double?
         let current = layout.blocks.filter { $0.role == .current }.map(\.box).reduce(nil) { $0?.union($1) ?? $1 }

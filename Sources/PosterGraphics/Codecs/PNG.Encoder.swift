@@ -1,30 +1,82 @@
 import CPNGShim
 
-extension PNG {
-    /// How hard the encoder works. Chosen by measurement on 1080×1920 poster frames: `fast` uses
-    /// zlib level 1 with the Up filter and run-length strategy, which is several times faster than
-    /// libpng's defaults while poster frames (smooth blurred backgrounds, flat scrims) stay compact.
-    public enum Compression: String, Sendable, CaseIterable {
-        case fast, balanced, small
+/// Packed 8-bit pixels ready to encode: RGB (3 channels) or straight RGBA (4), rows tightly packed.
+public struct PixelBuffer: Sendable {
+    public let width: Int
+    public let height: Int
+    public let channels: Int
+    public let bytes: [UInt8]
+}
 
-        var settings: (level: Int32, strategy: Int32, filters: Int32) {
+extension PNG {
+    /// One way of writing a PNG, as the benchmark compares them.
+    public enum Method: Hashable, Sendable, CustomStringConvertible {
+        /// libpng with zlib at `level` (0–9), a zlib `strategy` and a filter choice.
+        case libpng(level: Int32, strategy: Strategy, filter: Filter)
+        /// The minimal writer around libdeflate at `level` (1–12), Up filter or none.
+        case libdeflate(level: Int32, up: Bool)
+
+        public enum Strategy: String, Hashable, Sendable, CaseIterable { case standard = "default", rle, filtered, huffman }
+        public enum Filter: String, Hashable, Sendable, CaseIterable { case none, sub, up, adaptive }
+
+        public var description: String {
             switch self {
-            case .fast: return (1, lp_png_strategy_rle(), lp_png_filter_up())
-            case .balanced: return (3, lp_png_strategy_default(), lp_png_filter_up())
-            case .small: return (9, lp_png_strategy_default(), lp_png_filter_all())
+            case .libpng(let level, let strategy, let filter):
+                return "libpng level \(level), \(strategy.rawValue) strategy, \(filter.rawValue) filter"
+            case .libdeflate(let level, let up):
+                return "libdeflate level \(level), \(up ? "up" : "none") filter"
             }
         }
     }
 
-    /// Encodes Cairo ARGB32 pixels as an 8-bit PNG: RGB when `opaque`, RGBA otherwise.
-    /// Deterministic: no time stamps or other run-dependent chunks are written.
-    static func encode(pixels: UnsafeRawBufferPointer, width: Int, height: Int, stride: Int, opaque: Bool,
-                       compression: Compression) throws(GraphicsError) -> [UInt8] {
+    /// How hard the encoder works (`--png-compression`). Chosen by measurement on 1080×1920 poster
+    /// frames with `lyricposter-bench` (see the README's Performance section):
+    /// - `fast`: libdeflate level 1 with the Up filter — the quickest encoder measured, and frames
+    ///   only a little larger than libpng's default settings give, because poster frames are
+    ///   mostly smooth gradients that the Up filter turns into runs of small values.
+    /// - `balanced`: libdeflate level 6 with the Up filter.
+    /// - `small`: libdeflate level 12 with the Up filter.
+    public enum Compression: String, Sendable, CaseIterable {
+        case fast, balanced, small
+
+        public var method: Method {
+            switch self {
+            case .fast: return .libdeflate(level: 1, up: true)
+            case .balanced: return .libdeflate(level: 6, up: true)
+            case .small: return .libdeflate(level: 12, up: true)
+            }
+        }
+    }
+
+    /// Encodes `pixels` as an 8-bit RGB or RGBA PNG. Deterministic: no time stamps or other
+    /// run-dependent chunks are written.
+    public static func encode(_ pixels: PixelBuffer, method: Method) throws(GraphicsError) -> [UInt8] {
         var buffer = lp_png_buffer()
         var message = [CChar](repeating: 0, count: Int(LP_PNG_MESSAGE_SIZE))
-        let s = compression.settings
-        let status = lp_png_encode_argb32(pixels.bindMemory(to: UInt8.self).baseAddress, UInt32(width), UInt32(height),
-                                          stride, opaque ? 1 : 0, s.level, s.strategy, s.filters, &buffer, &message)
+        let status: Int32 = pixels.bytes.withUnsafeBufferPointer { rows in
+            switch method {
+            case .libpng(let level, let strategy, let filter):
+                let zlibStrategy: Int32
+                switch strategy {
+                case .standard: zlibStrategy = lp_png_strategy_default()
+                case .rle: zlibStrategy = lp_png_strategy_rle()
+                case .filtered: zlibStrategy = lp_png_strategy_filtered()
+                case .huffman: zlibStrategy = lp_png_strategy_huffman()
+                }
+                let filters: Int32
+                switch filter {
+                case .none: filters = lp_png_filter_none()
+                case .sub: filters = lp_png_filter_sub()
+                case .up: filters = lp_png_filter_up()
+                case .adaptive: filters = lp_png_filter_all()
+                }
+                return lp_png_encode(rows.baseAddress, UInt32(pixels.width), UInt32(pixels.height), Int32(pixels.channels),
+                                     level, zlibStrategy, filters, &buffer, &message)
+            case .libdeflate(let level, let up):
+                return lp_png_encode_libdeflate(rows.baseAddress, UInt32(pixels.width), UInt32(pixels.height),
+                                                Int32(pixels.channels), level, up ? 1 : 0, &buffer, &message)
+            }
+        }
         guard status == 0, let data = buffer.data else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw .encode(text.isEmpty ? "unknown error" : text)
