@@ -29,21 +29,24 @@ extension PNG {
         }
     }
 
-    /// How hard the encoder works (`--png-compression`). Chosen by measurement on 1080×1920 poster
-    /// frames with `lyricposter-bench` (see the README's Performance section):
-    /// - `fast`: libdeflate level 1 with the Up filter — the quickest encoder measured, and frames
-    ///   only a little larger than libpng's default settings give, because poster frames are
-    ///   mostly smooth gradients that the Up filter turns into runs of small values.
-    /// - `balanced`: libdeflate level 6 with the Up filter.
-    /// - `small`: libdeflate level 12 with the Up filter.
+    /// How hard the encoder works (`--png-compression`). Chosen by measurement on a 1080×1920
+    /// poster frame with `lyricposter-bench` (README, Performance), against libpng's default
+    /// settings (zlib level 6, adaptive filters: 71 ms, the size reference):
+    /// - `fast`: libdeflate level 3, Up filter — 12 ms and 1.13× the reference size. The fastest
+    ///   setting within 1.3× of the reference: libdeflate level 1 with no filter is quicker (10 ms)
+    ///   but 1.35×; libpng's fastest tunings (level 1, Up or Sub filter) take 15–16 ms for 1.37–1.42×.
+    ///   Poster frames are mostly smooth gradients, which the Up filter turns into long runs.
+    /// - `balanced`: libdeflate level 6, Up filter — 20 ms, 1.04×.
+    /// - `small`: libpng level 9, adaptive filters — 475 ms, 0.92× (libdeflate level 12 is 0.88×
+    ///   but takes 1.6 s a frame).
     public enum Compression: String, Sendable, CaseIterable {
         case fast, balanced, small
 
         public var method: Method {
             switch self {
-            case .fast: return .libdeflate(level: 1, up: true)
+            case .fast: return .libdeflate(level: 3, up: true)
             case .balanced: return .libdeflate(level: 6, up: true)
-            case .small: return .libdeflate(level: 12, up: true)
+            case .small: return .libpng(level: 9, strategy: .standard, filter: .adaptive)
             }
         }
     }
