@@ -8,7 +8,7 @@ PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetyp
            libturbojpeg0-dev libdeflate-dev libssl-dev fonts-noto-cjk fonts-noto-color-emoji
 BIN = .build/release/lyricposter
 
-.PHONY: all deps build demo test bench clean
+.PHONY: all deps build demo test bench fuzz test-sanitized clean
 
 all: build
 
@@ -31,5 +31,10 @@ bench: deps
 	$(SWIFT) build -c release --product lyricposter-bench
 	.build/release/lyricposter-bench --runs $(RUNS)
 
+# Coverage-guided fuzzing of the LRC path and the cover decoders (libFuzzer + AddressSanitizer).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build .build-fuzz .build-asan .build-tsan $(OUT)

@@ -50,6 +50,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // libFuzzer targets, built only by `make fuzz` (with -sanitize=fuzzer,address).
+        .executableTarget(name: "lyricposter-fuzz-lrc", dependencies: ["LyricPoster", "LyricsCore"]),
+        .executableTarget(name: "lyricposter-fuzz-cover", dependencies: ["PosterGraphics"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"]),
 
