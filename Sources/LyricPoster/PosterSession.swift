@@ -18,6 +18,10 @@ public struct RenderOptions: Sendable {
     public var limits = DecodeLimits()
     /// Lyrics files larger than this are refused before they are read.
     public var maxLyricsBytes = 16 * 1024 * 1024
+    /// Lyrics with more timed lines than this are refused.
+    public var maxLyricsLines = 100_000
+    /// Longest text shown per lyric line, in characters; longer lines end in "…".
+    public var maxLineCharacters = DisplayText.maxCharacters
     public var compression: PNG.Compression = .fast
 
     public init() {}
@@ -38,7 +42,7 @@ public enum Inputs {
             throw PosterError(path: path, reason: "is a folder, not a file")
         case S_IFREG:
             if Int(info.st_size) > limit {
-                throw PosterError(path: path, reason: "file is \(info.st_size) bytes, more than the limit of \(limit)")
+                throw PosterError(path: path, reason: "file is \(info.st_size) bytes, more than the limit of \(limit) (see --max-lyrics-bytes or --max-cover-pixels)")
             }
             do {
                 return try Data(contentsOf: URL(fileURLWithPath: path))
@@ -90,6 +94,8 @@ public final class PosterSession: @unchecked Sendable {
     public let background: Background
     public let fonts: FontLibrary
     public let timings: Timings
+    /// Problems that did not stop the work (e.g. a font that could not be read), one line each.
+    public let warnings: [String]
     /// SHA-256 of the cover and lyrics bytes as read.
     public let coverDigest: String
     public let lyricsDigest: String
@@ -104,6 +110,9 @@ public final class PosterSession: @unchecked Sendable {
             do { return try LRC.load(lyricsData, encoding: options.encoding, options: LRC.Options(offsetSign: options.offsetSign)) } catch {
                 throw PosterError(path: lyricsPath, reason: "\(error)")
             }
+        }
+        if lyrics.lines.count > options.maxLyricsLines {
+            throw PosterError(path: lyricsPath, reason: "has \(lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines) (see --max-lyrics-lines)")
         }
         if lyrics.lines.allSatisfy({ $0.text.isEmpty }) {
             throw PosterError(path: lyricsPath, reason: "no timed lyric line has any text")
@@ -126,7 +135,9 @@ public final class PosterSession: @unchecked Sendable {
         }
         let fonts = try timings.measure("fonts") { () throws(PosterError) in try FontSetup.library(options.fonts) }
         self.lyrics = lyrics
-        self.scenes = SceneBuilder(lyrics: lyrics, before: options.before, after: options.after, language: options.language)
+        self.scenes = SceneBuilder(lyrics: lyrics, before: options.before, after: options.after, language: options.language,
+                                   maxLineCharacters: options.maxLineCharacters)
+        self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
         self.background = background
         self.fonts = fonts
         self.coverDigest = Digest.sha256(coverData)
@@ -152,7 +163,7 @@ public final class PosterSession: @unchecked Sendable {
         let parts: [String] = [
             "lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest,
             o.preset.name, "\(o.preset.width)x\(o.preset.height)", o.preset.arrangement.rawValue,
-            "\(o.before)", "\(o.after)", o.language ?? "-", o.encoding ?? "-", "\(o.offsetSign)", o.compression.rawValue,
+            "\(o.before)", "\(o.after)", o.language ?? "-", o.encoding ?? "-", "\(o.maxLineCharacters)", "\(o.offsetSign)", o.compression.rawValue,
         ] + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))
     }

@@ -57,6 +57,7 @@ struct FrameCommand: ParsableCommand {
         let clock = Timings()
         do {
             let session = try PosterSession(cover: cover, lyrics: lyrics, options: render.renderOptions, timings: clock)
+            session.warnings.forEach(warn)
             let frame = try session.render(at: at)
             try clock.measure("write") { () throws(PosterError) in
                 // Image and report land together or not at all.

@@ -34,6 +34,7 @@ struct LinesCommand: ParsableCommand {
         var outcome: BatchRenderer.Result?
         do throws(PosterError) {
             let session = try PosterSession(cover: cover, lyrics: lyrics, options: render.renderOptions, timings: clock)
+            session.warnings.forEach(warn)
             let frames = FramePlan.perLine(session.scenes)
             let renderer = BatchRenderer(session: session, directory: output, coverPath: cover, lyricsPath: lyrics,
                                          jobs: batch.jobs, force: batch.force)

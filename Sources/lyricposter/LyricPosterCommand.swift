@@ -10,6 +10,13 @@ struct LyricPosterCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [FrameCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, InspectCommand.self]
     )
+
+    static func main() {
+        // A reader that goes away (`lyricposter inspect x.lrc | head`) must not kill the process
+        // mid-write: with SIGPIPE ignored, the write fails and the command ends normally.
+        signal(SIGPIPE, SIG_IGN)
+        main(nil)
+    }
 }
 
 /// Prints `error: <path>: <reason>` and exits 1: the one way bad input ends a command.

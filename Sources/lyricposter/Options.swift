@@ -39,6 +39,15 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(name: .customLong("max-cover-pixels"), help: ArgumentHelp("Refuse covers with more pixels than this (checked before decoding).", valueName: "n"))
     var maxCoverPixels: Int = 100_000_000
 
+    @Option(name: .customLong("max-lyrics-bytes"), help: ArgumentHelp("Refuse lyrics files larger than this.", valueName: "n"))
+    var maxLyricsBytes: Int = 16 * 1024 * 1024
+
+    @Option(name: .customLong("max-lyrics-lines"), help: ArgumentHelp("Refuse lyrics with more timed lines than this.", valueName: "n"))
+    var maxLyricsLines: Int = 100_000
+
+    @Option(name: .customLong("max-line-length"), help: ArgumentHelp("Longest text shown per lyric line, in characters (longer lines end in …).", valueName: "n"))
+    var maxLineLength: Int = DisplayText.maxCharacters
+
     @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: 'subtract' (display = stamp − offset, the common reading) or 'add'.", valueName: "sign"))
     var offsetSign: String = "subtract"
 
@@ -60,6 +69,9 @@ struct RenderOptionGroup: ParsableArguments {
             throw ValidationError("--max-cover-pixels must be from 1 to 1000000000")
         }
         guard ["subtract", "add"].contains(offsetSign) else { throw ValidationError("--offset-sign must be subtract or add") }
+        guard (1...1_073_741_824).contains(maxLyricsBytes) else { throw ValidationError("--max-lyrics-bytes must be from 1 to 1073741824") }
+        guard (1...10_000_000).contains(maxLyricsLines) else { throw ValidationError("--max-lyrics-lines must be from 1 to 10000000") }
+        guard (2...100_000).contains(maxLineLength) else { throw ValidationError("--max-line-length must be from 2 to 100000") }
         if let encoding, TextDecoding.canonicalName(for: encoding) == nil {
             throw ValidationError("unknown encoding '\(encoding)' (known: \(TextDecoding.knownEncodings.joined(separator: ", ")))")
         }
@@ -88,6 +100,9 @@ struct RenderOptionGroup: ParsableArguments {
         options.fonts = FontOptions(extraDirectories: fontsDirs, systemFonts: systemFonts)
         options.encoding = encoding
         options.offsetSign = offsetSign == "add" ? .add : .subtract
+        options.maxLyricsBytes = maxLyricsBytes
+        options.maxLyricsLines = maxLyricsLines
+        options.maxLineCharacters = maxLineLength
         options.limits = DecodeLimits(maxPixels: maxCoverPixels)
         options.compression = PNG.Compression(rawValue: pngCompression) ?? .fast
         return options

@@ -40,6 +40,7 @@ struct SequenceCommand: ParsableCommand {
         var outcome: BatchRenderer.Result?
         do throws(PosterError) {
             let session = try PosterSession(cover: cover, lyrics: lyrics, options: render.renderOptions, timings: clock)
+            session.warnings.forEach(warn)
             let start = from ?? Timestamp(milliseconds: 0)
             let end = to ?? session.scenes.timeline.end
             guard end > start else {

@@ -30,6 +30,7 @@ struct SheetCommand: ParsableCommand {
         do throws(PosterError) {
             let options = render.renderOptions
             let session = try PosterSession(cover: cover, lyrics: lyrics, options: options, timings: clock)
+            session.warnings.forEach(warn)
             let frames = FramePlan.perLine(session.scenes)
             let wide = options.preset.width > options.preset.height
             let sheet = ContactSheet(session: session, columns: columns ?? (wide ? 4 : 6), jobs: batch.jobs)

@@ -115,10 +115,15 @@ public struct BatchRenderer {
                 unlink(directory + "/" + old.file)
             }
         }
+        if let failure {
+            // Record what did get written (best effort: the failure may be a full disk), then
+            // report the failure itself.
+            try? OutputFile.writeAtomically(manifest.json(), to: manifestPath)
+            throw failure
+        }
         // The manifest last: whatever it lists is on disk and complete.
         try OutputFile.writeAtomically(manifest.ffconcat(), to: directory + "/" + Self.concatName)
         try OutputFile.writeAtomically(manifest.json(), to: manifestPath)
-        if let failure { throw failure }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return Result(manifest: manifest, rendered: finished.count - reusedCount, reused: reusedCount,
                       interrupted: !complete, seconds: seconds)

@@ -10,7 +10,8 @@ public enum DisplayText {
     /// Lines kept in a multi-line text (a translation that gathered several same-stamp lines).
     public static let maxLines = 3
 
-    public static func clean(_ text: String) -> String {
+    public static func clean(_ text: String, maxCharacters: Int = DisplayText.maxCharacters) -> String {
+        let maxCharacters = max(2, maxCharacters)
         var lines: [String] = []
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(maxLines) {
             var line = ""

@@ -14,8 +14,13 @@ public struct SceneBuilder: Sendable {
     public var album: String?
     public var language: String?
 
+    /// Longest text shown per line, in characters; longer lines end in "…".
+    public var maxLineCharacters: Int
+
     public init(lyrics: Lyrics, before: Int = 1, after: Int = 1, language: String? = nil,
-                interludeThreshold: Timestamp = Timestamp(milliseconds: 4000)) {
+                interludeThreshold: Timestamp = Timestamp(milliseconds: 4000),
+                maxLineCharacters: Int = DisplayText.maxCharacters) {
+        self.maxLineCharacters = maxLineCharacters
         self.timeline = Timeline(lyrics)
         self.before = before
         self.after = after
@@ -80,8 +85,9 @@ public struct SceneBuilder: Sendable {
 
         func line(_ index: Int, _ role: Scene.Role) -> Scene.Line {
             let l = lines[index]
-            let text = DisplayText.clean(l.text)
-            return Scene.Line(role: role, text: text, translation: l.translation.map(DisplayText.clean),
+            let text = DisplayText.clean(l.text, maxCharacters: maxLineCharacters)
+            return Scene.Line(role: role, text: text,
+                              translation: l.translation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) },
                               language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
         }
         result += previous.map { line($0, .previous) }

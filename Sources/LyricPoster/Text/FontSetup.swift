@@ -70,6 +70,22 @@ public enum FontSetup {
         }
     }
 
+    /// Font files in the bundled and `--fonts-dir` folders that fontconfig could not use
+    /// (corrupt, truncated, unreadable): skipped, and reported as warnings.
+    public static func unusableFonts(_ options: FontOptions, library: FontLibrary) -> [String] {
+        let used = Set(library.fontFiles().map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path })
+        var unusable: [String] = []
+        let folders = options.extraDirectories + [options.bundledDirectory ?? bundledDirectory()].compactMap { $0 }
+        for folder in folders {
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+            for name in names.sorted() where ["ttf", "otf", "ttc", "otc"].contains((name as NSString).pathExtension.lowercased()) {
+                let path = URL(fileURLWithPath: folder).appendingPathComponent(name).resolvingSymlinksInPath().path
+                if !used.contains(path) { unusable.append(folder + "/" + name) }
+            }
+        }
+        return unusable
+    }
+
     /// The family list for text in `language`: the Latin/Greek/Cyrillic face first, then the CJK
     /// face whose regional glyph forms fit the language, then the other scripts and emoji.
     public static func families(for language: String?) -> String {
