@@ -31,6 +31,14 @@ bench: deps
 	$(SWIFT) build -c release --product lyricposter-bench
 	.build/release/lyricposter-bench --runs $(RUNS)
 
+# The test suite under AddressSanitizer, then ThreadSanitizer (the CLI tests run the sanitized
+# binary too, so the parallel batch runs under TSan), then a LeakSanitizer pass over the binary.
+# Leaks are checked on the binary only: the test process's own reports come from XCTest itself.
+test-sanitized: deps
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	scripts/leak-check.sh .build-asan/debug/lyricposter
+
 # Coverage-guided fuzzing of the LRC path and the cover decoders (libFuzzer + AddressSanitizer).
 FUZZ_SECONDS ?= 60
 fuzz: deps

@@ -41,6 +41,7 @@ public enum Inputs {
         case S_IFDIR:
             throw PosterError(path: path, reason: "is a folder, not a file")
         case S_IFREG:
+            if info.st_size == 0 { return Data() }
             if Int(info.st_size) > limit {
                 throw PosterError(path: path, reason: "file is \(info.st_size) bytes, more than the limit of \(limit) (see --max-lyrics-bytes or --max-cover-pixels)")
             }
