@@ -50,9 +50,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // libFuzzer targets, built only by `make fuzz` (with -sanitize=fuzzer,address).
-        .executableTarget(name: "lyricposter-fuzz-lrc", dependencies: ["LyricPoster", "LyricsCore"]),
-        .executableTarget(name: "lyricposter-fuzz-cover", dependencies: ["PosterGraphics"]),
+        // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
+        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"]),
 

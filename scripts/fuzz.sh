@@ -13,11 +13,11 @@ flags=(-c release --scratch-path .build-fuzz
        -Xcc -fsanitize=fuzzer-no-link,address
        -Xlinker --whole-archive -Xlinker "$runtime" -Xlinker --no-whole-archive -Xlinker -lstdc++ -Xlinker --export-dynamic)
 status=0
+swift build --product lyricposter-fuzz "${flags[@]}" 2>&1 | grep -v "Cannot export local symbol" | tail -1
 for target in lrc cover; do
-    swift build --product "lyricposter-fuzz-$target" "${flags[@]}" 2>&1 | grep -v "Cannot export local symbol" | tail -1
     mkdir -p ".build-fuzz/corpus/$target"
     echo "fuzzing $target for ${seconds}s"
-    (cd .build-fuzz && ASAN_OPTIONS=detect_leaks=0 "release/lyricposter-fuzz-$target" "corpus/$target" "../Tests/Fuzz/corpus/$target" \
+    (cd .build-fuzz && FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 release/lyricposter-fuzz "corpus/$target" "../Tests/Fuzz/corpus/$target" \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 2>&1 \
         | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)" ) || status=1
 done

@@ -106,3 +106,49 @@ func summary(_ result: BatchRenderer.Result, directory: String) -> String {
     return String(format: "%d frames in %@ (%d rendered, %d up to date) in %.2f s, %.1f frames/s",
                   frames, directory, result.rendered, result.reused, result.seconds, rate)
 }
+
+/// What a batch command plans once its song is prepared.
+struct BatchPlan {
+    var frames: [PlannedFrame]
+    var kind: String
+    var fps: Int? = nil
+    var ticks: [Tick]? = nil
+}
+
+/// The common run of `lines` and `sequence`: check outputs, prepare the song, render the plan
+/// into `output` with progress and signals handled, write the `--report` copy, and exit 130
+/// after an interruption. `after` runs on a complete result (e.g. the dense sequence).
+func runBatch(cover: String, lyrics: String, output: String, report: String?, render: RenderOptionGroup,
+              batch: BatchOptionGroup, plan: (PosterSession) throws(PosterError) -> BatchPlan,
+              after: (BatchRenderer.Result) throws(PosterError) -> Void = { _ in }) throws {
+    try checkOutputs([output, report].compactMap { $0 }, inputs: [cover, lyrics])
+    let stop = StopFlag()
+    stop.installSignalHandlers()
+    let clock = Timings()
+    var outcome: BatchRenderer.Result?
+    var label = ""
+    let progress = Progress(label: "frames", quiet: batch.quiet)
+    do throws(PosterError) {
+        let session = try PosterSession(cover: cover, lyrics: lyrics, options: render.renderOptions, timings: clock)
+        session.warnings.forEach(warn)
+        let planned = try plan(session)
+        let renderer = BatchRenderer(session: session, directory: output, coverPath: cover, lyricsPath: lyrics,
+                                     jobs: batch.jobs, force: batch.force)
+        let result = try renderer.run(frames: planned.frames, kind: planned.kind, fps: planned.fps, ticks: planned.ticks,
+                                      stop: stop, progress: progress.update)
+        if let report { try OutputFile.writeAtomically(result.manifest.json(), to: report) }
+        if !result.interrupted { try after(result) }
+        if let ticks = planned.ticks, let fps = planned.fps { label = ", \(ticks.count) ticks at \(fps) fps" }
+        progress.finish(summary(result, directory: output) + label)
+        if batch.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
+        outcome = result
+    } catch {
+        progress.finish()
+        throw fail(error)
+    }
+    if let outcome, outcome.interrupted {
+        FileHandle.standardError.write(Data("stopped: \(outcome.manifest.frames.count) frames are complete and listed in the manifest\n".utf8))
+        throw ExitCode(130)
+    }
+}
+

@@ -26,34 +26,13 @@ struct LinesCommand: ParsableCommand {
     }
 
     func run() throws {
-        try checkOutputs([output, report].compactMap { $0 }, inputs: [cover, lyrics])
-        let stop = StopFlag()
-        stop.installSignalHandlers()
-        let clock = Timings()
-        let progress = Progress(label: "lines", quiet: batch.quiet)
-        var outcome: BatchRenderer.Result?
-        do throws(PosterError) {
-            let session = try PosterSession(cover: cover, lyrics: lyrics, options: render.renderOptions, timings: clock)
-            session.warnings.forEach(warn)
-            let frames = FramePlan.perLine(session.scenes)
-            let renderer = BatchRenderer(session: session, directory: output, coverPath: cover, lyricsPath: lyrics,
-                                         jobs: batch.jobs, force: batch.force)
-            let result = try renderer.run(frames: frames, kind: "lines", stop: stop, progress: progress.update)
-            if let report { try OutputFile.writeAtomically(result.manifest.json(), to: report) }
-            progress.finish(summary(result, directory: output))
-            if batch.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
-            outcome = result
-        } catch {
-            progress.finish()
-            throw fail(error)
-        }
-        if let outcome, outcome.interrupted { throw interrupted(outcome) }
-        if open, let first = outcome?.manifest.frames.first { Viewer.open(output + "/" + first.file) }
+        var first: String?
+        try runBatch(cover: cover, lyrics: lyrics, output: output, report: report, render: render, batch: batch,
+                     plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
+            BatchPlan(frames: FramePlan.perLine(session.scenes), kind: "lines")
+        }, after: { (result: BatchRenderer.Result) throws(PosterError) in
+            first = result.manifest.frames.first?.file
+        })
+        if open, let first { Viewer.open(output + "/" + first) }
     }
-}
-
-/// Exit 130 after an interrupted batch, saying what is usable.
-func interrupted(_ result: BatchRenderer.Result) -> ExitCode {
-    FileHandle.standardError.write(Data("stopped: \(result.manifest.frames.count) frames are complete and listed in the manifest\n".utf8))
-    return ExitCode(130)
 }

@@ -32,34 +32,17 @@ struct SequenceCommand: ParsableCommand {
     }
 
     func run() throws {
-        try checkOutputs([output, report].compactMap { $0 }, inputs: [cover, lyrics])
-        let stop = StopFlag()
-        stop.installSignalHandlers()
-        let clock = Timings()
-        let progress = Progress(label: "sequence", quiet: batch.quiet)
-        var outcome: BatchRenderer.Result?
-        do throws(PosterError) {
-            let session = try PosterSession(cover: cover, lyrics: lyrics, options: render.renderOptions, timings: clock)
-            session.warnings.forEach(warn)
+        try runBatch(cover: cover, lyrics: lyrics, output: output, report: report, render: render, batch: batch,
+                     plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             let start = from ?? Timestamp(milliseconds: 0)
             let end = to ?? session.scenes.timeline.end
             guard end > start else {
                 throw PosterError(path: lyrics, reason: "the lyrics end at \(end), before --from \(start)")
             }
             let plan = FramePlan.sequence(session.scenes, fps: fps, from: start, to: end)
-            let renderer = BatchRenderer(session: session, directory: output, coverPath: cover, lyricsPath: lyrics,
-                                         jobs: batch.jobs, force: batch.force)
-            let result = try renderer.run(frames: plan.frames, kind: "sequence", fps: fps, ticks: plan.ticks, stop: stop,
-                                          progress: progress.update)
-            if let report { try OutputFile.writeAtomically(result.manifest.json(), to: report) }
-            if dense, !result.interrupted { try DenseSequence.write(result.manifest, in: output) }
-            progress.finish(summary(result, directory: output) + ", \(plan.ticks.count) ticks at \(fps) fps")
-            if batch.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
-            outcome = result
-        } catch {
-            progress.finish()
-            throw fail(error)
-        }
-        if let outcome, outcome.interrupted { throw interrupted(outcome) }
+            return BatchPlan(frames: plan.frames, kind: "sequence", fps: fps, ticks: plan.ticks)
+        }, after: { (result: BatchRenderer.Result) throws(PosterError) in
+            if dense { try DenseSequence.write(result.manifest, in: output) }
+        })
     }
 }

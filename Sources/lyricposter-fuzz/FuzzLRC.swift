@@ -1,6 +1,6 @@
 // libFuzzer target for the lyrics path: decoding, parsing, the timeline, scenes and display-text
 // cleaning. Built by `make fuzz` with AddressSanitizer and coverage instrumentation and linked with libFuzzer
-// (driven through LLVMFuzzerRunDriver, see main.swift).
+// (driven through LLVMFuzzerRunDriver, see main.swift; FUZZ_TARGET=lrc).
 import Foundation
 import LyricPoster
 import LyricsCore

@@ -1,0 +1,30 @@
+import Foundation
+
+// One libFuzzer executable, two targets: FUZZ_TARGET=lrc (FuzzLRC.swift) or cover (FuzzCover.swift).
+//
+// libFuzzer's driver is looked up at run time: `make fuzz` links libclang_rt.fuzzer_no_main whole
+// and exports it. It is found through dlsym rather than linked by name so that an ordinary
+// `swift build` of the package, which builds this target too, links without libFuzzer.
+typealias FuzzerDriver = @convention(c) (
+    UnsafeMutablePointer<Int32>,
+    UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
+    "lrc": { data, size in fuzzLRC(data, size) },
+    "cover": { data, size in fuzzCover(data, size) },
+]
+let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
+guard let target = targets[name] else {
+    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc or cover\n".utf8))
+    exit(64)
+}
+guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
+    FileHandle.standardError.write(Data("error: built without libFuzzer; run `make fuzz`\n".utf8))
+    exit(1)
+}
+let driver = unsafeBitCast(symbol, to: FuzzerDriver.self)
+var argc = CommandLine.argc
+var argv = CommandLine.unsafeArgv
+exit(driver(&argc, &argv, target))
