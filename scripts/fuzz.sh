@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with AddressSanitizer and runs each for a bounded time.
-# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET [TARGET...]]   (default 60; targets lrc cover)
 # Seeds come from Tests/Fuzz/corpus/<target> (read only); new inputs go to .build-fuzz/corpus/.
 # A crash leaves crash-* files in .build-fuzz/ and a non-zero exit; turn each into a test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(lrc cover)
 runtime=$(dirname "$(dirname "$(command -v swift)")")/lib/swift/clang/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a
 [ -f "$runtime" ] || { echo "error: libFuzzer runtime not found at $runtime" >&2; exit 1; }
 flags=(-c release --scratch-path .build-fuzz
@@ -14,7 +17,7 @@ flags=(-c release --scratch-path .build-fuzz
        -Xlinker --whole-archive -Xlinker "$runtime" -Xlinker --no-whole-archive -Xlinker -lstdc++ -Xlinker --export-dynamic)
 status=0
 swift build --product lyricposter-fuzz "${flags[@]}" 2>&1 | grep -v "Cannot export local symbol" | tail -1
-for target in lrc cover; do
+for target in "${targets[@]}"; do
     mkdir -p ".build-fuzz/corpus/$target"
     echo "fuzzing $target for ${seconds}s"
     (cd .build-fuzz && FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 release/lyricposter-fuzz "corpus/$target" "../Tests/Fuzz/corpus/$target" \
