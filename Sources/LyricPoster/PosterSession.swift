@@ -5,9 +5,22 @@ import PosterGraphics
 /// Options shared by every command that renders.
 public struct RenderOptions: Sendable {
     public var preset: Preset = .lockscreen
-    /// Lines shown before and after the current one.
-    public var before = 1
-    public var after = 1
+    /// The look; its `before`/`after` apply unless set here.
+    public var theme: Theme = .card
+    /// Lines shown before and after the current one (nil: the theme's).
+    public var before: Int?
+    public var after: Int?
+    /// Translation sub-lines: show, hide, or show instead of their lines.
+    public var translations: SceneBuilder.TranslationMode = .show
+    /// Override the title, artist and album from the tags.
+    public var title: String?
+    public var artist: String?
+    public var album: String?
+    /// The song's length for the progress bar (nil: [length:] or the end of the last line).
+    public var duration: Timestamp?
+
+    var linesBefore: Int { before ?? theme.before }
+    var linesAfter: Int { after ?? theme.after }
     /// Overrides the song's [la:] tag for glyph forms.
     public var language: String?
     public var fonts = FontOptions()
@@ -119,7 +132,7 @@ public final class PosterSession: @unchecked Sendable {
             throw PosterError(path: lyricsPath, reason: "no timed lyric line has any text")
         }
         let preset = options.preset
-        let geometry = PosterGeometry(preset: preset, before: options.before, after: options.after)
+        let geometry = PosterGeometry(preset: preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
         // A compressed cover can never legitimately be larger than its pixel limit uncompressed.
         let (bytes, overflow) = options.limits.maxPixels.multipliedReportingOverflow(by: 4)
         let coverData = try Inputs.read(coverPath, limit: max(64 * 1024 * 1024, overflow ? Int.max : bytes))
@@ -130,14 +143,21 @@ public final class PosterSession: @unchecked Sendable {
             }
         }
         let background = try timings.measure("background") { () throws(PosterError) in
-            do { return try Background.prepare(cover: cover, geometry: geometry) } catch {
+            do { return try Background.prepare(cover: cover, geometry: geometry, theme: options.theme) } catch {
                 throw PosterError(path: coverPath, reason: "\(error)")
             }
         }
         let fonts = try timings.measure("fonts") { () throws(PosterError) in try FontSetup.library(options.fonts) }
         self.lyrics = lyrics
-        self.scenes = SceneBuilder(lyrics: lyrics, before: options.before, after: options.after, language: options.language,
-                                   maxLineCharacters: options.maxLineCharacters)
+        var scenes = SceneBuilder(lyrics: lyrics, before: options.linesBefore, after: options.linesAfter,
+                                  language: options.language, maxLineCharacters: options.maxLineCharacters)
+        scenes.translations = options.translations
+        if let title = options.title { scenes.title = title.isEmpty ? nil : title }
+        if let artist = options.artist { scenes.artist = artist.isEmpty ? nil : artist }
+        if let album = options.album { scenes.album = album.isEmpty ? nil : album }
+        if let duration = options.duration { scenes.duration = duration }
+        scenes.timeSensitive = options.theme.showProgress
+        self.scenes = scenes
         self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
         self.background = background
         self.fonts = fonts
@@ -164,7 +184,7 @@ public final class PosterSession: @unchecked Sendable {
         let parts: [String] = [
             "lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest,
             o.preset.name, "\(o.preset.width)x\(o.preset.height)", o.preset.arrangement.rawValue,
-            "\(o.before)", "\(o.after)", o.language ?? "-", o.encoding ?? "-", "\(o.maxLineCharacters)", "\(o.offsetSign)", o.compression.rawValue,
+            "\(o.linesBefore)", "\(o.linesAfter)", "\(o.theme)", o.language ?? "-", o.encoding ?? "-", "\(o.maxLineCharacters)", "\(o.offsetSign)", o.compression.rawValue,
         ] + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))
     }
@@ -189,7 +209,9 @@ public final class FrameRenderer {
     init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings) throws(PosterError) {
         let engine: TextEngine
         do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
-        renderer = Renderer(background: background, layoutEngine: LayoutEngine(geometry: background.geometry, text: engine))
+        renderer = Renderer(background: background,
+                            layoutEngine: LayoutEngine(geometry: background.geometry, text: engine, theme: options.theme,
+                                                       currentColor: background.currentColor(for: options.theme)))
         self.options = options
         self.timings = timings
     }

@@ -129,7 +129,7 @@ func runBatch(cover: String, lyrics: String, output: String, report: String?, re
     var label = ""
     let progress = Progress(label: "frames", quiet: batch.quiet)
     do throws(PosterError) {
-        let session = try PosterSession(cover: cover, lyrics: lyrics, options: render.renderOptions, timings: clock)
+        let session = try PosterSession(cover: cover, lyrics: lyrics, options: try render.renderOptions(), timings: clock)
         session.warnings.forEach(warn)
         let planned = try plan(session)
         let renderer = BatchRenderer(session: session, directory: output, coverPath: cover, lyricsPath: lyrics,

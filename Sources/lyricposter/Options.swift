@@ -18,11 +18,29 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Custom canvas size, e.g. 1200x1600 (instead of --preset).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: "Lyric lines shown before the current one.")
-    var before: Int = 1
+    @Option(help: ArgumentHelp("The look: a built-in theme (\(Theme.builtIn.map(\.name).joined(separator: ", "))) or a theme file (JSON). See `lyricposter themes`.", valueName: "name|file"))
+    var theme: String = "card"
 
-    @Option(help: "Lyric lines shown after the current one.")
-    var after: Int = 1
+    @Option(help: ArgumentHelp("Lyric lines shown before the current one (default: the theme's, 1 for card).", valueName: "n"))
+    var before: Int?
+
+    @Option(help: ArgumentHelp("Lyric lines shown after the current one (default: the theme's).", valueName: "n"))
+    var after: Int?
+
+    @Option(help: ArgumentHelp("Translation sub-lines: show, hide, or only (in place of their lines).", valueName: "mode"))
+    var translations: String = "show"
+
+    @Option(help: ArgumentHelp("Title to show instead of the [ti:] tag (\"\" for none).", valueName: "text"))
+    var title: String?
+
+    @Option(help: ArgumentHelp("Artist to show instead of the [ar:] tag.", valueName: "text"))
+    var artist: String?
+
+    @Option(help: ArgumentHelp("Album to show instead of the [al:] tag.", valueName: "text"))
+    var album: String?
+
+    @Option(help: ArgumentHelp("The song's length for the progress bar (default: [length:] or the last line's end).", valueName: "time"))
+    var duration: Timestamp?
 
     @Option(help: ArgumentHelp("Language of the lyrics (BCP 47, e.g. ja, zh-Hant, ko), overriding [la:]; picks regional glyph forms.", valueName: "tag"))
     var lang: String?
@@ -62,9 +80,13 @@ struct RenderOptionGroup: ParsableArguments {
         if let size, parseSize(size) == nil {
             throw ValidationError("--size must be WIDTHxHEIGHT with each side from 64 to 8192, e.g. 1200x1600")
         }
-        guard (0...10).contains(before), (0...10).contains(after) else {
+        guard (0...10).contains(before ?? 0), (0...10).contains(after ?? 0) else {
             throw ValidationError("--before and --after must be from 0 to 10")
         }
+        guard SceneBuilder.TranslationMode(rawValue: translations) != nil else {
+            throw ValidationError("--translations must be show, hide or only")
+        }
+        if theme.isEmpty { throw ValidationError("--theme needs a name or a file") }
         guard (1...1_000_000_000).contains(maxCoverPixels) else {
             throw ValidationError("--max-cover-pixels must be from 1 to 1000000000")
         }
@@ -87,8 +109,15 @@ struct RenderOptionGroup: ParsableArguments {
         return (w, h)
     }
 
-    var renderOptions: RenderOptions {
+    /// The options, with the theme read (a theme file's problems are input errors, exit 1).
+    func renderOptions() throws(PosterError) -> RenderOptions {
         var options = RenderOptions()
+        options.theme = try ThemeFile.load(theme)
+        options.translations = SceneBuilder.TranslationMode(rawValue: translations) ?? .show
+        options.title = title
+        options.artist = artist
+        options.album = album
+        options.duration = duration
         if let size, let (w, h) = parseSize(size) {
             options.preset = .custom(width: w, height: h)
         } else if let preset, let named = Preset.named(preset) {

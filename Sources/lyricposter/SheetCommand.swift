@@ -28,7 +28,7 @@ struct SheetCommand: ParsableCommand {
         let clock = Timings()
         let progress = Progress(label: "sheet", quiet: batch.quiet)
         do throws(PosterError) {
-            let options = render.renderOptions
+            let options = try render.renderOptions()
             let session = try PosterSession(cover: cover, lyrics: lyrics, options: options, timings: clock)
             session.warnings.forEach(warn)
             let frames = FramePlan.perLine(session.scenes)

@@ -97,6 +97,7 @@ public enum FramePlan {
 extension Scene {
     /// The scene with its time cleared: two scenes that draw the same picture compare equal.
     public var withoutTime: Scene {
+        guard !timeSensitive else { return self }
         var copy = self
         copy.time = Timestamp(milliseconds: 0)
         return copy
@@ -105,7 +106,8 @@ extension Scene {
     /// A stable text form of everything that affects the picture (for input hashes).
     public var fingerprint: String {
         var parts = ["interlude=\(isInterlude)", "line=\(lineIndex.map(String.init) ?? "-")",
-                     "title=\(title ?? "")", "artist=\(artist ?? "")", "album=\(album ?? "")", "lang=\(language ?? "")"]
+                     "title=\(title ?? "")", "artist=\(artist ?? "")", "album=\(album ?? "")", "lang=\(language ?? "")",
+                     "duration=\(duration?.milliseconds ?? -1)", timeSensitive ? "time=\(time.milliseconds)" : "time=-"]
         for line in lines {
             parts.append("\(line.role.rawValue)|\(line.lineIndex.map(String.init) ?? "-")|\(line.language ?? "")|\(line.text)|\(line.translation ?? "")")
         }

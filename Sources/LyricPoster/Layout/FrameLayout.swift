@@ -10,6 +10,8 @@ public struct TextBlock {
     public var fontSize: Double
     public var color: Color
     public var shadow: Canvas.Shadow?
+    /// Blur radius in pixels (depth of field for lines away from the current one); 0 = sharp.
+    public var blur: Double = 0
 
     /// The block's box in output pixels (what reports call its box): the logical box, grown to
     /// include any ink outside it.

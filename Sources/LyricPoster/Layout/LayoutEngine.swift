@@ -7,6 +7,9 @@ import PosterGraphics
 public final class LayoutEngine {
     public let geometry: PosterGeometry
     public let text: TextEngine
+    public let theme: Theme
+    /// The current line's colour (the theme's accent, resolved against the cover).
+    public let currentColor: Color
     private var captionCache: (key: [String?], blocks: [TextBlock])?
     /// Fitted layouts by everything that shapes them: a line shown as "next", then "previous",
     /// then again in a repeated chorus is shaped once. Cleared when full, so memory stays bounded.
@@ -24,9 +27,11 @@ public final class LayoutEngine {
         var minScale: Double
     }
 
-    public init(geometry: PosterGeometry, text: TextEngine) {
+    public init(geometry: PosterGeometry, text: TextEngine, theme: Theme = .card, currentColor: Color? = nil) {
         self.geometry = geometry
         self.text = text
+        self.theme = theme
+        self.currentColor = currentColor ?? theme.textColor
     }
 
     /// Text styling per role.
@@ -38,14 +43,17 @@ public final class LayoutEngine {
     }
 
     func look(for role: Scene.Role) -> Look {
-        let g = geometry
+        let g = geometry, t = theme, text = theme.textColor
         switch role {
-        case .current: return Look(size: g.currentSize, weight: 700, color: .white, maxLines: 3)
-        case .previous, .next: return Look(size: g.neighbourSize, weight: 400, color: Color.white.withAlpha(0.5), maxLines: 2)
-        case .interlude: return Look(size: g.neighbourSize, weight: 700, color: Color.white.withAlpha(0.85), maxLines: 1)
-        case .translation: return Look(size: g.neighbourSize * 0.62, weight: 400, color: Color.white.withAlpha(0.75), maxLines: 2)
-        case .title: return Look(size: g.titleSize, weight: 700, color: .white, maxLines: 1)
-        case .artist: return Look(size: g.artistSize, weight: 400, color: Color.white.withAlpha(0.72), maxLines: 1)
+        case .current: return Look(size: g.currentSize, weight: t.currentWeight, color: currentColor, maxLines: t.currentMaxLines)
+        case .previous, .next:
+            return Look(size: g.neighbourSize, weight: t.neighbourWeight, color: text.withAlpha(t.neighbourOpacity), maxLines: 2)
+        case .interlude: return Look(size: g.neighbourSize, weight: 700, color: text.withAlpha(0.85), maxLines: 1)
+        case .translation:
+            return Look(size: g.neighbourSize * t.translationScale, weight: 400, color: text.withAlpha(t.translationOpacity), maxLines: 2)
+        case .title: return Look(size: g.titleSize, weight: 700, color: text, maxLines: 1)
+        case .artist: return Look(size: g.artistSize, weight: 400, color: text.withAlpha(t.artistOpacity), maxLines: 1)
+        case .elapsed, .total: return Look(size: g.artistSize * 0.8, weight: 400, color: text.withAlpha(0.7), maxLines: 1)
         }
     }
 
@@ -53,12 +61,13 @@ public final class LayoutEngine {
     public func layout(_ scene: Scene) -> FrameLayout {
         var blocks = captions(scene)
         let lyric: (blocks: [TextBlock], focus: Rect?)
-        if geometry.preset.arrangement == .classic {
+        if geometry.layout == .classic {
             lyric = classicRows(scene)
         } else {
             lyric = flow(scene)
         }
         blocks += lyric.blocks
+        blocks += progressLabels(scene)
         return FrameLayout(blocks: blocks, focus: lyric.focus)
     }
 
@@ -83,7 +92,7 @@ public final class LayoutEngine {
         // Several paragraphs (a translation gathered from several same-stamp lines) become line
         // breaks inside one paragraph, so that the line limit applies to the whole block.
         let text = text.replacingOccurrences(of: "\n", with: "\u{2028}")
-        let families = FontSetup.families(for: language)
+        let families = FontSetup.families(for: language, preferring: theme.fontFamily)
         func style(_ size: Double) -> TextStyle {
             TextStyle(families: families, size: size, weight: look.weight, language: language,
                       alignment: alignment, lineSpacing: 1.0)
@@ -135,12 +144,33 @@ public final class LayoutEngine {
         case .center: x = area.minX + (area.width - layoutWidth) / 2
         case .right: x = fitted.layout.isRightToLeft ? area.minX : area.maxX - layoutWidth
         }
-        let shadow = role == .current || role == .title
-            ? Canvas.Shadow(color: Color.black.withAlpha(0.5), radius: Int((10 * geometry.unit).rounded()),
+        let shadow = (role == .current || role == .title) && theme.shadowOpacity > 0 && theme.shadowRadius > 0
+            ? Canvas.Shadow(color: Color.black.withAlpha(theme.shadowOpacity), radius: Int((theme.shadowRadius * geometry.unit).rounded()),
                             offset: Point(x: 0, y: 3 * geometry.unit))
             : nil
         return TextBlock(role: role, text: text, layout: fitted.layout, origin: Point(x: x, y: top - extent.y),
                          fontSize: fitted.size, color: look.color, shadow: shadow)
+    }
+
+    // MARK: Progress
+
+    /// Elapsed and total time above the progress bar's track, at its two ends.
+    func progressLabels(_ scene: Scene) -> [TextBlock] {
+        guard let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 else { return [] }
+        func clock(_ ms: Int) -> String {
+            let s = max(0, ms) / 1000
+            return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        }
+        let top = bar.minY
+        let area = Rect(x: bar.minX, y: top, width: bar.width, height: bar.height)
+        return [(Scene.Role.elapsed, clock(min(scene.time.milliseconds, duration.milliseconds)), TextStyle.Alignment.left),
+                (.total, clock(duration.milliseconds), .right)].map { role, text, alignment in
+            let look = look(for: role)
+            let fitted = fit(text, look: look, language: nil, width: bar.width / 2, alignment: alignment)
+            var block = place(fitted, role: role, text: text, look: look, area: area, top: top, alignment: alignment)
+            if alignment == .right { block.origin.x = bar.maxX - bar.width / 2 }
+            return block
+        }
     }
 
     // MARK: Captions
@@ -150,12 +180,13 @@ public final class LayoutEngine {
         let key = [scene.title, scene.artist, scene.album, scene.language]
         if let cache = captionCache, cache.key == key { return cache.blocks }
         var fitted: [(Scene.Role, String, (layout: TextLayout, size: Double), Look)] = []
-        if let title = scene.title {
+        if let title = scene.title, theme.showTitle {
             let look = look(for: .title)
             fitted.append((.title, title, fit(title, look: look, language: FontSetup.language(of: title, songLanguage: scene.language),
                                               width: area.width, alignment: geometry.captionAlignment, minScale: 0.7), look))
         }
-        let byline = [scene.artist, scene.album].compactMap { $0 }.joined(separator: " — ")
+        let byline = [theme.showArtist ? scene.artist : nil, theme.showAlbum ? scene.album : nil].compactMap { $0 }
+            .joined(separator: " — ")
         if !byline.isEmpty {
             let look = look(for: .artist)
             fitted.append((.artist, byline, fit(byline, look: look, language: FontSetup.language(of: byline, songLanguage: scene.language),
@@ -163,8 +194,8 @@ public final class LayoutEngine {
         }
         let gap = 10 * geometry.unit
         let total = fitted.reduce(0) { $0 + $1.2.layout.extentRect.height } + gap * Double(max(0, fitted.count - 1))
-        // The header arrangement centres the captions beside the card; the others hang them from the top.
-        var y = geometry.preset.arrangement == .header ? area.midY - total / 2 : area.minY
+        // Beside a card the captions are centred on it; elsewhere they hang from the top.
+        var y = geometry.captionCentred ? area.midY - total / 2 : area.minY
         var blocks: [TextBlock] = []
         for (role, text, fit, look) in fitted {
             let block = place(fit, role: role, text: text, look: look, area: area, top: y, alignment: geometry.captionAlignment)
@@ -183,16 +214,23 @@ public final class LayoutEngine {
         var isFocus: Bool
     }
 
-    private func group(_ line: Scene.Line, area: Rect) -> Group {
+    private func group(_ line: Scene.Line, area: Rect, distance: Int) -> Group {
         let alignment = geometry.lyricsAlignment
-        let mainLook = look(for: line.role)
+        var mainLook = look(for: line.role)
+        // Lines further from the current one fade (and, with depth blur, soften) step by step.
+        let fade = theme.opacityFalloff * Double(max(0, distance - 1))
+        if distance > 0 { mainLook.color = mainLook.color.withAlpha(max(0.15, mainLook.color.alpha - fade)) }
+        let blur = theme.depthBlur * Double(distance) * geometry.unit
         let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: alignment)
         var blocks = [place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: alignment)]
         var height = main.layout.extentRect.height
         if let translation = line.translation, !translation.isEmpty {
             var tLook = look(for: .translation)
-            tLook.size = mainLook.size * (line.role == .current ? 0.58 : 0.62)
-            if line.role != .current { tLook.color = Color.white.withAlpha(0.38) }
+            // Sub-lines: about 0.6 of their line's size (a touch smaller under the larger current line).
+            tLook.size = mainLook.size * (line.role == .current ? 0.58 : 0.62) * theme.translationScale / 0.6
+            if line.role != .current {
+                tLook.color = theme.textColor.withAlpha(max(0.12, theme.neighbourOpacity * 0.76 - fade))
+            }
             let language = FontSetup.language(of: translation, songLanguage: nil)
             let t = fit(translation, look: tLook, language: language, width: area.width, alignment: alignment)
             let gap = 0.22 * mainLook.size
@@ -200,13 +238,15 @@ public final class LayoutEngine {
                                 top: height + gap, alignment: alignment))
             height += gap + t.layout.extentRect.height
         }
+        if blur > 0 { for i in blocks.indices { blocks[i].blur = blur } }
         return Group(blocks: blocks, height: height, isFocus: line.role == .current || line.role == .interlude)
     }
 
     private func flow(_ scene: Scene) -> (blocks: [TextBlock], focus: Rect?) {
         let area = geometry.lyrics
         let gap = 0.55 * geometry.neighbourSize
-        let groups = scene.lines.map { group($0, area: area) }
+        let focusLine = scene.lines.firstIndex { $0.role == .current || $0.role == .interlude } ?? 0
+        let groups = scene.lines.enumerated().map { group($0.element, area: area, distance: abs($0.offset - focusLine)) }
         guard let focusIndex = groups.firstIndex(where: \.isFocus) else { return ([], nil) }
         let focus = groups[focusIndex]
         var top = area.minY + area.height * geometry.anchor - focus.height / 2

@@ -1,21 +1,27 @@
 import PosterGraphics
 
-/// Where things go on a canvas of a given preset: the regions and type sizes of its arrangement.
-/// Everything scales with `unit` (1.0 on a 1080-pixel side).
+/// Where things go on a canvas: the regions and type sizes of a theme's layout at a preset's
+/// size. Everything scales with `unit` (1.0 on a 1080-pixel side).
 public struct PosterGeometry: Hashable, Sendable {
     public var preset: Preset
+    /// The layout in effect: the theme's, except that the `classic` preset always uses rows.
+    public var layout: Theme.Layout
     public var unit: Double
-    /// The sharp cover card, if the arrangement shows one.
+    /// The sharp cover card, if the layout shows one.
     public var card: Rect?
     public var cardRadius: Double
-    /// Title and artist captions, if the arrangement has room.
+    /// Title and artist captions, if the layout has room.
     public var caption: Rect?
     public var captionAlignment: TextStyle.Alignment
+    /// Captions hang from the top of `caption`, or are centred in it.
+    public var captionCentred: Bool
     /// Where lyric lines go.
     public var lyrics: Rect
     public var lyricsAlignment: TextStyle.Alignment
     /// Where the current line's vertical centre sits inside `lyrics` (0 = top, 1 = bottom).
     public var anchor: Double
+    /// The progress bar with elapsed and total time, if the theme shows one.
+    public var progress: Rect?
     public var currentSize: Double
     public var neighbourSize: Double
     public var titleSize: Double
@@ -25,72 +31,45 @@ public struct PosterGeometry: Hashable, Sendable {
     /// For `classic`: the row the current line always takes.
     public var focusRow: Int
 
-    public init(preset: Preset, before: Int, after: Int) {
+    public init(preset: Preset, before: Int, after: Int, theme: Theme = .card) {
         let w = Double(preset.width), h = Double(preset.height)
         self.preset = preset
+        layout = preset.arrangement == .classic ? .classic : theme.layout
         rows = []
         focusRow = 0
+        card = nil
+        caption = nil
+        progress = nil
         cardRadius = 0
         captionAlignment = .center
+        captionCentred = false
         lyricsAlignment = .center
         anchor = 0.45
+        // Type sizes per arrangement, as shares of the theme's sizes (tuned on the card theme).
+        let scale: (current: Double, neighbour: Double, title: Double, artist: Double)
         switch preset.arrangement {
-        case .stack:
-            let u = w / 1080
-            unit = u
-            let margin = 80 * u
-            let side = min(w * 0.58, h * 0.31)
-            let cardRect = Rect(x: (w - side) / 2, y: h * 0.085, width: side, height: side)
-            card = cardRect
-            cardRadius = 28 * u
-            let captionRect = Rect(x: margin, y: cardRect.maxY + 44 * u, width: w - 2 * margin, height: 130 * u)
-            caption = captionRect
-            lyrics = Rect(x: margin, y: captionRect.maxY + 40 * u, width: w - 2 * margin,
-                          height: h - 110 * u - (captionRect.maxY + 40 * u))
-            currentSize = 64 * u
-            neighbourSize = 46 * u
-            titleSize = 50 * u
-            artistSize = 30 * u
-        case .header:
-            let u = min(w, h) / 1080
-            unit = u
-            let margin = 72 * u
-            let side = 0.27 * min(w, h)
-            let cardRect = Rect(x: margin, y: margin, width: side, height: side)
-            card = cardRect
-            cardRadius = 20 * u
-            let x = cardRect.maxX + 44 * u
-            caption = Rect(x: x, y: margin, width: w - x - margin, height: side)
-            captionAlignment = .left
-            let top = cardRect.maxY + 56 * u
-            lyrics = Rect(x: margin, y: top, width: w - 2 * margin, height: h - 80 * u - top)
-            currentSize = 58 * u
-            neighbourSize = 42 * u
-            titleSize = 48 * u
-            artistSize = 28 * u
-        case .split:
-            let u = h / 1080
-            unit = u
-            let column = w * 0.45
-            let side = min(h * 0.56, w * 0.3)
-            let cardRect = Rect(x: (column - side) / 2, y: (h - side - 150 * u) / 2, width: side, height: side)
-            card = cardRect
-            cardRadius = 24 * u
-            caption = Rect(x: cardRect.minX - 40 * u, y: cardRect.maxY + 36 * u, width: side + 80 * u, height: 120 * u)
-            let left = w * 0.47
-            lyrics = Rect(x: left, y: 100 * u, width: w - 110 * u - left, height: h - 200 * u)
-            lyricsAlignment = .left
-            currentSize = 60 * u
-            neighbourSize = 44 * u
-            titleSize = 44 * u
-            artistSize = 28 * u
+        case .stack, .classic: scale = (1, 1, 1, 1)
+        case .header: scale = (58.0 / 64, 42.0 / 46, 48.0 / 50, 28.0 / 30)
+        case .split: scale = (60.0 / 64, 44.0 / 46, 44.0 / 50, 28.0 / 30)
+        }
+        let u = preset.arrangement == .split ? h / 1080 : preset.arrangement == .stack ? w / 1080 : min(w, h) / 1080
+        unit = u
+        currentSize = theme.currentSize * scale.current * u
+        neighbourSize = theme.neighbourSize * scale.neighbour * u
+        titleSize = theme.titleSize * scale.title * u
+        artistSize = theme.artistSize * scale.artist * u
+        let margin = theme.margin * u
+        let progressHeight = theme.showProgress ? 70 * u : 0
+        func progressBar(bottom: Double, left: Double, right: Double) -> Rect? {
+            theme.showProgress ? Rect(x: left, y: bottom - 44 * u, width: right - left, height: 44 * u) : nil
+        }
+
+        switch layout {
         case .classic:
             // The original: rows 44 px high on a 480×800 canvas, the three-row table starting at
             // y = 800 − 44·7 + 20 = 512. More rows grow the table upwards from the same bottom.
             let u = w / 480
             unit = u
-            card = nil
-            caption = nil
             let rowHeight = 44 * u
             let bottom = (512 + 3 * 44) * (h / 800)
             // As many rows as asked for, up to what fits above the table's bottom; when fewer fit,
@@ -109,6 +88,76 @@ public struct PosterGeometry: Hashable, Sendable {
             neighbourSize = 16 * u
             titleSize = 16 * u
             artistSize = 13 * u
+            progress = progressBar(bottom: min(h - 12 * u, bottom + 60 * u), left: 24 * u, right: w - 24 * u)
+
+        case .card:
+            switch preset.arrangement {
+            case .stack, .classic:
+                let side = min(w * 0.58, h * 0.31)
+                let cardRect = Rect(x: (w - side) / 2, y: h * 0.085, width: side, height: side)
+                card = cardRect
+                cardRadius = theme.cardRadius * u
+                let captionRect = Rect(x: margin, y: cardRect.maxY + 44 * u, width: w - 2 * margin, height: 130 * u)
+                caption = captionRect
+                let bottom = h - 110 * u
+                lyrics = Rect(x: margin, y: captionRect.maxY + 40 * u, width: w - 2 * margin,
+                              height: bottom - progressHeight - (captionRect.maxY + 40 * u))
+                progress = progressBar(bottom: bottom + 20 * u, left: margin, right: w - margin)
+            case .header:
+                let m = theme.margin * 0.9 * u
+                let side = 0.27 * min(w, h)
+                let cardRect = Rect(x: m, y: m, width: side, height: side)
+                card = cardRect
+                cardRadius = theme.cardRadius * 0.72 * u
+                let x = cardRect.maxX + 44 * u
+                caption = Rect(x: x, y: m, width: w - x - m, height: side)
+                captionAlignment = .left
+                captionCentred = true
+                let top = cardRect.maxY + 56 * u
+                lyrics = Rect(x: m, y: top, width: w - 2 * m, height: h - 80 * u - progressHeight - top)
+                progress = progressBar(bottom: h - 30 * u, left: m, right: w - m)
+            case .split:
+                let column = w * 0.45
+                let side = min(h * 0.56, w * 0.3)
+                let cardRect = Rect(x: (column - side) / 2, y: (h - side - 150 * u) / 2, width: side, height: side)
+                card = cardRect
+                cardRadius = theme.cardRadius * 0.86 * u
+                caption = Rect(x: cardRect.minX - 40 * u, y: cardRect.maxY + 36 * u, width: side + 80 * u, height: 120 * u)
+                let left = w * 0.47
+                lyrics = Rect(x: left, y: 100 * u, width: w - 110 * u - left, height: h - 200 * u - progressHeight)
+                lyricsAlignment = .left
+                progress = progressBar(bottom: h - 70 * u, left: left, right: w - 110 * u)
+            }
+
+        case .immersive:
+            // Captions in the top corner, the lyrics over the lower part of the full-bleed cover.
+            captionAlignment = .left
+            lyricsAlignment = .left
+            caption = Rect(x: margin, y: margin, width: w - 2 * margin, height: 140 * u)
+            anchor = 0.6
+            let bottom = h - margin
+            switch preset.arrangement {
+            case .split:
+                lyrics = Rect(x: margin, y: h * 0.3, width: w * 0.62 - margin, height: bottom - progressHeight - h * 0.3)
+                progress = progressBar(bottom: bottom, left: margin, right: w * 0.62)
+            default:
+                let top = preset.arrangement == .stack ? h * 0.42 : h * 0.3
+                lyrics = Rect(x: margin, y: top, width: w - 2 * margin, height: bottom - progressHeight - top)
+                progress = progressBar(bottom: bottom, left: margin, right: w - margin)
+            }
+
+        case .minimal:
+            // The current line alone in the middle; a small caption at the foot.
+            let captionHeight = 100 * u
+            caption = Rect(x: margin, y: h - margin - captionHeight, width: w - 2 * margin, height: captionHeight)
+            lyrics = Rect(x: margin, y: margin, width: w - 2 * margin, height: h - 2 * margin - captionHeight - 40 * u - progressHeight)
+            anchor = 0.5
+            progress = progressBar(bottom: h - margin - captionHeight - 20 * u, left: margin, right: w - margin)
+        }
+        switch theme.alignment {
+        case .auto: break
+        case .left: lyricsAlignment = .left
+        case .center: lyricsAlignment = .center
         }
     }
 }

@@ -12,17 +12,20 @@ public struct Background: Sendable {
     /// The cover's average colour.
     public let average: Color
 
-    /// Prepares the backdrop for `geometry` from an upright cover.
-    public static func prepare(cover: Bitmap, geometry: PosterGeometry) throws(GraphicsError) -> Background {
+    /// The cover's most colourful hue (its "vibrant" colour), or nil for a grey cover.
+    public let vibrant: Color?
+
+    /// Prepares the backdrop for `geometry` and `theme` from an upright cover.
+    public static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
         let w = geometry.preset.width, h = geometry.preset.height
         let canvas = try Canvas(width: w, height: h)
         canvas.fill(.black)
         let average = averageColour(cover)
+        let vibrant = vibrantColour(cover)
         let tint = darkened(average)
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
 
-        switch geometry.preset.arrangement {
-        case .classic:
+        if geometry.layout == .classic {
             canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
             // The rows' half-black bands, darker where the cover behind a row is too light for
             // white text to reach 4.5:1 (the original used a fixed 50 %).
@@ -30,27 +33,80 @@ public struct Background: Sendable {
                 let alpha = scrimAlpha(canvas: canvas, rect: row, tint: .black, minimum: 0.5)
                 canvas.fill(row, color: Color.black.withAlpha(alpha))
             }
-        case .stack, .header, .split:
-            // Backdrop: the cover zoomed ×1.15 and heavily blurred. Blurring at 1/8 scale and
-            // scaling up is as smooth as a full-size blur and far cheaper.
-            let small = try Canvas(width: max(8, w / 8), height: max(8, h / 8))
-            let smallRect = Rect(x: 0, y: 0, width: Double(small.width), height: Double(small.height))
-            let zoomed = aspectFill(cover, into: smallRect, zoom: 1.15)
-            small.draw(cover, source: zoomed, in: smallRect)
-            try small.finish()
-            let blurred = small.snapshot().blurred(radius: max(2, Int((6 * geometry.unit).rounded())))
-            canvas.draw(blurred, in: full)
-            canvas.fill(Color.black.withAlpha(0.34))
-            canvas.fillVerticalGradient(full, stops: [(0, Color.black.withAlpha(0.12)), (0.5, Color.black.withAlpha(0.22)),
-                                                      (1, Color.black.withAlpha(0.5))])
-            if let card = geometry.card {
+        } else {
+            switch theme.background {
+            case .blurredCover:
+                // The cover zoomed ×1.15 and heavily blurred. Blurring at 1/8 scale and scaling up
+                // is as smooth as a full-size blur and far cheaper.
+                let small = try Canvas(width: max(8, w / 8), height: max(8, h / 8))
+                let smallRect = Rect(x: 0, y: 0, width: Double(small.width), height: Double(small.height))
+                small.draw(cover, source: aspectFill(cover, into: smallRect, zoom: 1.15), in: smallRect)
+                try small.finish()
+                let radius = max(2, Int((theme.backgroundBlur * geometry.unit).rounded()))
+                canvas.draw(small.snapshot().blurred(radius: radius), in: full)
+            case .cover:
+                canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
+            case .gradient:
+                let top = darkened(vibrant ?? average, to: 7), bottom = darkened(average, to: 12)
+                canvas.fillVerticalGradient(full, stops: [(0, top), (1, bottom)])
+            }
+            if theme.backgroundBrightness < 1 { canvas.fill(Color.black.withAlpha(1 - theme.backgroundBrightness)) }
+            // The scrim: black, or for a full-bleed cover its own darkened colour, strongest where
+            // the lyrics sit.
+            let scrimColour = theme.background == .cover ? tint : .black
+            canvas.fillVerticalGradient(full, stops: [(0, scrimColour.withAlpha(theme.scrim[0])),
+                                                      (0.5, scrimColour.withAlpha(theme.scrim[1])),
+                                                      (1, scrimColour.withAlpha(theme.scrim[2]))])
+            if let card = geometry.card, theme.card {
                 try canvas.dropShadow(for: card, cornerRadius: geometry.cardRadius, blur: Int(36 * geometry.unit),
                                       offsetY: 14 * geometry.unit, color: Color.black.withAlpha(0.5))
                 canvas.draw(cover, source: aspectFill(cover, into: card), in: card, cornerRadius: geometry.cardRadius)
             }
         }
         try canvas.finish()
-        return Background(geometry: geometry, bitmap: canvas.snapshot(), tint: tint, average: average)
+        return Background(geometry: geometry, bitmap: canvas.snapshot(), tint: tint, average: average, vibrant: vibrant)
+    }
+
+    /// The colour the current line is drawn in under `theme`: the text colour, a fixed accent, or
+    /// the cover's vibrant colour lightened (hue kept) until it is at least as light as
+    /// relative luminance 0.55, so that scrims can always bring it to 4.5:1.
+    public func currentColor(for theme: Theme) -> Color {
+        if let accent = theme.accentColor { return accent }
+        guard theme.accentFromCover, let vibrant else { return theme.textColor }
+        var c = vibrant
+        var k = 0.0
+        while c.relativeLuminance < 0.55, k < 1 {
+            k += 0.02
+            c = Color(red: vibrant.red + (1 - vibrant.red) * k, green: vibrant.green + (1 - vibrant.green) * k,
+                      blue: vibrant.blue + (1 - vibrant.blue) * k)
+        }
+        return c
+    }
+
+    /// The most saturated hue family of the cover: hues of bright, saturated pixels are binned
+    /// (weighted by saturation), and the busiest bin's mean colour is returned.
+    static func vibrantColour(_ image: Bitmap) -> Color? {
+        var weights = [Double](repeating: 0, count: 24)
+        var sums = [(Double, Double, Double)](repeating: (0, 0, 0), count: 24)
+        let step = max(1, min(image.width, image.height) / 64)
+        for y in Swift.stride(from: 0, to: image.height, by: step) {
+            for x in Swift.stride(from: 0, to: image.width, by: step) {
+                let p = image.rgba(x: x, y: y)
+                let r = Double(p.r) / 255, g = Double(p.g) / 255, b = Double(p.b) / 255
+                let maxC = max(r, g, b), minC = min(r, g, b)
+                let saturation = maxC > 0 ? (maxC - minC) / maxC : 0
+                guard saturation > 0.35, maxC > 0.35 else { continue }
+                var hue: Double
+                if maxC == r { hue = (g - b) / (maxC - minC) } else if maxC == g { hue = 2 + (b - r) / (maxC - minC) } else { hue = 4 + (r - g) / (maxC - minC) }
+                hue = (hue < 0 ? hue + 6 : hue) / 6
+                let bin = min(23, Int(hue * 24))
+                weights[bin] += saturation
+                sums[bin].0 += r * saturation; sums[bin].1 += g * saturation; sums[bin].2 += b * saturation
+            }
+        }
+        guard let best = weights.indices.max(by: { weights[$0] < weights[$1] }), weights[best] > 0 else { return nil }
+        let w = weights[best]
+        return Color(red: sums[best].0 / w, green: sums[best].1 / w, blue: sums[best].2 / w)
     }
 
     /// The part of `image` that fills `rect` without distortion, centred (cropping the excess).
@@ -73,24 +129,25 @@ public struct Background: Sendable {
         return Color(red: r / n / 255, green: g / n / 255, blue: b / n / 255)
     }
 
-    /// Darkens `colour`, keeping its hue, until white reaches 7:1 against it: deep enough that a
-    /// partly transparent scrim of it can always lift text over the brightest cover to 4.5:1.
-    static func darkened(_ colour: Color) -> Color {
+    /// Darkens `colour`, keeping its hue, until white reaches `ratio` (default 7:1) against it:
+    /// deep enough that a partly transparent scrim of it can always lift text over the brightest
+    /// cover to 4.5:1.
+    static func darkened(_ colour: Color, to ratio: Double = 7, against textLuminance: Double = 1) -> Color {
         var c = colour
         var k = 1.0
-        while Color.contrast(1, c.relativeLuminance) < 7, k > 0 {
+        while Color.contrast(textLuminance, c.relativeLuminance) < ratio, k > 0 {
             k -= 0.02
             c = Color(red: colour.red * k, green: colour.green * k, blue: colour.blue * k)
         }
         return c
     }
 
-    /// The weakest overlay of `tint` (at least `minimum`) under which white text over `rect`
+    /// The weakest overlay of `tint` (at least `minimum`) under which text of `textLuminance` (white by default) over `rect`
     /// reaches the contrast target against every pixel there.
-    static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double) -> Double {
+    static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double, textLuminance: Double = 1) -> Double {
         func passes(_ alpha: Double) -> Bool {
             let l = canvas.luminance(in: rect, quantile: 1.0, overlay: tint.withAlpha(alpha))
-            return Color.contrast(1, l) >= Renderer.contrastTarget
+            return Color.contrast(textLuminance, l) >= Renderer.contrastTarget
         }
         if passes(minimum) { return minimum }
         var low = minimum, high = 1.0

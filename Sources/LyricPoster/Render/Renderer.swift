@@ -40,40 +40,59 @@ public final class Renderer {
         canvas.draw(background.bitmap, in: full)
 
         var contrast: Double?
+        let textLuminance = layoutEngine.currentColor.relativeLuminance
         let current = layout.blocks.filter { $0.role == .current }.map(\.box).reduce(nil) { $0?.union($1) ?? $1 }
-        if let current, geometry.preset.arrangement != .classic {
+        if let current, geometry.layout != .classic {
             let behind = current.insetBy(dx: -4 * geometry.unit, dy: 0)
-            let alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: background.tint, minimum: 0)
+            // The cover's own colour, dark enough that some opacity of it always suffices.
+            let tint = textLuminance >= 0.99 ? background.tint
+                : Background.darkened(background.average, to: 7, against: textLuminance)
+            let alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: tint, minimum: 0,
+                                              textLuminance: textLuminance)
             if alpha > 0, let lyrics = layout.lyricsBounds {
                 // A soft band behind the lyrics, solid over all of them and feathered at its
                 // edges, tinted with the cover's own darkened colour. Where the lyrics have a column
-                // of their own (split), the band stays in that column, clear of the cover card.
-                let feather = 0.9 * geometry.neighbourSize
-                let split = geometry.preset.arrangement == .split
-                let x0 = split ? geometry.lyrics.minX - 2 * feather : 0
-                let x1 = split ? full.width : full.width
+                // of their own, the band stays in that column, clear of the cover card.
+                let feather = 1.6 * geometry.neighbourSize
+                let column = geometry.lyrics.width < 0.8 * full.width
+                let x0 = column ? max(0, geometry.lyrics.minX - 2 * feather) : 0
+                let x1 = column ? min(full.width, geometry.lyrics.maxX + 2 * feather) : full.width
                 let band = Rect(x: x0, y: lyrics.minY - feather, width: x1 - x0, height: lyrics.height + 2 * feather)
-                canvas.fillSoft(band, color: background.tint.withAlpha(alpha), featherX: split ? 1.5 * feather : 0,
+                canvas.fillSoft(band, color: tint.withAlpha(alpha), featherX: column ? 1.5 * feather : 0,
                                 featherY: feather)
             }
             // Verify on the pixels as drawn (gradients are quantised to 8 bits); where the tinted
             // band fell short, deepen it with black until the target is met.
-            var measured = Color.contrast(1, canvas.luminance(in: behind, quantile: 1.0))
+            var measured = Color.contrast(textLuminance, canvas.luminance(in: behind, quantile: 1.0))
             if measured < Renderer.contrastTarget {
-                let extra = Background.scrimAlpha(canvas: canvas, rect: behind, tint: .black, minimum: 0)
+                let extra = Background.scrimAlpha(canvas: canvas, rect: behind, tint: .black, minimum: 0,
+                                                  textLuminance: textLuminance)
                 canvas.fill(behind.insetBy(dx: -geometry.neighbourSize, dy: -0.3 * geometry.neighbourSize),
                             color: Color.black.withAlpha(min(1, extra + 0.02)), cornerRadius: 0.3 * geometry.neighbourSize)
-                measured = Color.contrast(1, canvas.luminance(in: behind, quantile: 1.0))
+                measured = Color.contrast(textLuminance, canvas.luminance(in: behind, quantile: 1.0))
             }
             contrast = measured
         } else if let current {
-            contrast = Color.contrast(1, canvas.luminance(in: current, quantile: 1.0))
+            contrast = Color.contrast(textLuminance, canvas.luminance(in: current, quantile: 1.0))
+        }
+        if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
+            drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }
 
         for block in layout.blocks {
-            try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow)
+            try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow, blur: Int(block.blur.rounded()))
         }
         try canvas.finish()
         return Frame(canvas: canvas, layout: layout, contrast: contrast)
+    }
+
+    /// The progress bar: a thin track along the bottom of `rect`, filled up to `fraction` in the
+    /// current line's colour (the elapsed and total times are text blocks of the layout).
+    private func drawProgress(on canvas: Canvas, in rect: Rect, fraction: Double) {
+        let u = background.geometry.unit
+        let track = Rect(x: rect.minX, y: rect.maxY - 6 * u, width: rect.width, height: 6 * u)
+        canvas.fill(track, color: layoutEngine.theme.textColor.withAlpha(0.25), cornerRadius: 3 * u)
+        let filled = Rect(x: track.minX, y: track.minY, width: track.width * min(1, max(0, fraction)), height: track.height)
+        if filled.width > 0 { canvas.fill(filled, color: layoutEngine.currentColor, cornerRadius: 3 * u) }
     }
 }

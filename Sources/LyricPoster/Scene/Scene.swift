@@ -5,7 +5,7 @@ import LyricsCore
 public struct Scene: Hashable, Sendable {
     /// The part a text block plays; also the `role` in reports.
     public enum Role: String, Hashable, Sendable, Codable {
-        case current, previous, next, translation, title, artist, interlude
+        case current, previous, next, translation, title, artist, interlude, elapsed, total
     }
 
     /// One lyric line in the frame, with its translation.
@@ -30,4 +30,9 @@ public struct Scene: Hashable, Sendable {
     public var album: String?
     /// The song's language ([la:] or --lang).
     public var language: String?
+    /// The song's length ([length:], --duration, or the end of the last line), for progress bars.
+    public var duration: Timestamp?
+    /// True when the picture depends on the exact time (a progress bar), so that two instants
+    /// with the same lines are still different frames.
+    public var timeSensitive = false
 }

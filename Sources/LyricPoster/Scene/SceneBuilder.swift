@@ -16,12 +16,29 @@ public struct SceneBuilder: Sendable {
 
     /// Longest text shown per line, in characters; longer lines end in "…".
     public var maxLineCharacters: Int
+    /// What to do with translation sub-lines.
+    public var translations: TranslationMode = .show
+    /// The song's length for progress bars: [length:], or the end of the last line.
+    public var duration: Timestamp
+    /// Scenes depend on the exact time (set when a progress bar is drawn).
+    public var timeSensitive = false
+
+    public enum TranslationMode: String, Sendable, CaseIterable {
+        /// Under their lines.
+        case show
+        /// Not at all.
+        case hide
+        /// Instead of the lines they translate (lines without one keep their text).
+        case only
+    }
 
     public init(lyrics: Lyrics, before: Int = 1, after: Int = 1, language: String? = nil,
                 interludeThreshold: Timestamp = Timestamp(milliseconds: 4000),
                 maxLineCharacters: Int = DisplayText.maxCharacters) {
         self.maxLineCharacters = maxLineCharacters
-        self.timeline = Timeline(lyrics)
+        let timeline = Timeline(lyrics)
+        self.timeline = timeline
+        self.duration = lyrics.length.flatMap { $0 > Timestamp(milliseconds: 0) ? $0 : nil } ?? timeline.end
         self.before = before
         self.after = after
         self.interludeThreshold = interludeThreshold
@@ -85,9 +102,16 @@ public struct SceneBuilder: Sendable {
 
         func line(_ index: Int, _ role: Scene.Role) -> Scene.Line {
             let l = lines[index]
-            let text = DisplayText.clean(l.text, maxCharacters: maxLineCharacters)
-            return Scene.Line(role: role, text: text,
-                              translation: l.translation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) },
+            var text = DisplayText.clean(l.text, maxCharacters: maxLineCharacters)
+            var translation = l.translation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) }
+            switch translations {
+            case .show: break
+            case .hide: translation = nil
+            case .only:
+                if let t = translation, !t.isEmpty { text = t }
+                translation = nil
+            }
+            return Scene.Line(role: role, text: text, translation: translation,
                               language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
         }
         result += previous.map { line($0, .previous) }
@@ -99,6 +123,7 @@ public struct SceneBuilder: Sendable {
         result += next.map { line($0, .next) }
 
         return Scene(time: time, lineIndex: current, isInterlude: current == nil, lines: result,
-                     title: title, artist: artist, album: album, language: language)
+                     title: title, artist: artist, album: album, language: language, duration: duration,
+                     timeSensitive: timeSensitive)
     }
 }

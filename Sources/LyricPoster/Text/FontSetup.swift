@@ -88,7 +88,7 @@ public enum FontSetup {
 
     /// The family list for text in `language`: the Latin/Greek/Cyrillic face first, then the CJK
     /// face whose regional glyph forms fit the language, then the other scripts and emoji.
-    public static func families(for language: String?) -> String {
+    public static func families(for language: String?, preferring preferred: String? = nil) -> String {
         let cjk: String
         switch cjkRegion(language) {
         case .japanese: cjk = "Noto Sans CJK JP"
@@ -97,8 +97,8 @@ public enum FontSetup {
         case .hongKong: cjk = "Noto Sans CJK HK"
         case .simplified: cjk = "Noto Sans CJK SC"
         }
-        return ["Noto Sans", cjk, "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Thai",
-                "Noto Sans Devanagari", "Noto Color Emoji"].joined(separator: ", ")
+        return ([preferred].compactMap { $0 } + ["Noto Sans", cjk, "Noto Sans Arabic", "Noto Sans Hebrew", "Noto Sans Thai",
+                "Noto Sans Devanagari", "Noto Color Emoji"]).joined(separator: ", ")
     }
 
     enum CJKRegion { case simplified, traditional, hongKong, japanese, korean }

@@ -212,7 +212,8 @@ public final class Canvas {
     }
 
     /// Draws `layout` with its origin (top-left of the layout box) at `origin`.
-    public func draw(_ layout: TextLayout, at origin: Point, color: Color, shadow: Shadow? = nil) throws(GraphicsError) {
+    /// With `blur` > 0 the text itself is drawn blurred by that many pixels (depth of field).
+    public func draw(_ layout: TextLayout, at origin: Point, color: Color, shadow: Shadow? = nil, blur: Int = 0) throws(GraphicsError) {
         if let shadow, shadow.color.alpha > 0 {
             // The shadow is soft, so it is drawn and blurred at half size and scaled back up:
             // a quarter of the pixels to blur, and no visible difference.
@@ -232,6 +233,21 @@ public final class Canvas {
                 let blurred = mask.snapshot().blurred(radius: radius, alphaOnly: true)
                 paintMask(blurred, at: Point(x: origin.x + ink.x - pad + shadow.offset.x,
                                              y: origin.y + ink.y - pad + shadow.offset.y), color: shadow.color, scale: 1 / scale)
+            }
+        }
+        if blur > 0 {
+            let ink = layout.inkRect
+            let pad = Double(blur * 3 + 2)
+            let w = Int((ink.width + 2 * pad).rounded(.up)), h = Int((ink.height + 2 * pad).rounded(.up))
+            if w > 0, h > 0, w <= 8192, h <= 8192 {
+                let mask = try Canvas(width: w, height: h)
+                cairo_set_source_rgba(mask.cr, 0, 0, 0, 1)
+                cairo_move_to(mask.cr, pad - ink.x, pad - ink.y)
+                pango_cairo_show_layout(mask.cr, layout.handle)
+                try mask.finish()
+                paintMask(mask.snapshot().blurred(radius: max(1, blur / 2), alphaOnly: true),
+                          at: Point(x: origin.x + ink.x - pad, y: origin.y + ink.y - pad), color: color)
+                return
             }
         }
         setSource(color)

@@ -1,0 +1,143 @@
+import PosterGraphics
+
+/// The look of a poster: background, cover card, type sizes, colours and what is shown.
+///
+/// Built-in themes are in `Theme.builtIn`; a theme file (JSON, see `ThemeFile`) starts from the
+/// `card` theme (or the one named in its `"base"`) and overrides what it names. Sizes are pixels on
+/// a 1080-pixel side and scale with the canvas.
+public struct Theme: Hashable, Sendable {
+    /// How the canvas is divided.
+    public enum Layout: String, Hashable, Sendable, CaseIterable {
+        /// Sharp cover card, title, and the lyrics in their own region (re-flowed per preset).
+        case card
+        /// The original lock-screen look: the full cover with rows of lyrics on dark bands.
+        case classic
+        /// The full-bleed cover under a scrim tinted with its own colour; lyrics over the lower part.
+        case immersive
+        /// A large current line alone on a quiet background.
+        case minimal
+    }
+
+    public enum BackgroundStyle: String, Hashable, Sendable, CaseIterable {
+        /// The cover, zoomed, heavily blurred and darkened.
+        case blurredCover = "blurred-cover"
+        /// The cover itself, filling the canvas.
+        case cover
+        /// A vertical gradient between two of the cover's own colours (darkened).
+        case gradient
+    }
+
+    public enum Alignment: String, Hashable, Sendable, CaseIterable { case auto, left, center }
+
+    public var name: String
+    public var description: String
+    public var layout: Layout
+    public var background: BackgroundStyle
+    /// Blur radius of the backdrop at 1/8 scale (blurred-cover).
+    public var backgroundBlur: Double
+    /// Brightness multiplier of the backdrop (1 = unchanged).
+    public var backgroundBrightness: Double
+    /// Scrim opacities from top, middle and bottom (black, or the cover's tint for immersive).
+    public var scrim: [Double]
+    public var card: Bool
+    public var cardRadius: Double
+    /// Sizes in pixels on a 1080-pixel side.
+    public var currentSize: Double
+    public var neighbourSize: Double
+    /// Translation size as a share of its line's size.
+    public var translationScale: Double
+    public var titleSize: Double
+    public var artistSize: Double
+    /// Lines the current line may wrap to before it is shrunk and, at last, cut.
+    public var currentMaxLines: Int
+    public var currentWeight: Int
+    public var neighbourWeight: Int
+    /// A family to put first in every family list (nil: Noto Sans).
+    public var fontFamily: String?
+    public var textColor: Color
+    /// The current line's colour: nil = the text colour; `accentFromCover` = the cover's most
+    /// vibrant colour, lightened until it reads on the backdrop.
+    public var accentColor: Color?
+    public var accentFromCover: Bool
+    public var neighbourOpacity: Double
+    /// Each further line from the current one is this much more transparent, and blurred by
+    /// `depthBlur` pixels more.
+    public var opacityFalloff: Double
+    public var depthBlur: Double
+    public var translationOpacity: Double
+    public var artistOpacity: Double
+    public var before: Int
+    public var after: Int
+    public var alignment: Alignment
+    public var margin: Double
+    public var shadowRadius: Double
+    public var shadowOpacity: Double
+    public var showTitle: Bool
+    public var showArtist: Bool
+    public var showAlbum: Bool
+    public var showProgress: Bool
+    /// Fill the current line left to right over its duration when it has no word timing.
+    public var lineProgressFill: Bool
+
+    /// The default: the current look of LyricPoster.
+    public static let card = Theme(
+        name: "card", description: "Blurred cover backdrop, sharp cover card and title, lyrics below (the default)",
+        layout: .card, background: .blurredCover, backgroundBlur: 6, backgroundBrightness: 0.66, scrim: [0.12, 0.22, 0.5],
+        card: true, cardRadius: 28, currentSize: 64, neighbourSize: 46, translationScale: 0.6, titleSize: 50, artistSize: 30,
+        currentMaxLines: 3, currentWeight: 700, neighbourWeight: 400, fontFamily: nil, textColor: .white, accentColor: nil, accentFromCover: false,
+        neighbourOpacity: 0.5, opacityFalloff: 0.12, depthBlur: 0, translationOpacity: 0.75, artistOpacity: 0.72,
+        before: 1, after: 1, alignment: .auto, margin: 80, shadowRadius: 10, shadowOpacity: 0.5,
+        showTitle: true, showArtist: true, showAlbum: true, showProgress: false, lineProgressFill: false)
+
+    public static let classic: Theme = {
+        var t = Theme.card
+        t.name = "classic"
+        t.description = "The original lock-screen look: the full cover, three rows on dark bands"
+        t.layout = .classic
+        t.background = .cover
+        t.card = false
+        return t
+    }()
+
+    public static let immersive: Theme = {
+        var t = Theme.card
+        t.name = "immersive"
+        t.description = "Full-bleed cover under a scrim tinted with its own colour, large left-aligned lyrics, progress bar"
+        t.layout = .immersive
+        t.background = .cover
+        t.card = false
+        t.scrim = [0.25, 0.35, 0.85]
+        t.currentSize = 72
+        t.neighbourSize = 44
+        t.alignment = .left
+        t.accentFromCover = true
+        t.before = 2
+        t.after = 1
+        t.depthBlur = 1.5
+        t.opacityFalloff = 0.15
+        t.showProgress = true
+        return t
+    }()
+
+    public static let minimal: Theme = {
+        var t = Theme.card
+        t.name = "minimal"
+        t.description = "A large current line alone on a gradient of the cover's colours"
+        t.layout = .minimal
+        t.background = .gradient
+        t.card = false
+        t.currentSize = 84
+        t.currentMaxLines = 5
+        t.neighbourSize = 40
+        t.before = 0
+        t.after = 0
+        t.titleSize = 30
+        t.artistSize = 24
+        t.showAlbum = false
+        return t
+    }()
+
+    public static let builtIn: [Theme] = [.card, .classic, .immersive, .minimal]
+
+    public static func named(_ name: String) -> Theme? { builtIn.first { $0.name == name.lowercased() } }
+}
