@@ -1,3 +1,4 @@
+import Foundation
 import PosterGraphics
 
 /// Everything about a frame that does not depend on the time, made once per song and preset:
@@ -142,12 +143,19 @@ public struct Background: Sendable {
         return c
     }
 
-    /// The weakest overlay of `tint` (at least `minimum`) under which text of `textLuminance` (white by default) over `rect`
-    /// reaches the contrast target against every pixel there.
+    /// The weakest overlay of `tint` (at least `minimum`) under which text of `textLuminance`
+    /// (white by default) over `rect` reaches the contrast target against every pixel there.
     static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double, textLuminance: Double = 1) -> Double {
+        scrimAlpha(canvas: canvas, rect: rect, tint: tint, minimum: minimum) { background in
+            Color.contrast(textLuminance, background) >= Renderer.contrastTarget
+        }
+    }
+
+    /// The weakest overlay of `tint` (at least `minimum`) under which `accepts` holds for the
+    /// brightest pixel's luminance in `rect`; 1 when none does.
+    static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double, accepts: (Double) -> Bool) -> Double {
         func passes(_ alpha: Double) -> Bool {
-            let l = canvas.luminance(in: rect, quantile: 1.0, overlay: tint.withAlpha(alpha))
-            return Color.contrast(textLuminance, l) >= Renderer.contrastTarget
+            accepts(canvas.luminance(in: rect, quantile: 1.0, overlay: tint.withAlpha(alpha)))
         }
         if passes(minimum) { return minimum }
         var low = minimum, high = 1.0
@@ -156,5 +164,14 @@ public struct Background: Sendable {
             if passes(mid) { high = mid } else { low = mid }
         }
         return high
+    }
+
+    /// The WCAG contrast between text of `textLuminance` drawn at `alpha` over a grey background
+    /// of `backgroundLuminance` (blended in sRGB, as Cairo does) and that background.
+    static func blendedContrast(textLuminance: Double, alpha: Double, backgroundLuminance: Double) -> Double {
+        func encode(_ l: Double) -> Double { l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055 }
+        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        let glyph = alpha * encode(textLuminance) + (1 - alpha) * encode(backgroundLuminance)
+        return Color.contrast(decode(glyph), backgroundLuminance)
     }
 }

@@ -9,6 +9,9 @@ public final class Renderer {
     /// WCAG contrast the current line must reach against the pixels behind it (4.5:1 is the AA
     /// level for normal text; a little margin absorbs rounding).
     public static let contrastTarget = 4.6
+    /// What lines other than the current one (neighbours, translations, captions) must reach:
+    /// WCAG's 3:1 for large text, with the same margin.
+    public static let neighbourContrastTarget = 3.1
 
     public let background: Background
     public let layoutEngine: LayoutEngine
@@ -30,7 +33,7 @@ public final class Renderer {
     /// Draws `scene`; with `timings`, adds the time spent to the "layout" and "raster" stages.
     public func render(_ scene: Scene, timings: Timings? = nil) throws(GraphicsError) -> Frame {
         let start = DispatchTime.now().uptimeNanoseconds
-        let layout = layoutEngine.layout(scene)
+        var layout = layoutEngine.layout(scene)
         let laidOut = DispatchTime.now().uptimeNanoseconds
         timings?.add("layout", seconds: Double(laidOut - start) / 1e9)
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
@@ -47,8 +50,18 @@ public final class Renderer {
             // The cover's own colour, dark enough that some opacity of it always suffices.
             let tint = textLuminance >= 0.99 ? background.tint
                 : Background.darkened(background.average, to: 7, against: textLuminance)
-            let alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: tint, minimum: 0,
+            var alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: tint, minimum: 0,
                                               textLuminance: textLuminance)
+            // The dimmed lines around it should stay readable too (3:1): deepen the band for them
+            // as far as a still-transparent scrim allows; the rest is made up by their opacity below.
+            for block in layout.blocks where Self.isDimmed(block.role) && layout.lyricsBounds?.contains(block.box) == true {
+                let luminance = block.color.withAlpha(1).relativeLuminance
+                let needed = Background.scrimAlpha(canvas: canvas, rect: block.box, tint: tint, minimum: 0) { background in
+                    Background.blendedContrast(textLuminance: luminance, alpha: block.color.alpha,
+                                               backgroundLuminance: background) >= Renderer.neighbourContrastTarget
+                }
+                alpha = max(alpha, min(needed, 0.8))
+            }
             if alpha > 0, let lyrics = layout.lyricsBounds {
                 // A soft band behind the lyrics, solid over all of them and feathered at its
                 // edges, tinted with the cover's own darkened colour. Where the lyrics have a column
@@ -75,6 +88,19 @@ public final class Renderer {
         } else if let current {
             contrast = Color.contrast(textLuminance, canvas.luminance(in: current, quantile: 1.0))
         }
+        // Any dimmed line still under 3:1 (at the band's feathered edge, or on a classic band)
+        // is drawn more opaque, as far as needed.
+        for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) {
+            let block = layout.blocks[i]
+            let background = canvas.luminance(in: block.box, quantile: 1.0)
+            let luminance = block.color.withAlpha(1).relativeLuminance
+            var alpha = block.color.alpha
+            while alpha < 1, Background.blendedContrast(textLuminance: luminance, alpha: alpha,
+                                                        backgroundLuminance: background) < Renderer.neighbourContrastTarget {
+                alpha = min(1, alpha + 0.05)
+            }
+            layout.blocks[i].color = block.color.withAlpha(alpha)
+        }
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }
@@ -84,6 +110,13 @@ public final class Renderer {
         }
         try canvas.finish()
         return Frame(canvas: canvas, layout: layout, contrast: contrast)
+    }
+
+    static func isDimmed(_ role: Scene.Role) -> Bool {
+        switch role {
+        case .previous, .next, .translation, .artist, .interlude, .elapsed, .total: return true
+        case .current, .title: return false
+        }
     }
 
     /// The progress bar: a thin track along the bottom of `rect`, filled up to `fraction` in the
