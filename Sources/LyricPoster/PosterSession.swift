@@ -18,6 +18,9 @@ public struct RenderOptions: Sendable {
     public var album: String?
     /// The song's length for the progress bar (nil: [length:] or the end of the last line).
     public var duration: Timestamp?
+    /// Fill the current line as it is sung (word timing, or the theme's line fill). On for
+    /// `frame` and `sequence`; `lines` shows each line whole.
+    public var karaoke = false
 
     var linesBefore: Int { before ?? theme.before }
     var linesAfter: Int { after ?? theme.after }
@@ -157,6 +160,8 @@ public final class PosterSession: @unchecked Sendable {
         if let album = options.album { scenes.album = album.isEmpty ? nil : album }
         if let duration = options.duration { scenes.duration = duration }
         scenes.timeSensitive = options.theme.showProgress
+        scenes.karaoke = options.karaoke
+        scenes.lineFill = options.theme.lineProgressFill
         self.scenes = scenes
         self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
         self.background = background
@@ -184,7 +189,7 @@ public final class PosterSession: @unchecked Sendable {
         let parts: [String] = [
             "lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest,
             o.preset.name, "\(o.preset.width)x\(o.preset.height)", o.preset.arrangement.rawValue,
-            "\(o.linesBefore)", "\(o.linesAfter)", "\(o.theme)", o.language ?? "-", o.encoding ?? "-", "\(o.maxLineCharacters)", "\(o.offsetSign)", o.compression.rawValue,
+            "\(o.linesBefore)", "\(o.linesAfter)", "\(o.theme)", "\(o.karaoke)", "\(o.translations)", o.language ?? "-", o.encoding ?? "-", "\(o.maxLineCharacters)", "\(o.offsetSign)", o.compression.rawValue,
         ] + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))
     }

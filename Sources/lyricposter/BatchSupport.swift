@@ -119,7 +119,7 @@ struct BatchPlan {
 /// into `output` with progress and signals handled, write the `--report` copy, and exit 130
 /// after an interruption. `after` runs on a complete result (e.g. the dense sequence).
 func runBatch(cover: String, lyrics: String, output: String, report: String?, render: RenderOptionGroup,
-              batch: BatchOptionGroup, plan: (PosterSession) throws(PosterError) -> BatchPlan,
+              batch: BatchOptionGroup, timed: Bool = false, plan: (PosterSession) throws(PosterError) -> BatchPlan,
               after: (BatchRenderer.Result) throws(PosterError) -> Void = { _ in }) throws {
     try checkOutputs([output, report].compactMap { $0 }, inputs: [cover, lyrics])
     let stop = StopFlag()
@@ -129,7 +129,7 @@ func runBatch(cover: String, lyrics: String, output: String, report: String?, re
     var label = ""
     let progress = Progress(label: "frames", quiet: batch.quiet)
     do throws(PosterError) {
-        let session = try PosterSession(cover: cover, lyrics: lyrics, options: try render.renderOptions(), timings: clock)
+        let session = try PosterSession(cover: cover, lyrics: lyrics, options: try render.renderOptions(timed: timed), timings: clock)
         session.warnings.forEach(warn)
         let planned = try plan(session)
         let renderer = BatchRenderer(session: session, directory: output, coverPath: cover, lyricsPath: lyrics,

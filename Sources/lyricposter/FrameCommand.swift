@@ -56,7 +56,7 @@ struct FrameCommand: ParsableCommand {
         }
         let clock = Timings()
         do {
-            let session = try PosterSession(cover: cover, lyrics: lyrics, options: try render.renderOptions(), timings: clock)
+            let session = try PosterSession(cover: cover, lyrics: lyrics, options: try render.renderOptions(timed: true), timings: clock)
             session.warnings.forEach(warn)
             let frame = try session.render(at: at)
             try clock.measure("write") { () throws(PosterError) in

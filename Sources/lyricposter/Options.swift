@@ -27,6 +27,9 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Lyric lines shown after the current one (default: the theme's).", valueName: "n"))
     var after: Int?
 
+    @Flag(inversion: .prefixedNo, help: "Fill the current line as it is sung (enhanced-LRC word timing) in frame and sequence.")
+    var karaoke = true
+
     @Option(help: ArgumentHelp("Translation sub-lines: show, hide, or only (in place of their lines).", valueName: "mode"))
     var translations: String = "show"
 
@@ -110,8 +113,10 @@ struct RenderOptionGroup: ParsableArguments {
     }
 
     /// The options, with the theme read (a theme file's problems are input errors, exit 1).
-    func renderOptions() throws(PosterError) -> RenderOptions {
+    /// `timed`: the command renders instants (frame, sequence), so karaoke fill applies.
+    func renderOptions(timed: Bool = false) throws(PosterError) -> RenderOptions {
         var options = RenderOptions()
+        options.karaoke = timed && karaoke
         options.theme = try ThemeFile.load(theme)
         options.translations = SceneBuilder.TranslationMode(rawValue: translations) ?? .show
         options.title = title

@@ -32,7 +32,7 @@ struct SequenceCommand: ParsableCommand {
     }
 
     func run() throws {
-        try runBatch(cover: cover, lyrics: lyrics, output: output, report: report, render: render, batch: batch,
+        try runBatch(cover: cover, lyrics: lyrics, output: output, report: report, render: render, batch: batch, timed: true,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             let start = from ?? Timestamp(milliseconds: 0)
             let end = to ?? session.scenes.timeline.end

@@ -105,11 +105,51 @@ public final class Renderer {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }
 
+        let sung = scene.lines.first { $0.role == .current }?.sung ?? []
         for block in layout.blocks {
+            if block.role == .current, !sung.isEmpty {
+                // Karaoke: the whole line dimmed, then the sung part over it in full colour.
+                try canvas.draw(block.layout, at: block.origin, color: block.color.withAlpha(block.color.alpha * 0.45),
+                                shadow: block.shadow)
+                canvas.draw(block.layout, at: block.origin, color: block.color,
+                            clippedTo: Self.sungRegion(block, text: block.text, shares: sung))
+                continue
+            }
             try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow, blur: Int(block.blur.rounded()))
         }
         try canvas.finish()
         return Frame(canvas: canvas, layout: layout, contrast: contrast)
+    }
+
+    /// The sung part of a karaoke line, as rectangles in canvas pixels: each cluster is covered
+    /// as far as its characters have been sung, from its start edge (the right in right-to-left runs).
+    static func sungRegion(_ block: TextBlock, text: String, shares: [Double]) -> [Rect] {
+        // Character index by UTF-8 offset of its first byte.
+        var starts: [(offset: Int, share: Double)] = []
+        var offset = 0
+        for (character, share) in zip(text, shares) {
+            starts.append((offset, share))
+            offset += character.utf8.count
+        }
+        let clusters = block.layout.clusters.sorted { $0.byteIndex < $1.byteIndex }
+        var rects: [Rect] = []
+        for (n, cluster) in clusters.enumerated() {
+            let end = n + 1 < clusters.count ? clusters[n + 1].byteIndex : Int.max
+            let inside = starts.filter { $0.offset >= cluster.byteIndex && $0.offset < end }.map(\.share)
+            guard !inside.isEmpty else { continue }
+            let share = inside.reduce(0, +) / Double(inside.count)
+            guard share > 0 else { continue }
+            var r = cluster.rect
+            r.x += block.origin.x
+            r.y += block.origin.y
+            if share < 1 {
+                let width = r.width * share
+                if cluster.rightToLeft { r.x = r.maxX - width }
+                r.width = width
+            }
+            rects.append(r)
+        }
+        return rects
     }
 
     static func isDimmed(_ role: Scene.Role) -> Bool {

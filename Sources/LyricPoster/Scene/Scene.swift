@@ -17,6 +17,9 @@ public struct Scene: Hashable, Sendable {
         public var language: String?
         /// Index into the timeline's lines (as in `inspect`), nil for the interlude marker.
         public var lineIndex: Int?
+        /// For a karaoke current line: how far it has been sung, per character of `text` (its
+        /// extended grapheme clusters, in order), each from 0 (not yet) to 1 (sung). Empty: no fill.
+        public var sung: [Double] = []
     }
 
     public var time: Timestamp

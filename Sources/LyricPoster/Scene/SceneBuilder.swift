@@ -1,3 +1,4 @@
+import Foundation
 import LyricsCore
 
 /// Turns a timeline and a time into a `Scene`.
@@ -22,6 +23,10 @@ public struct SceneBuilder: Sendable {
     public var duration: Timestamp
     /// Scenes depend on the exact time (set when a progress bar is drawn).
     public var timeSensitive = false
+    /// Fill the current line as it is sung (`frame`, `sequence`): word by word from enhanced-LRC
+    /// word timing, or across the line over its duration when `lineFill` is set.
+    public var karaoke = false
+    public var lineFill = false
 
     public enum TranslationMode: String, Sendable, CaseIterable {
         /// Under their lines.
@@ -115,15 +120,50 @@ public struct SceneBuilder: Sendable {
                               language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
         }
         result += previous.map { line($0, .previous) }
+
         if let current {
-            result.append(line(current, .current))
+            var currentLine = line(current, .current)
+            if karaoke, translations != .only { currentLine.sung = sung(lines[current], text: currentLine.text, at: time) }
+            result.append(currentLine)
         } else {
             result.append(Scene.Line(role: .interlude, text: "• • •", translation: nil, language: language, lineIndex: nil))
         }
         result += next.map { line($0, .next) }
 
+        let filling = result.contains { !$0.sung.isEmpty }
         return Scene(time: time, lineIndex: current, isInterlude: current == nil, lines: result,
                      title: title, artist: artist, album: album, language: language, duration: duration,
-                     timeSensitive: timeSensitive)
+                     timeSensitive: timeSensitive || filling)
+    }
+
+    /// How far each character of `text` has been sung at `time`: from the line's word timing
+    /// (a word fills evenly over its duration, character by character), else — with `lineFill` —
+    /// across the whole line over its duration. Empty when there is nothing to fill (no timing,
+    /// or the shown text no longer matches the words, e.g. after cleaning).
+    func sung(_ line: LyricLine, text: String, at time: Timestamp) -> [Double] {
+        let t = Double(time.milliseconds)
+        func fraction(_ start: Timestamp, _ end: Timestamp) -> Double {
+            guard end > start else { return t >= Double(start.milliseconds) ? 1 : 0 }
+            return min(1, max(0, (t - Double(start.milliseconds)) / Double(end.milliseconds - start.milliseconds)))
+        }
+        if !line.words.isEmpty {
+            var shares: [Double] = []
+            for word in line.words {
+                let f = fraction(word.start, word.end)
+                let n = Double(word.text.count)
+                for k in 0..<word.text.count { shares.append(min(1, max(0, f * n - Double(k)))) }
+            }
+            // The shown text is the words joined, minus outer spaces.
+            let joined = Array(line.words.map(\.text).joined())
+            let leading = joined.prefix { $0.isWhitespace }.count
+            let trailing = joined.reversed().prefix { $0.isWhitespace }.count
+            guard leading + trailing < joined.count,
+                  String(joined[leading..<(joined.count - trailing)]) == text else { return [] }
+            return Array(shares[leading..<(shares.count - trailing)])
+        }
+        guard lineFill else { return [] }
+        let f = fraction(line.start, line.end)
+        let n = Double(text.count)
+        return (0..<text.count).map { min(1, max(0, f * n - Double($0))) }
     }
 }

@@ -212,6 +212,19 @@ public final class Canvas {
     }
 
     /// Draws `layout` with its origin (top-left of the layout box) at `origin`.
+    /// Draws only the parts of `layout` inside `clip` (rectangles in canvas pixels), for text
+    /// that fills as it is sung.
+    public func draw(_ layout: TextLayout, at origin: Point, color: Color, clippedTo clip: [Rect]) {
+        guard !clip.isEmpty else { return }
+        cairo_save(cr)
+        for r in clip { cairo_rectangle(cr, r.x, r.y, r.width, r.height) }
+        cairo_clip(cr)
+        setSource(color)
+        cairo_move_to(cr, origin.x, origin.y)
+        pango_cairo_show_layout(cr, layout.handle)
+        cairo_restore(cr)
+    }
+
     /// With `blur` > 0 the text itself is drawn blurred by that many pixels (depth of field).
     public func draw(_ layout: TextLayout, at origin: Point, color: Color, shadow: Shadow? = nil, blur: Int = 0) throws(GraphicsError) {
         if let shadow, shadow.color.alpha > 0 {

@@ -152,6 +152,31 @@ public final class TextLayout {
     /// True when `maxLines` cut the text.
     public var isEllipsized: Bool { pango_layout_is_ellipsized(handle) != 0 }
 
+    /// One cluster of glyphs (one or more characters shaped together).
+    public struct Cluster: Hashable, Sendable {
+        /// UTF-8 byte offset of the cluster's first character in the text.
+        public var byteIndex: Int
+        /// Its logical box relative to the layout's origin, in pixels.
+        public var rect: Rect
+        /// True inside a right-to-left run (its fill runs from the right).
+        public var rightToLeft: Bool
+    }
+
+    /// Every cluster in visual order, line by line (for filling sung text).
+    public var clusters: [Cluster] {
+        var result: [Cluster] = []
+        let iter = pango_layout_get_iter(handle)
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            guard let run = pango_layout_iter_get_run_readonly(iter) else { continue }
+            var ink = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_iter_get_cluster_extents(iter, &ink, &logical)
+            result.append(Cluster(byteIndex: Int(pango_layout_iter_get_index(iter)), rect: TextLayout.pixels(logical),
+                                  rightToLeft: run.pointee.item.pointee.analysis.level % 2 == 1))
+        } while pango_layout_iter_next_cluster(iter) != 0
+        return result
+    }
+
     /// Glyphs no font covers (drawn by Pango as hex boxes): counted so callers can report them.
     public var missingGlyphs: Int {
         var missing = 0
