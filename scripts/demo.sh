@@ -32,3 +32,9 @@ echo "$out/night-drive-lines/manifest.json"
 echo "$out/night-drive-lines/frames.ffconcat"
 "$bin" sheet "$nd/cover.jpg" "$nd/night-drive.lrc" -o "$out/night-drive-sheet.png" --quiet
 "$bin" sheet "$pl/cover.png" "$pl/paper-lanterns.lrc" -o "$out/paper-lanterns-sheet.png" --quiet
+
+# Every theme at a portrait and a landscape preset.
+for theme in card classic immersive minimal; do
+    render "theme-$theme" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 lockscreen --theme "$theme"
+    render "theme-$theme" "$pl/cover.png" "$pl/paper-lanterns.lrc" 0:32.6 landscape --theme "$theme"
+done

@@ -37,12 +37,18 @@ func makeCover(width: Int = 300, height: Int = 300, top: Color, bottom: Color, s
 }
 
 /// Renders one frame of `lrc` over `cover` at `preset`.
-func renderFrame(cover: Bitmap, lrc: String, at ms: Int, preset: Preset, before: Int = 1, after: Int = 1) throws -> Renderer.Frame {
-    let geometry = PosterGeometry(preset: preset, before: before, after: after)
-    let background = try Background.prepare(cover: cover, geometry: geometry)
-    let renderer = Renderer(background: background,
-                            layoutEngine: LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Shared.fonts)))
-    let scene = SceneBuilder(lyrics: try LRC.parse(lrc), before: before, after: after).scene(at: Timestamp(milliseconds: ms))
+func renderFrame(cover: Bitmap, lrc: String, at ms: Int, preset: Preset, before: Int? = nil, after: Int? = nil,
+                 theme: Theme = .card, karaoke: Bool = false) throws -> Renderer.Frame {
+    let before = before ?? theme.before, after = after ?? theme.after
+    let geometry = PosterGeometry(preset: preset, before: before, after: after, theme: theme)
+    let background = try Background.prepare(cover: cover, geometry: geometry, theme: theme)
+    let engine = LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Shared.fonts), theme: theme,
+                              currentColor: background.currentColor(for: theme))
+    let renderer = Renderer(background: background, layoutEngine: engine)
+    var builder = SceneBuilder(lyrics: try LRC.parse(lrc), before: before, after: after)
+    builder.karaoke = karaoke
+    builder.timeSensitive = theme.showProgress
+    let scene = builder.scene(at: Timestamp(milliseconds: ms))
     return try renderer.render(scene)
 }
 

@@ -28,6 +28,9 @@ public final class Renderer {
         /// Measured contrast of the current line's colour against the brightest pixel behind it
         /// (after the scrim); nil when no line is current.
         public let contrast: Double?
+        /// The lowest contrast of any dimmed line (neighbours, translations, captions) against
+        /// the brightest pixel behind it, at the opacity it was drawn with; nil when there is none.
+        public let dimmedContrast: Double?
     }
 
     /// Draws `scene`; with `timings`, adds the time spent to the "layout" and "raster" stages.
@@ -66,10 +69,11 @@ public final class Renderer {
                 // A soft band behind the lyrics, solid over all of them and feathered at its
                 // edges, tinted with the cover's own darkened colour. Where the lyrics have a column
                 // of their own, the band stays in that column, clear of the cover card.
-                let feather = 1.6 * geometry.neighbourSize
+                let feather = 2.5 * geometry.neighbourSize
                 let column = geometry.lyrics.width < 0.8 * full.width
-                let x0 = column ? max(0, geometry.lyrics.minX - 2 * feather) : 0
-                let x1 = column ? min(full.width, geometry.lyrics.maxX + 2 * feather) : full.width
+                // (Not clamped to the canvas: the fade may run off its edge, never over the text.)
+                let x0 = column ? geometry.lyrics.minX - 2 * feather : 0
+                let x1 = column ? geometry.lyrics.maxX + 2 * feather : full.width
                 let band = Rect(x: x0, y: lyrics.minY - feather, width: x1 - x0, height: lyrics.height + 2 * feather)
                 canvas.fillSoft(band, color: tint.withAlpha(alpha), featherX: column ? 1.5 * feather : 0,
                                 featherY: feather)
@@ -90,6 +94,7 @@ public final class Renderer {
         }
         // Any dimmed line still under 3:1 (at the band's feathered edge, or on a classic band)
         // is drawn more opaque, as far as needed.
+        var dimmedContrast: Double?
         for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) {
             let block = layout.blocks[i]
             let background = canvas.luminance(in: block.box, quantile: 1.0)
@@ -100,6 +105,8 @@ public final class Renderer {
                 alpha = min(1, alpha + 0.05)
             }
             layout.blocks[i].color = block.color.withAlpha(alpha)
+            let reached = Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: background)
+            dimmedContrast = min(dimmedContrast ?? reached, reached)
         }
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
@@ -118,7 +125,7 @@ public final class Renderer {
             try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow, blur: Int(block.blur.rounded()))
         }
         try canvas.finish()
-        return Frame(canvas: canvas, layout: layout, contrast: contrast)
+        return Frame(canvas: canvas, layout: layout, contrast: contrast, dimmedContrast: dimmedContrast)
     }
 
     /// The sung part of a karaoke line, as rectangles in canvas pixels: each cluster is covered

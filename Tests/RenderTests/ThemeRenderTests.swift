@@ -1,0 +1,106 @@
+import Foundation
+import LyricPoster
+import LyricsCore
+import PosterGraphics
+import XCTest
+
+/// Every built-in theme: a golden per theme at a portrait and a landscape size, legibility over
+/// generated covers, and karaoke fill measured on the pixels.
+final class ThemeRenderTests: XCTestCase {
+    static let song = """
+    [ti:Theme Song]
+    [ar:Reference Band]
+    [al:Swatches]
+    [length:00:30]
+    [00:01.00]The first line of the song
+    [00:04.00]<00:04.00>Every <00:05.00>word <00:06.00>in <00:07.00>turn<00:08.00>
+    [00:04.00]每个字依次亮起
+    [00:09.00]A third line to follow
+    [00:13.00]Last line
+    """
+
+    static let dusk = Result { try makeCover(top: Color(red: 0.9, green: 0.5, blue: 0.3), bottom: Color(red: 0.2, green: 0.1, blue: 0.4)) }
+
+    func testGoldenPerThemeAndPreset() throws {
+        for theme in Theme.builtIn {
+            for (name, preset) in [("portrait", Preset.custom(width: 270, height: 480)), ("landscape", .custom(width: 480, height: 270))] {
+                let frame = try renderFrame(cover: try Self.dusk.get(), lrc: Self.song, at: 9_500, preset: preset, theme: theme)
+                try assertGolden(frame.canvas, named: "theme-\(theme.name)-\(name)-9500")
+            }
+        }
+    }
+
+    /// White, black, saturated and busy covers: the current line reaches 4.5:1 and every dimmed
+    /// line 3:1 against the brightest pixel behind it, in every theme.
+    func testContrastOverGeneratedCovers() throws {
+        let covers: [(String, Bitmap)] = [
+            ("white", try makeCover(top: .white, bottom: .white)),
+            ("black", try makeCover(top: .black, bottom: .black)),
+            ("yellow", try makeCover(top: Color(red: 1, green: 0.95, blue: 0.1), bottom: Color(red: 1, green: 0.8, blue: 0))),
+            ("cyan-magenta", try makeCover(top: Color(red: 0, green: 1, blue: 1), bottom: Color(red: 1, green: 0, blue: 1))),
+            ("busy", try makeCover(top: .white, bottom: Color(red: 0.5, green: 0.5, blue: 0.5), stripes: true)),
+        ]
+        var lowest = (current: Double.infinity, dimmed: Double.infinity)
+        for theme in Theme.builtIn {
+            for (name, cover) in covers {
+                for preset in [Preset.custom(width: 270, height: 480), .custom(width: 480, height: 270)] {
+                    for t in [1_000, 4_500, 9_000] {
+                        let frame = try renderFrame(cover: cover, lrc: Self.song, at: t, preset: preset, theme: theme)
+                        let label = "\(theme.name) \(name) \(preset) @\(t)"
+                        let current = try XCTUnwrap(frame.contrast, label)
+                        XCTAssertGreaterThanOrEqual(current, 4.5, label)
+                        lowest.current = min(lowest.current, current)
+                        if let dimmed = frame.dimmedContrast {
+                            XCTAssertGreaterThanOrEqual(dimmed, 3.0, label)
+                            lowest.dimmed = min(lowest.dimmed, dimmed)
+                        }
+                    }
+                }
+            }
+        }
+        print("lowest contrast over generated covers: current \(lowest.current), dimmed \(lowest.dimmed)")
+    }
+
+    func testKaraokeFillsWhatHasBeenSung() throws {
+        // At 6.5 s "Every word " is sung and "in" is half sung: the left of the line is bright,
+        // the right dim.
+        let frame = try renderFrame(cover: try makeCover(top: .black, bottom: .black), lrc: Self.song, at: 6_500,
+                                    preset: .custom(width: 540, height: 960), theme: .card, karaoke: true)
+        let current = try XCTUnwrap(frame.layout.blocks.first { $0.role == .current })
+        let box = current.box
+        let left = Rect(x: box.minX, y: box.minY, width: box.width * 0.3, height: box.height)
+        let right = Rect(x: box.maxX - box.width * 0.2, y: box.minY, width: box.width * 0.2, height: box.height)
+        let bright = frame.canvas.luminance(in: left, quantile: 1.0), dim = frame.canvas.luminance(in: right, quantile: 1.0)
+        XCTAssertGreaterThan(bright, 0.9, "sung text in full white")
+        XCTAssertLessThan(dim, 0.5, "unsung text dimmed")
+        // The scene records per-character progress.
+        var builder = SceneBuilder(lyrics: try LRC.parse(Self.song))
+        builder.karaoke = true
+        let sung = try XCTUnwrap(builder.scene(at: Timestamp(milliseconds: 6_500)).lines.first { $0.role == .current }?.sung)
+        XCTAssertEqual(sung.count, "Every word in turn".count)
+        XCTAssertEqual(sung.prefix(11), [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
+        XCTAssertEqual(sung.last, 0)
+        XCTAssertTrue(builder.scene(at: Timestamp(milliseconds: 6_500)).timeSensitive, "a filling line is a new frame every instant")
+        builder.karaoke = false
+        XCTAssertEqual(builder.scene(at: Timestamp(milliseconds: 6_500)).lines.first { $0.role == .current }?.sung, [])
+    }
+
+    func testTranslationModes() throws {
+        var builder = SceneBuilder(lyrics: try LRC.parse(Self.song))
+        let current = { builder.scene(at: Timestamp(milliseconds: 4_500)).lines.first { $0.role == .current } }
+        XCTAssertEqual(current()?.translation, "每个字依次亮起")
+        builder.translations = .hide
+        XCTAssertNil(current()?.translation)
+        XCTAssertEqual(current()?.text, "Every word in turn")
+        builder.translations = .only
+        XCTAssertEqual(current()?.text, "每个字依次亮起")
+        XCTAssertNil(current()?.translation)
+    }
+
+    func testProgressBarShowsElapsedAndTotal() throws {
+        let frame = try renderFrame(cover: try Self.dusk.get(), lrc: Self.song, at: 9_500, preset: .custom(width: 540, height: 960),
+                                    theme: .immersive)
+        XCTAssertEqual(frame.layout.blocks.first { $0.role == .elapsed }?.text, "0:09")
+        XCTAssertEqual(frame.layout.blocks.first { $0.role == .total }?.text, "0:30")
+    }
+}
