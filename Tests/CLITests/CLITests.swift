@@ -139,6 +139,26 @@ final class CLITests: CLITestCase {
         try assertFails(["frame", cover, blank, "--at", "1", "-o", out], path: blank, reason: "no timed lyric line has any text")
     }
 
+    func testThemes() throws {
+        let list = try run(["themes"])
+        XCTAssertEqual(list.status, 0)
+        XCTAssertEqual(list.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) },
+                       ["card", "classic", "immersive", "minimal"])
+        let bad = try write(#"{"sizes": {"curent": 60}}"#, to: "bad.json")
+        let out = temp("t.png")
+        try assertFails(["frame", cover, lyrics, "--at", "1", "--theme", bad, "-o", out], path: bad, reason: "sizes.curent: unknown key")
+        try assertFails(["frame", cover, lyrics, "--at", "1", "--theme", "fancy", "-o", out], path: "fancy", reason: "no such theme")
+        let good = try write(#"{"base": "minimal", "show": {"progress": true}}"#, to: "good.json")
+        let report = temp("t.json")
+        let result = try run(["frame", cover, lyrics, "--at", "1:00", "--theme", good, "-o", out, "--report", report,
+                              "--preset", "square", "--title", "Custom Title"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let boxes = try XCTUnwrap(try json(report)["boxes"] as? [[String: Any]])
+        XCTAssertEqual(boxes.first { $0["role"] as? String == "title" }?["text"] as? String, "Custom Title")
+        XCTAssertNotNil(boxes.first { $0["role"] as? String == "elapsed" })
+        XCTAssertNil(boxes.first { $0["role"] as? String == "previous" }, "minimal shows the current line alone")
+    }
+
     func testReportFailureLeavesNoImage() throws {
         let out = temp("y.png")
         try assertFails(["frame", cover, lyrics, "--at", "1", "-o", out, "--report", temp("nodir/x.json")],
