@@ -178,6 +178,14 @@ final class BatchTests: CLITestCase {
     }
 
     func testInterruptionLeavesOnlyCompleteFramesAndAConsistentManifest() throws {
+        try interrupt(with: SIGINT)
+    }
+
+    func testTerminationStopsAsCleanly() throws {
+        try interrupt(with: SIGTERM)
+    }
+
+    func interrupt(with signal: Int32) throws {
         // A long song so that the run is still going when the signal arrives.
         var long = "[ti:Long]\n"
         for i in 0..<240 { long += String(format: "[%02d:%02d.00]Line number %d of a long song\n", i / 60, i % 60, i) }
@@ -190,7 +198,7 @@ final class BatchTests: CLITestCase {
             if let names = try? files(dir), names.filter({ $0.hasSuffix(".png") }).count >= 3 { break }
             usleep(20_000)
         }
-        kill(process.processIdentifier, SIGINT)
+        kill(process.processIdentifier, signal)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130, stderr)
