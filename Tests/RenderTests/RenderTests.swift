@@ -42,13 +42,7 @@ final class RenderTests: XCTestCase {
     /// White, black, saturated and busy covers: the current line reaches 4.5:1 against the
     /// brightest pixel behind it at every preset.
     func testCurrentLineContrastOnAnyCover() throws {
-        let covers: [(String, Bitmap)] = [
-            ("white", try makeCover(top: .white, bottom: .white)),
-            ("black", try makeCover(top: .black, bottom: .black)),
-            ("yellow", try makeCover(top: Color(red: 1, green: 0.95, blue: 0.1), bottom: Color(red: 1, green: 0.8, blue: 0))),
-            ("cyan-magenta", try makeCover(top: Color(red: 0, green: 1, blue: 1), bottom: Color(red: 1, green: 0, blue: 1))),
-            ("busy", try makeCover(top: .white, bottom: Color(red: 0.5, green: 0.5, blue: 0.5), stripes: true)),
-        ]
+        let covers = try generatedCovers()
         for (name, cover) in covers {
             for preset in [Preset.custom(width: 270, height: 480), .custom(width: 320, height: 400), .custom(width: 480, height: 270), .classic] {
                 for t in [1_000, 4_000, 8_000] {

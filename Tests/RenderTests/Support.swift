@@ -36,6 +36,17 @@ func makeCover(width: Int = 300, height: Int = 300, top: Color, bottom: Color, s
     return canvas.snapshot()
 }
 
+/// Covers that stress legibility: white, black, saturated and busy.
+func generatedCovers() throws -> [(String, Bitmap)] {
+    [
+        ("white", try makeCover(top: .white, bottom: .white)),
+        ("black", try makeCover(top: .black, bottom: .black)),
+        ("yellow", try makeCover(top: Color(red: 1, green: 0.95, blue: 0.1), bottom: Color(red: 1, green: 0.8, blue: 0))),
+        ("cyan-magenta", try makeCover(top: Color(red: 0, green: 1, blue: 1), bottom: Color(red: 1, green: 0, blue: 1))),
+        ("busy", try makeCover(top: .white, bottom: Color(red: 0.5, green: 0.5, blue: 0.5), stripes: true)),
+    ]
+}
+
 /// Renders one frame of `lrc` over `cover` at `preset`.
 func renderFrame(cover: Bitmap, lrc: String, at ms: Int, preset: Preset, before: Int? = nil, after: Int? = nil,
                  theme: Theme = .card, karaoke: Bool = false) throws -> Renderer.Frame {

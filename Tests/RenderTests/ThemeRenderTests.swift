@@ -33,13 +33,7 @@ final class ThemeRenderTests: XCTestCase {
     /// White, black, saturated and busy covers: the current line reaches 4.5:1 and every dimmed
     /// line 3:1 against the brightest pixel behind it, in every theme.
     func testContrastOverGeneratedCovers() throws {
-        let covers: [(String, Bitmap)] = [
-            ("white", try makeCover(top: .white, bottom: .white)),
-            ("black", try makeCover(top: .black, bottom: .black)),
-            ("yellow", try makeCover(top: Color(red: 1, green: 0.95, blue: 0.1), bottom: Color(red: 1, green: 0.8, blue: 0))),
-            ("cyan-magenta", try makeCover(top: Color(red: 0, green: 1, blue: 1), bottom: Color(red: 1, green: 0, blue: 1))),
-            ("busy", try makeCover(top: .white, bottom: Color(red: 0.5, green: 0.5, blue: 0.5), stripes: true)),
-        ]
+        let covers = try generatedCovers()
         var lowest = (current: Double.infinity, dimmed: Double.infinity)
         for theme in Theme.builtIn {
             for (name, cover) in covers {
