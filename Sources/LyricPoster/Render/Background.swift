@@ -15,6 +15,8 @@ public struct Background: Sendable {
 
     /// The cover's most colourful hue (its "vibrant" colour), or nil for a grey cover.
     public let vibrant: Color?
+    /// The cover's quiet colour: the mean of its mid-tone, low-saturation pixels (or its average).
+    public let muted: Color
 
     /// Prepares the backdrop for `geometry` and `theme` from an upright cover.
     public static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
@@ -23,6 +25,7 @@ public struct Background: Sendable {
         canvas.fill(.black)
         let average = averageColour(cover)
         let vibrant = vibrantColour(cover)
+        let muted = mutedColour(cover) ?? average
         let tint = darkened(average)
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
 
@@ -48,7 +51,7 @@ public struct Background: Sendable {
             case .cover:
                 canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
             case .gradient:
-                let top = darkened(vibrant ?? average, to: 7), bottom = darkened(average, to: 12)
+                let top = darkened(vibrant ?? average, to: 7), bottom = darkened(muted, to: 12)
                 canvas.fillVerticalGradient(full, stops: [(0, top), (1, bottom)])
             }
             if theme.backgroundBrightness < 1 { canvas.fill(Color.black.withAlpha(1 - theme.backgroundBrightness)) }
@@ -65,7 +68,8 @@ public struct Background: Sendable {
             }
         }
         try canvas.finish()
-        return Background(geometry: geometry, bitmap: canvas.snapshot(), tint: tint, average: average, vibrant: vibrant)
+        return Background(geometry: geometry, bitmap: canvas.snapshot(), tint: tint, average: average, vibrant: vibrant,
+                          muted: muted)
     }
 
     /// The colour the current line is drawn in under `theme`: the text colour, a fixed accent, or
@@ -82,6 +86,23 @@ public struct Background: Sendable {
                       blue: vibrant.blue + (1 - vibrant.blue) * k)
         }
         return c
+    }
+
+    /// The mean colour of the cover's mid-tone pixels of low saturation, or nil if it has none.
+    static func mutedColour(_ image: Bitmap) -> Color? {
+        var r = 0.0, g = 0.0, b = 0.0, n = 0.0
+        let step = max(1, min(image.width, image.height) / 64)
+        for y in Swift.stride(from: 0, to: image.height, by: step) {
+            for x in Swift.stride(from: 0, to: image.width, by: step) {
+                let p = image.rgba(x: x, y: y)
+                let pr = Double(p.r) / 255, pg = Double(p.g) / 255, pb = Double(p.b) / 255
+                let maxC = max(pr, pg, pb), minC = min(pr, pg, pb)
+                let saturation = maxC > 0 ? (maxC - minC) / maxC : 0
+                guard (0.08...0.35).contains(saturation), (0.25...0.8).contains(maxC) else { continue }
+                r += pr; g += pg; b += pb; n += 1
+            }
+        }
+        return n > 0 ? Color(red: r / n, green: g / n, blue: b / n) : nil
     }
 
     /// The most saturated hue family of the cover: hues of bright, saturated pixels are binned

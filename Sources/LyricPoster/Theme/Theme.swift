@@ -23,7 +23,7 @@ public struct Theme: Hashable, Sendable {
         case blurredCover = "blurred-cover"
         /// The cover itself, filling the canvas.
         case cover
-        /// A vertical gradient between two of the cover's own colours (darkened).
+        /// A vertical gradient from the cover's vibrant to its muted colour (both darkened).
         case gradient
     }
 
