@@ -92,10 +92,29 @@ public final class Renderer {
         } else if let current {
             contrast = Color.contrast(textLuminance, canvas.luminance(in: current, quantile: 1.0))
         }
+        // Captions (title and artist line) are large text too: where the backdrop is too light for
+        // them to reach 3:1, a soft band of the cover's tint goes behind them as well.
+        let captions = layout.blocks.filter { $0.role == .title || $0.role == .artist }
+        if let area = captions.map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) {
+            var alpha = 0.0
+            for block in captions {
+                let luminance = block.color.withAlpha(1).relativeLuminance
+                let needed = Background.scrimAlpha(canvas: canvas, rect: block.box, tint: background.tint, minimum: 0) { bg in
+                    Background.blendedContrast(textLuminance: luminance, alpha: block.color.alpha,
+                                               backgroundLuminance: bg) >= Renderer.neighbourContrastTarget
+                }
+                alpha = max(alpha, needed)
+            }
+            if alpha > 0 {
+                let feather = 1.2 * geometry.artistSize
+                canvas.fillSoft(area.insetBy(dx: -2 * feather, dy: -feather), color: background.tint.withAlpha(alpha),
+                                featherX: 1.5 * feather, featherY: feather)
+            }
+        }
         // Any dimmed line still under 3:1 (at the band's feathered edge, or on a classic band)
         // is drawn more opaque, as far as needed.
         var dimmedContrast: Double?
-        for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) {
+        for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) || layout.blocks[i].role == .title {
             let block = layout.blocks[i]
             let background = canvas.luminance(in: block.box, quantile: 1.0)
             let luminance = block.color.withAlpha(1).relativeLuminance
