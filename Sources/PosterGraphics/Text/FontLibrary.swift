@@ -90,9 +90,8 @@ public final class FontLibrary: @unchecked Sendable {
         return names.sorted()
     }
 
-    /// The font files the library uses, sorted (for reports and the fonts README check).
+    /// The font files the library uses, sorted (for render keys and unusable-font warnings).
     public func fontFiles() -> [String] {
-        guard let set = FcConfigGetFonts(config, FcSetApplication) ?? FcConfigGetFonts(config, FcSetSystem) else { return [] }
         var files = Set<String>()
         for which in [FcSetSystem, FcSetApplication] {
             guard let set = FcConfigGetFonts(config, which) else { continue }
@@ -104,7 +103,6 @@ public final class FontLibrary: @unchecked Sendable {
                 }
             }
         }
-        _ = set
         return files.sorted()
     }
 
