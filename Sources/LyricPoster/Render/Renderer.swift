@@ -45,88 +45,10 @@ public final class Renderer {
         let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
         canvas.draw(background.bitmap, in: full)
 
-        var contrast: Double?
         let textLuminance = layoutEngine.currentColor.relativeLuminance
-        let current = layout.blocks.filter { $0.role == .current }.map(\.box).reduce(nil) { $0?.union($1) ?? $1 }
-        if let current, geometry.layout != .classic {
-            let behind = current.insetBy(dx: -4 * geometry.unit, dy: 0)
-            // The cover's own colour, dark enough that some opacity of it always suffices.
-            let tint = textLuminance >= 0.99 ? background.tint
-                : Background.darkened(background.average, to: 7, against: textLuminance)
-            var alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: tint, minimum: 0,
-                                              textLuminance: textLuminance)
-            // The dimmed lines around it should stay readable too (3:1): deepen the band for them
-            // as far as a still-transparent scrim allows; the rest is made up by their opacity below.
-            for block in layout.blocks where Self.isDimmed(block.role) && layout.lyricsBounds?.contains(block.box) == true {
-                let luminance = block.color.withAlpha(1).relativeLuminance
-                let needed = Background.scrimAlpha(canvas: canvas, rect: block.box, tint: tint, minimum: 0) { background in
-                    Background.blendedContrast(textLuminance: luminance, alpha: block.color.alpha,
-                                               backgroundLuminance: background) >= Renderer.neighbourContrastTarget
-                }
-                alpha = max(alpha, min(needed, 0.8))
-            }
-            if alpha > 0, let lyrics = layout.lyricsBounds {
-                // A soft band behind the lyrics, solid over all of them and feathered at its
-                // edges, tinted with the cover's own darkened colour. Where the lyrics have a column
-                // of their own, the band stays in that column, clear of the cover card.
-                let feather = 2.5 * geometry.neighbourSize
-                let column = geometry.lyrics.width < 0.8 * full.width
-                // (Not clamped to the canvas: the fade may run off its edge, never over the text.)
-                let x0 = column ? geometry.lyrics.minX - 2 * feather : 0
-                let x1 = column ? geometry.lyrics.maxX + 2 * feather : full.width
-                let band = Rect(x: x0, y: lyrics.minY - feather, width: x1 - x0, height: lyrics.height + 2 * feather)
-                canvas.fillSoft(band, color: tint.withAlpha(alpha), featherX: column ? 1.5 * feather : 0,
-                                featherY: feather)
-            }
-            // Verify on the pixels as drawn (gradients are quantised to 8 bits); where the tinted
-            // band fell short, deepen it with black until the target is met.
-            var measured = Color.contrast(textLuminance, canvas.luminance(in: behind, quantile: 1.0))
-            if measured < Renderer.contrastTarget {
-                let extra = Background.scrimAlpha(canvas: canvas, rect: behind, tint: .black, minimum: 0,
-                                                  textLuminance: textLuminance)
-                canvas.fill(behind.insetBy(dx: -geometry.neighbourSize, dy: -0.3 * geometry.neighbourSize),
-                            color: Color.black.withAlpha(min(1, extra + 0.02)), cornerRadius: 0.3 * geometry.neighbourSize)
-                measured = Color.contrast(textLuminance, canvas.luminance(in: behind, quantile: 1.0))
-            }
-            contrast = measured
-        } else if let current {
-            contrast = Color.contrast(textLuminance, canvas.luminance(in: current, quantile: 1.0))
-        }
-        // Captions (title and artist line) are large text too: where the backdrop is too light for
-        // them to reach 3:1, a soft band of the cover's tint goes behind them as well.
-        let captions = layout.blocks.filter { $0.role == .title || $0.role == .artist }
-        if let area = captions.map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) {
-            var alpha = 0.0
-            for block in captions {
-                let luminance = block.color.withAlpha(1).relativeLuminance
-                let needed = Background.scrimAlpha(canvas: canvas, rect: block.box, tint: background.tint, minimum: 0) { bg in
-                    Background.blendedContrast(textLuminance: luminance, alpha: block.color.alpha,
-                                               backgroundLuminance: bg) >= Renderer.neighbourContrastTarget
-                }
-                alpha = max(alpha, needed)
-            }
-            if alpha > 0 {
-                let feather = 1.2 * geometry.artistSize
-                canvas.fillSoft(area.insetBy(dx: -2 * feather, dy: -feather), color: background.tint.withAlpha(alpha),
-                                featherX: 1.5 * feather, featherY: feather)
-            }
-        }
-        // Any dimmed line still under 3:1 (at the band's feathered edge, or on a classic band)
-        // is drawn more opaque, as far as needed.
-        var dimmedContrast: Double?
-        for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) || layout.blocks[i].role == .title {
-            let block = layout.blocks[i]
-            let background = canvas.luminance(in: block.box, quantile: 1.0)
-            let luminance = block.color.withAlpha(1).relativeLuminance
-            var alpha = block.color.alpha
-            while alpha < 1, Background.blendedContrast(textLuminance: luminance, alpha: alpha,
-                                                        backgroundLuminance: background) < Renderer.neighbourContrastTarget {
-                alpha = min(1, alpha + 0.05)
-            }
-            layout.blocks[i].color = block.color.withAlpha(alpha)
-            let reached = Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: background)
-            dimmedContrast = min(dimmedContrast ?? reached, reached)
-        }
+        let contrast = scrimLyrics(on: canvas, layout: layout, textLuminance: textLuminance)
+        scrimCaptions(on: canvas, layout: layout)
+        let dimmedContrast = raiseDimmedOpacity(on: canvas, layout: &layout)
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }
@@ -145,6 +67,91 @@ public final class Renderer {
         }
         try canvas.finish()
         return Frame(canvas: canvas, layout: layout, contrast: contrast, dimmedContrast: dimmedContrast)
+    }
+
+    /// Lays a soft band of the cover's tint behind the lyrics at the weakest opacity that brings
+    /// the current line to 4.5:1 (and, within limits, the dimmed lines to 3:1), checks the drawn
+    /// pixels, and deepens the band with black where quantisation left it short. Returns the
+    /// current line's measured contrast.
+    private func scrimLyrics(on canvas: Canvas, layout: FrameLayout, textLuminance: Double) -> Double? {
+        let geometry = background.geometry
+        let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
+        let current = layout.blocks.filter { $0.role == .current }.map(\.box).reduce(nil) { $0?.union($1) ?? $1 }
+        guard let current else { return nil }
+        guard geometry.layout != .classic else {
+            // Classic rows got their bands, dark enough for the current line, with the background.
+            return Color.contrast(textLuminance, canvas.luminance(in: current, quantile: 1.0))
+        }
+        let behind = current.insetBy(dx: -4 * geometry.unit, dy: 0)
+        // The cover's own colour, dark enough that some opacity of it always suffices.
+        let tint = textLuminance >= 0.99 ? background.tint
+            : Background.darkened(background.average, to: 7, against: textLuminance)
+        var alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: tint, minimum: 0, textLuminance: textLuminance)
+        // The dimmed lines around it should stay readable too (3:1): deepen the band for them as
+        // far as a still-transparent scrim allows; the rest is made up by their opacity later.
+        for block in layout.blocks where Self.isDimmed(block.role) && layout.lyricsBounds?.contains(block.box) == true {
+            alpha = max(alpha, min(Self.scrimForDimmed(block, on: canvas, tint: tint), 0.8))
+        }
+        if alpha > 0, let lyrics = layout.lyricsBounds {
+            // Solid over all the lyrics and feathered at its edges. Where the lyrics have a column
+            // of their own, the band stays in that column, clear of the cover card; it is not
+            // clamped to the canvas, so its fade may run off the edge but never over the text.
+            let feather = 2.5 * geometry.neighbourSize
+            let column = geometry.lyrics.width < 0.8 * full.width
+            let x0 = column ? geometry.lyrics.minX - 2 * feather : 0
+            let x1 = column ? geometry.lyrics.maxX + 2 * feather : full.width
+            let band = Rect(x: x0, y: lyrics.minY - feather, width: x1 - x0, height: lyrics.height + 2 * feather)
+            canvas.fillSoft(band, color: tint.withAlpha(alpha), featherX: column ? 1.5 * feather : 0, featherY: feather)
+        }
+        // Verify on the pixels as drawn (gradients are quantised to 8 bits).
+        var measured = Color.contrast(textLuminance, canvas.luminance(in: behind, quantile: 1.0))
+        if measured < Renderer.contrastTarget {
+            let extra = Background.scrimAlpha(canvas: canvas, rect: behind, tint: .black, minimum: 0, textLuminance: textLuminance)
+            canvas.fill(behind.insetBy(dx: -geometry.neighbourSize, dy: -0.3 * geometry.neighbourSize),
+                        color: Color.black.withAlpha(min(1, extra + 0.02)), cornerRadius: 0.3 * geometry.neighbourSize)
+            measured = Color.contrast(textLuminance, canvas.luminance(in: behind, quantile: 1.0))
+        }
+        return measured
+    }
+
+    /// Captions (title and artist line) are large text too: where the backdrop is too light for
+    /// them to reach 3:1, a soft band of the cover's tint goes behind them as well.
+    private func scrimCaptions(on canvas: Canvas, layout: FrameLayout) {
+        let captions = layout.blocks.filter { $0.role == .title || $0.role == .artist }
+        guard let area = captions.map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) else { return }
+        let alpha = captions.map { Self.scrimForDimmed($0, on: canvas, tint: background.tint) }.max() ?? 0
+        guard alpha > 0 else { return }
+        let feather = 1.2 * background.geometry.artistSize
+        canvas.fillSoft(area.insetBy(dx: -2 * feather, dy: -feather), color: background.tint.withAlpha(alpha),
+                        featherX: 1.5 * feather, featherY: feather)
+    }
+
+    /// Any dimmed line (or title) still under 3:1 — at a band's feathered edge, on a classic band —
+    /// is drawn more opaque, as far as needed. Returns the lowest contrast reached.
+    private func raiseDimmedOpacity(on canvas: Canvas, layout: inout FrameLayout) -> Double? {
+        var lowest: Double?
+        for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) || layout.blocks[i].role == .title {
+            let block = layout.blocks[i]
+            let background = canvas.luminance(in: block.box, quantile: 1.0)
+            let luminance = block.color.withAlpha(1).relativeLuminance
+            func reached(_ alpha: Double) -> Double {
+                Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: background)
+            }
+            var alpha = block.color.alpha
+            while alpha < 1, reached(alpha) < Renderer.neighbourContrastTarget { alpha = min(1, alpha + 0.05) }
+            layout.blocks[i].color = block.color.withAlpha(alpha)
+            lowest = min(lowest ?? reached(alpha), reached(alpha))
+        }
+        return lowest
+    }
+
+    /// The weakest opacity of `tint` under which `block`, at its own opacity, reaches 3:1.
+    private static func scrimForDimmed(_ block: TextBlock, on canvas: Canvas, tint: Color) -> Double {
+        let luminance = block.color.withAlpha(1).relativeLuminance
+        return Background.scrimAlpha(canvas: canvas, rect: block.box, tint: tint, minimum: 0) { background in
+            Background.blendedContrast(textLuminance: luminance, alpha: block.color.alpha,
+                                       backgroundLuminance: background) >= Renderer.neighbourContrastTarget
+        }
     }
 
     /// The sung part of a karaoke line, as rectangles in canvas pixels: each cluster is covered
