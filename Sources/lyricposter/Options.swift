@@ -90,6 +90,7 @@ struct RenderOptionGroup: ParsableArguments {
             throw ValidationError("--translations must be show, hide or only")
         }
         if theme.isEmpty { throw ValidationError("--theme needs a name or a file") }
+        if let duration, duration.milliseconds <= 0 { throw ValidationError("--duration must be longer than 0") }
         guard (1...1_000_000_000).contains(maxCoverPixels) else {
             throw ValidationError("--max-cover-pixels must be from 1 to 1000000000")
         }

@@ -235,3 +235,18 @@ extension LayoutTests {
         for block in layout.blocks { XCTAssertLessThanOrEqual(block.box.maxY, 800) }
     }
 }
+
+extension LayoutTests {
+    func testRequestedNeighboursAreShownWhenTheyFit() throws {
+        let lines = (0..<12).map { String(format: "[00:%02d.00]short line %d", $0 * 4, $0) }.joined(separator: "\n")
+        let lyrics = try LRC.parse(lines)
+        for theme in [Theme.card, .immersive] {
+            let geometry = PosterGeometry(preset: .lockscreen, before: 3, after: 3, theme: theme)
+            let engine = LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Self.fonts), theme: theme)
+            let layout = engine.layout(SceneBuilder(lyrics: lyrics, before: 3, after: 3).scene(at: Timestamp(milliseconds: 24_000)))
+            XCTAssertEqual(layout.blocks.filter { $0.role == .previous }.count, 3, theme.name)
+            XCTAssertEqual(layout.blocks.filter { $0.role == .next }.count, 3, theme.name)
+        }
+    }
+}
+

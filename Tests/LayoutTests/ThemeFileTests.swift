@@ -36,6 +36,10 @@ final class ThemeFileTests: XCTestCase {
             (#"{"show": {"title": "yes"}}"#, "show.title: must be true or false"),
             (#"{"weights": {"current": 650.5}}"#, "weights.current: must be a whole number"),
             (#"{"margin": true}"#, "margin: must be a number from 0 to 300"),
+            (##"{"colors": {"text": "#FFFFFF00"}}"##, "colors.text: must be opaque"),
+            (##"{"colors": {"accent": "#FFD08080"}}"##, "colors.accent: must be"),
+            (##"{"colors": {"text": "#+FFFFF"}}"##, "colors.text: must be a colour like #RRGGBB"),
+            (#"{"background": {"scrim": [true, 0.2, 0.3]}}"#, "background.scrim: must be 3 numbers"),
         ]
         for (json, message) in cases {
             XCTAssertThrowsError(try parse(json), json) { error in

@@ -37,7 +37,7 @@ final class ThemeRenderTests: XCTestCase {
         var lowest = (current: Double.infinity, dimmed: Double.infinity)
         for theme in Theme.builtIn {
             for (name, cover) in covers {
-                for preset in [Preset.custom(width: 270, height: 480), .custom(width: 480, height: 270)] {
+                for preset in [Preset.custom(width: 270, height: 480), .custom(width: 480, height: 270), .classic] {
                     for t in [1_000, 4_500, 9_000] {
                         let frame = try renderFrame(cover: cover, lrc: Self.song, at: t, preset: preset, theme: theme)
                         let label = "\(theme.name) \(name) \(preset) @\(t)"
@@ -74,7 +74,10 @@ final class ThemeRenderTests: XCTestCase {
         XCTAssertEqual(sung.count, "Every word in turn".count)
         XCTAssertEqual(sung.prefix(11), [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1])
         XCTAssertEqual(sung.last, 0)
-        XCTAssertTrue(builder.scene(at: Timestamp(milliseconds: 6_500)).timeSensitive, "a filling line is a new frame every instant")
+        XCTAssertNotEqual(builder.scene(at: Timestamp(milliseconds: 6_500)).withoutTime,
+                          builder.scene(at: Timestamp(milliseconds: 6_600)).withoutTime, "a filling line changes the picture")
+        XCTAssertEqual(builder.scene(at: Timestamp(milliseconds: 8_100)).withoutTime,
+                       builder.scene(at: Timestamp(milliseconds: 8_500)).withoutTime, "once sung, the picture holds")
         builder.karaoke = false
         XCTAssertEqual(builder.scene(at: Timestamp(milliseconds: 6_500)).lines.first { $0.role == .current }?.sung, [])
     }

@@ -109,7 +109,7 @@ extension Scene {
                      "title=\(title ?? "")", "artist=\(artist ?? "")", "album=\(album ?? "")", "lang=\(language ?? "")",
                      "duration=\(duration?.milliseconds ?? -1)", timeSensitive ? "time=\(time.milliseconds)" : "time=-"]
         for line in lines {
-            parts.append("\(line.role.rawValue)|\(line.lineIndex.map(String.init) ?? "-")|\(line.language ?? "")|\(line.text)|\(line.translation ?? "")")
+            parts.append("\(line.role.rawValue)|\(line.lineIndex.map(String.init) ?? "-")|\(line.language ?? "")|\(line.text)|\(line.translation ?? "")|\(line.sung.map { String($0) }.joined(separator: ","))")
         }
         return parts.joined(separator: "\n")
     }

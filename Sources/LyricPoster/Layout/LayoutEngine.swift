@@ -230,6 +230,9 @@ public final class LayoutEngine {
             tLook.size = mainLook.size * (line.role == .current ? 0.58 : 0.62) * theme.translationScale / 0.6
             if line.role != .current {
                 tLook.color = theme.textColor.withAlpha(max(0.12, theme.neighbourOpacity * 0.76 - fade))
+            } else {
+                // Under the current line, its translation takes the line's own colour, a step quieter.
+                tLook.color = currentColor.withAlpha(theme.translationOpacity)
             }
             let language = FontSetup.language(of: translation, songLanguage: nil)
             let t = fit(translation, look: tLook, language: language, width: area.width, alignment: alignment)
@@ -250,6 +253,13 @@ public final class LayoutEngine {
         guard let focusIndex = groups.firstIndex(where: \.isFocus) else { return ([], nil) }
         let focus = groups[focusIndex]
         var top = area.minY + area.height * geometry.anchor - focus.height / 2
+        // When every requested line fits in the region, slide the focus off its anchor as far as
+        // needed to show them all; otherwise the farthest lines are left out below.
+        let above = groups[..<focusIndex].reduce(0) { $0 + $1.height + gap }
+        let below = groups[(focusIndex + 1)...].reduce(0) { $0 + $1.height + gap }
+        if above + focus.height + below <= area.height {
+            top = min(max(top, area.minY + above), area.maxY - focus.height - below)
+        }
         top = min(max(top, area.minY), max(area.minY, area.maxY - focus.height))
 
         func shifted(_ g: Group, to y: Double) -> [TextBlock] {

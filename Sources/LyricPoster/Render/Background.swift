@@ -31,11 +31,15 @@ public struct Background: Sendable {
 
         if geometry.layout == .classic {
             canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
-            // The rows' half-black bands, darker where the cover behind a row is too light for
-            // white text to reach 4.5:1 (the original used a fixed 50 %).
+            // The rows' half-black bands, darker where the cover behind a row is too light for the
+            // current line's colour to reach 4.5:1 (the original used a fixed 50 %). Rows are
+            // snapped to whole pixels so that neighbouring bands do not leave a lighter seam.
+            let textLuminance = Background.currentColor(for: theme, vibrant: vibrant).relativeLuminance
             for row in geometry.rows {
-                let alpha = scrimAlpha(canvas: canvas, rect: row, tint: .black, minimum: 0.5)
-                canvas.fill(row, color: Color.black.withAlpha(alpha))
+                let y0 = row.minY.rounded(), y1 = row.maxY.rounded()
+                let snapped = Rect(x: row.minX, y: y0, width: row.width, height: y1 - y0)
+                let alpha = scrimAlpha(canvas: canvas, rect: snapped, tint: .black, minimum: 0.5, textLuminance: textLuminance)
+                canvas.fill(snapped, color: Color.black.withAlpha(alpha))
             }
         } else {
             switch theme.background {
@@ -76,6 +80,10 @@ public struct Background: Sendable {
     /// the cover's vibrant colour lightened (hue kept) until it is at least as light as
     /// relative luminance 0.55, so that scrims can always bring it to 4.5:1.
     public func currentColor(for theme: Theme) -> Color {
+        Background.currentColor(for: theme, vibrant: vibrant)
+    }
+
+    static func currentColor(for theme: Theme, vibrant: Color?) -> Color {
         if let accent = theme.accentColor { return accent }
         guard theme.accentFromCover, let vibrant else { return theme.textColor }
         var c = vibrant

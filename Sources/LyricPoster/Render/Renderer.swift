@@ -78,11 +78,10 @@ public final class Renderer {
         let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
         let current = layout.blocks.filter { $0.role == .current }.map(\.box).reduce(nil) { $0?.union($1) ?? $1 }
         guard let current else { return nil }
-        guard geometry.layout != .classic else {
-            // Classic rows got their bands, dark enough for the current line, with the background.
-            return Color.contrast(textLuminance, canvas.luminance(in: current, quantile: 1.0))
-        }
         let behind = current.insetBy(dx: -4 * geometry.unit, dy: 0)
+        // Classic rows got their bands, dark enough for the current line, with the background;
+        // they are only checked below.
+        if geometry.layout != .classic {
         // The cover's own colour, dark enough that some opacity of it always suffices.
         let tint = textLuminance >= 0.99 ? background.tint
             : Background.darkened(background.average, to: 7, against: textLuminance)
@@ -98,10 +97,12 @@ public final class Renderer {
             // clamped to the canvas, so its fade may run off the edge but never over the text.
             let feather = 2.5 * geometry.neighbourSize
             let column = geometry.lyrics.width < 0.8 * full.width
-            let x0 = column ? geometry.lyrics.minX - 2 * feather : 0
+            var x0 = column ? geometry.lyrics.minX - 2 * feather : 0
+            if column, let card = geometry.card, card.maxX <= geometry.lyrics.minX { x0 = max(x0, card.maxX) }
             let x1 = column ? geometry.lyrics.maxX + 2 * feather : full.width
             let band = Rect(x: x0, y: lyrics.minY - feather, width: x1 - x0, height: lyrics.height + 2 * feather)
-            canvas.fillSoft(band, color: tint.withAlpha(alpha), featherX: column ? 1.5 * feather : 0, featherY: feather)
+            canvas.fillSoft(band, color: tint.withAlpha(alpha), featherX: column ? 2 * feather : 0, featherY: feather)
+        }
         }
         // Verify on the pixels as drawn (gradients are quantised to 8 bits).
         var measured = Color.contrast(textLuminance, canvas.luminance(in: behind, quantile: 1.0))
@@ -114,16 +115,26 @@ public final class Renderer {
         return measured
     }
 
-    /// Captions (title and artist line) are large text too: where the backdrop is too light for
-    /// them to reach 3:1, a soft band of the cover's tint goes behind them as well.
+    /// Captions (title and artist line, progress times) are large or secondary text: where the
+    /// backdrop is too light for them to reach 3:1, a soft band of the cover's tint goes behind
+    /// them as well, kept clear of the cover card.
     private func scrimCaptions(on canvas: Canvas, layout: FrameLayout) {
-        let captions = layout.blocks.filter { $0.role == .title || $0.role == .artist }
-        guard let area = captions.map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) else { return }
-        let alpha = captions.map { Self.scrimForDimmed($0, on: canvas, tint: background.tint) }.max() ?? 0
-        guard alpha > 0 else { return }
-        let feather = 1.2 * background.geometry.artistSize
-        canvas.fillSoft(area.insetBy(dx: -2 * feather, dy: -feather), color: background.tint.withAlpha(alpha),
-                        featherX: 1.5 * feather, featherY: feather)
+        for roles in [[Scene.Role.title, .artist], [.elapsed, .total]] {
+            let blocks = layout.blocks.filter { roles.contains($0.role) }
+            guard let area = blocks.map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) else { continue }
+            let alpha = blocks.map { Self.scrimForDimmed($0, on: canvas, tint: background.tint) }.max() ?? 0
+            guard alpha > 0 else { continue }
+            let feather = 1.2 * background.geometry.artistSize
+            var band = area.insetBy(dx: -2 * feather, dy: -feather)
+            if let card = background.geometry.card, band.intersects(card) {
+                if card.maxX <= area.minX {
+                    band = Rect(x: card.maxX, y: band.y, width: band.maxX - card.maxX, height: band.height)
+                } else if card.maxY <= area.minY {
+                    band = Rect(x: band.x, y: card.maxY, width: band.width, height: band.maxY - card.maxY)
+                }
+            }
+            canvas.fillSoft(band, color: background.tint.withAlpha(alpha), featherX: 2 * feather, featherY: feather)
+        }
     }
 
     /// Any dimmed line (or title) still under 3:1 — at a band's feathered edge, on a classic band —

@@ -130,10 +130,10 @@ public struct SceneBuilder: Sendable {
         }
         result += next.map { line($0, .next) }
 
-        let filling = result.contains { !$0.sung.isEmpty }
+        // A filling line's progress is in its `sung` shares, so equal shares are the same picture.
         return Scene(time: time, lineIndex: current, isInterlude: current == nil, lines: result,
                      title: title, artist: artist, album: album, language: language, duration: duration,
-                     timeSensitive: timeSensitive || filling)
+                     timeSensitive: timeSensitive)
     }
 
     /// How far each character of `text` has been sung at `time`: from the line's word timing

@@ -86,6 +86,7 @@ public enum ThemeFile {
         if let font = try reader.string("font") { theme.fontFamily = font.isEmpty ? nil : font }
         if var colors = try reader.object("colors") {
             if let text = try colors.color("text") {
+                guard text.alpha == 1 else { throw Problem(key: "colors.text", reason: "must be opaque (#RRGGBB)") }
                 guard text.relativeLuminance >= 0.5 else {
                     throw Problem(key: "colors.text", reason: "must be a light colour (scrims darken the backdrop behind it)")
                 }
@@ -96,8 +97,8 @@ public enum ThemeFile {
                 case "text": theme.accentColor = nil; theme.accentFromCover = false
                 case "cover": theme.accentColor = nil; theme.accentFromCover = true
                 default:
-                    guard let color = Color(hex: accent), color.relativeLuminance >= 0.3 else {
-                        throw Problem(key: "colors.accent", reason: "must be \"text\", \"cover\" or a light #RRGGBB colour")
+                    guard let color = Color(hex: accent), color.alpha == 1, color.relativeLuminance >= 0.3 else {
+                        throw Problem(key: "colors.accent", reason: "must be \"text\", \"cover\" or a light, opaque #RRGGBB colour")
                     }
                     theme.accentColor = color
                     theme.accentFromCover = false
@@ -180,7 +181,8 @@ public enum ThemeFile {
         mutating func numbers(_ name: String, count: Int, _ range: ClosedRange<Double>) throws(Problem) -> [Double]? {
             guard let v = value(name) else { return nil }
             guard let list = v as? [Any], list.count == count,
-                  let values = Optional(list.compactMap { ($0 as? NSNumber)?.doubleValue }), values.count == count,
+                  let values = Optional(list.compactMap { ($0 as? NSNumber).flatMap { Self.isBoolean($0) ? nil : $0.doubleValue } }),
+                  values.count == count,
                   values.allSatisfy(range.contains) else {
                 throw Problem(key: key(name), reason: "must be \(count) numbers from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))")
             }
@@ -235,7 +237,7 @@ extension Color {
         var s = hex
         guard s.hasPrefix("#") else { return nil }
         s.removeFirst()
-        guard s.count == 6 || s.count == 8, let v = UInt64(s, radix: 16) else { return nil }
+        guard s.count == 6 || s.count == 8, s.allSatisfy(\.isHexDigit), let v = UInt64(s, radix: 16) else { return nil }
         let hasAlpha = s.count == 8
         let r = Double((v >> (hasAlpha ? 24 : 16)) & 0xff) / 255, g = Double((v >> (hasAlpha ? 16 : 8)) & 0xff) / 255
         let b = Double((v >> (hasAlpha ? 8 : 0)) & 0xff) / 255, a = hasAlpha ? Double(v & 0xff) / 255 : 1
