@@ -99,16 +99,9 @@ public struct Background: Sendable {
     /// The mean colour of the cover's mid-tone pixels of low saturation, or nil if it has none.
     static func mutedColour(_ image: Bitmap) -> Color? {
         var r = 0.0, g = 0.0, b = 0.0, n = 0.0
-        let step = max(1, min(image.width, image.height) / 64)
-        for y in Swift.stride(from: 0, to: image.height, by: step) {
-            for x in Swift.stride(from: 0, to: image.width, by: step) {
-                let p = image.rgba(x: x, y: y)
-                let pr = Double(p.r) / 255, pg = Double(p.g) / 255, pb = Double(p.b) / 255
-                let maxC = max(pr, pg, pb), minC = min(pr, pg, pb)
-                let saturation = maxC > 0 ? (maxC - minC) / maxC : 0
-                guard (0.08...0.35).contains(saturation), (0.25...0.8).contains(maxC) else { continue }
-                r += pr; g += pg; b += pb; n += 1
-            }
+        forEachSample(of: image) { pixel in
+            guard (0.08...0.35).contains(pixel.saturation), (0.25...0.8).contains(pixel.value) else { return }
+            r += pixel.r; g += pixel.g; b += pixel.b; n += 1
         }
         return n > 0 ? Color(red: r / n, green: g / n, blue: b / n) : nil
     }
@@ -118,25 +111,44 @@ public struct Background: Sendable {
     static func vibrantColour(_ image: Bitmap) -> Color? {
         var weights = [Double](repeating: 0, count: 24)
         var sums = [(Double, Double, Double)](repeating: (0, 0, 0), count: 24)
-        let step = max(1, min(image.width, image.height) / 64)
-        for y in Swift.stride(from: 0, to: image.height, by: step) {
-            for x in Swift.stride(from: 0, to: image.width, by: step) {
-                let p = image.rgba(x: x, y: y)
-                let r = Double(p.r) / 255, g = Double(p.g) / 255, b = Double(p.b) / 255
-                let maxC = max(r, g, b), minC = min(r, g, b)
-                let saturation = maxC > 0 ? (maxC - minC) / maxC : 0
-                guard saturation > 0.35, maxC > 0.35 else { continue }
-                var hue: Double
-                if maxC == r { hue = (g - b) / (maxC - minC) } else if maxC == g { hue = 2 + (b - r) / (maxC - minC) } else { hue = 4 + (r - g) / (maxC - minC) }
-                hue = (hue < 0 ? hue + 6 : hue) / 6
-                let bin = min(23, Int(hue * 24))
-                weights[bin] += saturation
-                sums[bin].0 += r * saturation; sums[bin].1 += g * saturation; sums[bin].2 += b * saturation
-            }
+        forEachSample(of: image) { pixel in
+            guard pixel.saturation > 0.35, pixel.value > 0.35 else { return }
+            let bin = min(23, Int(pixel.hue * 24))
+            weights[bin] += pixel.saturation
+            sums[bin].0 += pixel.r * pixel.saturation
+            sums[bin].1 += pixel.g * pixel.saturation
+            sums[bin].2 += pixel.b * pixel.saturation
         }
         guard let best = weights.indices.max(by: { weights[$0] < weights[$1] }), weights[best] > 0 else { return nil }
         let w = weights[best]
         return Color(red: sums[best].0 / w, green: sums[best].1 / w, blue: sums[best].2 / w)
+    }
+
+    /// One sampled pixel: straight RGB in 0…1, with HSV hue (0…1), saturation and value.
+    struct Sample {
+        var r, g, b: Double
+        var hue: Double { hsv.hue }
+        var saturation: Double { hsv.saturation }
+        var value: Double { max(r, g, b) }
+        private var hsv: (hue: Double, saturation: Double) {
+            let maxC = max(r, g, b), minC = min(r, g, b)
+            guard maxC > minC else { return (0, 0) }
+            var h: Double
+            if maxC == r { h = (g - b) / (maxC - minC) } else if maxC == g { h = 2 + (b - r) / (maxC - minC) } else { h = 4 + (r - g) / (maxC - minC) }
+            h = (h < 0 ? h + 6 : h) / 6
+            return (h, (maxC - minC) / maxC)
+        }
+    }
+
+    /// Calls `body` for about 64×64 pixels spread evenly over `image` (palette work needs no more).
+    static func forEachSample(of image: Bitmap, _ body: (Sample) -> Void) {
+        let step = max(1, min(image.width, image.height) / 64)
+        for y in Swift.stride(from: 0, to: image.height, by: step) {
+            for x in Swift.stride(from: 0, to: image.width, by: step) {
+                let p = image.rgba(x: x, y: y)
+                body(Sample(r: Double(p.r) / 255, g: Double(p.g) / 255, b: Double(p.b) / 255))
+            }
+        }
     }
 
     /// The part of `image` that fills `rect` without distortion, centred (cropping the excess).
@@ -149,14 +161,10 @@ public struct Background: Sendable {
 
     static func averageColour(_ image: Bitmap) -> Color {
         var r = 0.0, g = 0.0, b = 0.0, n = 0.0
-        let step = max(1, min(image.width, image.height) / 64)
-        for y in Swift.stride(from: 0, to: image.height, by: step) {
-            for x in Swift.stride(from: 0, to: image.width, by: step) {
-                let p = image.rgba(x: x, y: y)
-                r += Double(p.r); g += Double(p.g); b += Double(p.b); n += 1
-            }
+        forEachSample(of: image) { pixel in
+            r += pixel.r; g += pixel.g; b += pixel.b; n += 1
         }
-        return Color(red: r / n / 255, green: g / n / 255, blue: b / n / 255)
+        return Color(red: r / n, green: g / n, blue: b / n)
     }
 
     /// Darkens `colour`, keeping its hue, until white reaches `ratio` (default 7:1) against it:
