@@ -90,7 +90,11 @@ public enum Inputs {
 
     public static func lyrics(_ path: String, encoding: String?, offsetSign: LRC.OffsetSign = .subtract,
                               limit: Int = 16 * 1024 * 1024) throws(PosterError) -> Lyrics {
-        let data = try read(path, limit: limit)
+        try lyrics(read(path, limit: limit), path: path, encoding: encoding, offsetSign: offsetSign)
+    }
+
+    /// Decodes and parses lyrics already read from `path` (named in errors).
+    public static func lyrics(_ data: Data, path: String, encoding: String?, offsetSign: LRC.OffsetSign) throws(PosterError) -> Lyrics {
         do {
             return try LRC.load(data, encoding: encoding, options: LRC.Options(offsetSign: offsetSign))
         } catch {
@@ -124,9 +128,7 @@ public final class PosterSession: @unchecked Sendable {
         self.timings = timings
         let lyricsData = try Inputs.read(lyricsPath, limit: options.maxLyricsBytes)
         let lyrics = try timings.measure("lyrics") { () throws(PosterError) in
-            do { return try LRC.load(lyricsData, encoding: options.encoding, options: LRC.Options(offsetSign: options.offsetSign)) } catch {
-                throw PosterError(path: lyricsPath, reason: "\(error)")
-            }
+            try Inputs.lyrics(lyricsData, path: lyricsPath, encoding: options.encoding, offsetSign: options.offsetSign)
         }
         if lyrics.lines.count > options.maxLyricsLines {
             throw PosterError(path: lyricsPath, reason: "has \(lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines) (see --max-lyrics-lines)")

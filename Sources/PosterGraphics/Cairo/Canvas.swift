@@ -231,41 +231,37 @@ public final class Canvas {
             // The shadow is soft, so it is drawn and blurred at half size and scaled back up:
             // a quarter of the pixels to blur, and no visible difference.
             let scale = shadow.radius >= 4 ? 0.5 : 1.0
-            let ink = layout.inkRect
-            let pad = Double(shadow.radius * 3 + 2)
-            let w = Int(((ink.width + 2 * pad) * scale).rounded(.up)), h = Int(((ink.height + 2 * pad) * scale).rounded(.up))
-            // A shadow larger than any sane text block (pathological ink) is skipped, not an error.
-            if w > 0, h > 0, w <= 8192, h <= 8192 {
-                let mask = try Canvas(width: w, height: h)
-                cairo_scale(mask.cr, scale, scale)
-                cairo_set_source_rgba(mask.cr, 0, 0, 0, 1)
-                cairo_move_to(mask.cr, pad - ink.x, pad - ink.y)
-                pango_cairo_show_layout(mask.cr, layout.handle)
-                try mask.finish()
-                let radius = max(1, Int((Double(shadow.radius) / 2 * scale).rounded()))
-                let blurred = mask.snapshot().blurred(radius: radius, alphaOnly: true)
-                paintMask(blurred, at: Point(x: origin.x + ink.x - pad + shadow.offset.x,
-                                             y: origin.y + ink.y - pad + shadow.offset.y), color: shadow.color, scale: 1 / scale)
-            }
+            try drawBlurred(layout, at: Point(x: origin.x + shadow.offset.x, y: origin.y + shadow.offset.y), color: shadow.color,
+                            pad: shadow.radius * 3 + 2, boxRadius: max(1, Int((Double(shadow.radius) / 2 * scale).rounded())),
+                            scale: scale)
         }
-        if blur > 0 {
-            let ink = layout.inkRect
-            let pad = Double(blur * 3 + 2)
-            let w = Int((ink.width + 2 * pad).rounded(.up)), h = Int((ink.height + 2 * pad).rounded(.up))
-            if w > 0, h > 0, w <= 8192, h <= 8192 {
-                let mask = try Canvas(width: w, height: h)
-                cairo_set_source_rgba(mask.cr, 0, 0, 0, 1)
-                cairo_move_to(mask.cr, pad - ink.x, pad - ink.y)
-                pango_cairo_show_layout(mask.cr, layout.handle)
-                try mask.finish()
-                paintMask(mask.snapshot().blurred(radius: max(1, blur / 2), alphaOnly: true),
-                          at: Point(x: origin.x + ink.x - pad, y: origin.y + ink.y - pad), color: color)
-                return
-            }
+        if blur > 0, try drawBlurred(layout, at: origin, color: color, pad: blur * 3 + 2, boxRadius: max(1, blur / 2), scale: 1) {
+            return
         }
         setSource(color)
         cairo_move_to(cr, origin.x, origin.y)
         pango_cairo_show_layout(cr, layout.handle)
+    }
+
+    /// Paints `layout` in `color` through a mask of its glyphs, padded by `pad` pixels, box-blurred
+    /// with `boxRadius` (three passes) at `scale` and enlarged back. A mask larger than any sane
+    /// text block (pathological ink) is skipped, not an error; returns whether anything was painted.
+    @discardableResult
+    private func drawBlurred(_ layout: TextLayout, at origin: Point, color: Color, pad: Int, boxRadius: Int,
+                             scale: Double) throws(GraphicsError) -> Bool {
+        let ink = layout.inkRect
+        let pad = Double(pad)
+        let w = Int(((ink.width + 2 * pad) * scale).rounded(.up)), h = Int(((ink.height + 2 * pad) * scale).rounded(.up))
+        guard w > 0, h > 0, w <= 8192, h <= 8192 else { return false }
+        let mask = try Canvas(width: w, height: h)
+        cairo_scale(mask.cr, scale, scale)
+        cairo_set_source_rgba(mask.cr, 0, 0, 0, 1)
+        cairo_move_to(mask.cr, pad - ink.x, pad - ink.y)
+        pango_cairo_show_layout(mask.cr, layout.handle)
+        try mask.finish()
+        let blurred = mask.snapshot().blurred(radius: boxRadius, alphaOnly: true)
+        paintMask(blurred, at: Point(x: origin.x + ink.x - pad, y: origin.y + ink.y - pad), color: color, scale: 1 / scale)
+        return true
     }
 
     // MARK: Pixels
