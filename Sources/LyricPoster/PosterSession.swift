@@ -207,7 +207,7 @@ public struct RenderedFrame: Sendable {
 /// Renders scenes of one prepared song to PNG bytes. Not thread-safe: one per thread.
 public final class FrameRenderer {
     /// Bumped whenever the same inputs would render different pixels, so resumed batches re-render.
-    public static let version = 1
+    public static let version = 2
 
     private let renderer: Renderer
     private let options: RenderOptions
@@ -218,7 +218,7 @@ public final class FrameRenderer {
         do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
         renderer = Renderer(background: background,
                             layoutEngine: LayoutEngine(geometry: background.geometry, text: engine, theme: options.theme,
-                                                       currentColor: background.currentColor(for: options.theme)))
+                                                       palette: background.palette))
         self.options = options
         self.timings = timings
     }
@@ -234,13 +234,13 @@ public final class FrameRenderer {
                 throw PosterError(path: "frame", reason: "\(error)")
             }
         }
-        return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame), scene: scene)
+        return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame, scheme: renderer.layoutEngine.palette.scheme), scene: scene)
     }
 
     /// Renders `scene` and hands the canvas to `body` (for thumbnails), without encoding.
     public func draw<T>(_ scene: Scene, _ body: (Canvas, FrameReport) throws(PosterError) -> T) throws(PosterError) -> T {
         let frame: Renderer.Frame
         do { frame = try renderer.render(scene) } catch { throw PosterError(path: "frame", reason: "\(error)") }
-        return try body(frame.canvas, FrameReport(scene: scene, frame: frame))
+        return try body(frame.canvas, FrameReport(scene: scene, frame: frame, scheme: renderer.layoutEngine.palette.scheme))
     }
 }

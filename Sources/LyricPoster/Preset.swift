@@ -16,21 +16,32 @@ public struct Preset: Hashable, Sendable, CustomStringConvertible {
     public var width: Int
     public var height: Int
     public var arrangement: Arrangement
+    /// A phone lock screen: the system draws its clock over the top 22 % and crops the sides of
+    /// tall (19.5:9) screens by about 8 % each, so text and the cover card keep clear of both.
+    public var isLockScreen: Bool
 
-    public init(name: String, width: Int, height: Int, arrangement: Arrangement? = nil) {
+    public init(name: String, width: Int, height: Int, arrangement: Arrangement? = nil, isLockScreen: Bool = false) {
         self.name = name
         self.width = width
         self.height = height
         self.arrangement = arrangement ?? Preset.arrangement(width: width, height: height)
+        self.isLockScreen = isLockScreen
     }
 
-    public static let lockscreen = Preset(name: "lockscreen", width: 1080, height: 1920)
+    /// Share of the height at the top kept clear on lock screens (the clock and date).
+    public static let lockScreenClockShare = 0.22
+    /// Share of the width kept clear on each side on lock screens (the 19.5:9 crop).
+    public static let lockScreenSideShare = 0.09
+
+    public static let lockscreen = Preset(name: "lockscreen", width: 1080, height: 1920, isLockScreen: true)
+    /// A 19.5:9 phone screen at its native size (1179×2556), with the lock screen's safe area.
+    public static let phone = Preset(name: "phone", width: 1179, height: 2556, isLockScreen: true)
     public static let feed = Preset(name: "feed", width: 1080, height: 1350)
     public static let square = Preset(name: "square", width: 1080, height: 1080)
     public static let landscape = Preset(name: "landscape", width: 1920, height: 1080)
     public static let classic = Preset(name: "classic", width: 480, height: 800, arrangement: .classic)
 
-    public static let all: [Preset] = [.lockscreen, .feed, .square, .landscape, .classic]
+    public static let all: [Preset] = [.lockscreen, .phone, .feed, .square, .landscape, .classic]
 
     public static func named(_ name: String) -> Preset? { all.first { $0.name == name.lowercased() } }
 

@@ -137,6 +137,7 @@ func runBatch(cover: String, lyrics: String, output: String, report: String?, re
         let result = try renderer.run(frames: planned.frames, kind: planned.kind, fps: planned.fps, ticks: planned.ticks,
                                       stop: stop, progress: progress.update)
         if let report { try OutputFile.writeAtomically(result.manifest.json(), to: report) }
+        if let message = render.droppedLinesWarning(before: result.dropped.before, after: result.dropped.after) { warn(message) }
         if !result.interrupted { try after(result) }
         if let ticks = planned.ticks, let fps = planned.fps { label = ", \(ticks.count) ticks at \(fps) fps" }
         progress.finish(summary(result, directory: output) + label)

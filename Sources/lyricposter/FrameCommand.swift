@@ -65,6 +65,9 @@ struct FrameCommand: ParsableCommand {
                 if let report { files.append((Array(frame.report.json().utf8), report)) }
                 try OutputFile.writeAtomically(files)
             }
+            if let message = render.droppedLinesWarning(before: frame.report.droppedBefore, after: frame.report.droppedAfter) {
+                warn(message)
+            }
             if frame.report.missingGlyphs > 0 {
                 warn("\(frame.report.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")
             }

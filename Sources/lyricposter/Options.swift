@@ -75,6 +75,15 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(name: .customLong("png-compression"), help: ArgumentHelp("PNG compression: fast, balanced or small.", valueName: "level"))
     var pngCompression: String = "fast"
 
+    /// Said once per run when lines asked for with --before/--after did not fit the canvas.
+    func droppedLinesWarning(before dropped: Int, after droppedAfter: Int) -> String? {
+        var parts: [String] = []
+        if let before, dropped > 0 { parts.append("--before \(before): up to \(dropped) line(s) did not fit") }
+        if let after, droppedAfter > 0 { parts.append("--after \(after): up to \(droppedAfter) line(s) did not fit") }
+        guard !parts.isEmpty else { return nil }
+        return parts.joined(separator: "; ") + " at this size and theme, and were left out"
+    }
+
     func validate() throws {
         if preset != nil, size != nil { throw ValidationError("--preset and --size cannot be used together") }
         if let preset, Preset.named(preset) == nil {

@@ -54,7 +54,7 @@ func renderFrame(cover: Bitmap, lrc: String, at ms: Int, preset: Preset, before:
     let geometry = PosterGeometry(preset: preset, before: before, after: after, theme: theme)
     let background = try Background.prepare(cover: cover, geometry: geometry, theme: theme)
     let engine = LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Shared.fonts), theme: theme,
-                              currentColor: background.currentColor(for: theme))
+                              palette: background.palette)
     let renderer = Renderer(background: background, layoutEngine: engine)
     var builder = SceneBuilder(lyrics: try LRC.parse(lrc), before: before, after: after)
     builder.karaoke = karaoke

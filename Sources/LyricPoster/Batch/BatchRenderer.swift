@@ -28,6 +28,8 @@ public struct BatchRenderer {
         public var reused: Int
         public var interrupted: Bool
         public var seconds: Double
+        /// The most lines before and after the current one that any frame had to leave out.
+        public var dropped: (before: Int, after: Int) = (0, 0)
     }
 
     public static let manifestName = "manifest.json"
@@ -76,7 +78,7 @@ public struct BatchRenderer {
         progress(reusedCount, frames.count)
 
         // Each worker holds one frame at a time and streams it to disk as soon as it is encoded.
-        let state = Locked((results: reused, done: reusedCount))
+        let state = Locked((results: reused, done: reusedCount, dropped: (before: 0, after: 0)))
         let todo = pending
         let session = self.session
         let directory = self.directory
@@ -97,11 +99,12 @@ public struct BatchRenderer {
             let done = state.withValue { value -> Int in
                 value.results[i] = entry
                 value.done += 1
+                value.dropped = (max(value.dropped.before, output.report.droppedBefore), max(value.dropped.after, output.report.droppedAfter))
                 return value.done
             }
             progress(done, frames.count)
         }
-        let results = state.withValue { $0.results }
+        let (results, dropped) = state.withValue { ($0.results, $0.dropped) }
 
         let finished = results.compactMap { $0 }
         let complete = finished.count == frames.count
@@ -126,7 +129,7 @@ public struct BatchRenderer {
         try OutputFile.writeAtomically(manifest.json(), to: manifestPath)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return Result(manifest: manifest, rendered: finished.count - reusedCount, reused: reusedCount,
-                      interrupted: !complete, seconds: seconds)
+                      interrupted: !complete, seconds: seconds, dropped: dropped)
     }
 
     static func inputDigest(key: String, frame: PlannedFrame) -> String {

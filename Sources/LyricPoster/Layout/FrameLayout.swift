@@ -12,6 +12,25 @@ public struct TextBlock {
     public var shadow: Canvas.Shadow?
     /// Blur radius in pixels (depth of field for lines away from the current one); 0 = sharp.
     public var blur: Double = 0
+    /// True when the text did not fit and was cut at a line end; it then fades out over the
+    /// end of its last line (`fade`) instead of ending in an ellipsis.
+    public var cut = false
+
+    /// Wrapped lines drawn.
+    public var lines: Int { layout.lineCount }
+
+    /// Where a cut block fades out: the last 1.25 em of its last line, at the line's end edge
+    /// (the left one in right-to-left text).
+    public var fade: Canvas.Fade? {
+        guard cut, let last = layout.lineRects.last else { return nil }
+        let width = min(1.25 * fontSize, last.width)
+        let rtl = layout.isRightToLeft
+        let x = rtl ? origin.x + last.minX : origin.x + last.maxX - width
+        // Reach past the line's box so that ink overhanging it fades too.
+        let pad = 0.3 * fontSize
+        return Canvas.Fade(zone: Rect(x: rtl ? x - pad : x, y: origin.y + last.minY - pad, width: width + pad,
+                                      height: last.height + 2 * pad), towardsLeft: rtl)
+    }
 
     /// The block's box in output pixels (what reports call its box): the logical box, grown to
     /// include any ink outside it.
@@ -26,6 +45,8 @@ public struct FrameLayout {
     public var blocks: [TextBlock]
     /// The current line (with its translation), or the interlude marker.
     public var focus: Rect?
+    /// For classic rows: the rows' full extent, which gets the dark band.
+    public var band: Rect?
     public var missingGlyphs: Int { blocks.reduce(0) { $0 + $1.layout.missingGlyphs } }
     /// The union of the lyric blocks (not captions).
     public var lyricsBounds: Rect? {

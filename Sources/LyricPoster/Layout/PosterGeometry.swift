@@ -30,13 +30,30 @@ public struct PosterGeometry: Hashable, Sendable {
     public var rows: [Rect]
     /// For `classic`: the row the current line always takes.
     public var focusRow: Int
+    /// For `classic`: translation size, and how far up and down rows may grow.
+    public var translationSize: Double
+    public var classicTop: Double
+    public var classicBottom: Double
+    /// Lines before and after the current one that the layout has room for (classic rows);
+    /// other layouts drop what does not fit when they place the lines.
+    public var rowsBefore: Int
+    public var rowsAfter: Int
 
     public init(preset: Preset, before: Int, after: Int, theme: Theme = .card) {
         let w = Double(preset.width), h = Double(preset.height)
         self.preset = preset
-        layout = preset.arrangement == .classic ? .classic : theme.layout
+        layout = theme.layout
+        // The classic preset is the original's canvas: the classic theme keeps its table there,
+        // and every other theme its own look, arranged as any tall canvas.
+        var arrangement = preset.arrangement
+        if arrangement == .classic, theme.layout != .classic { arrangement = .stack }
         rows = []
         focusRow = 0
+        translationSize = 0
+        classicTop = 0
+        classicBottom = h
+        rowsBefore = before
+        rowsAfter = after
         card = nil
         caption = nil
         progress = nil
@@ -47,18 +64,20 @@ public struct PosterGeometry: Hashable, Sendable {
         anchor = 0.45
         // Type sizes per arrangement, as shares of the theme's sizes (tuned on the card theme).
         let scale: (current: Double, neighbour: Double, title: Double, artist: Double)
-        switch preset.arrangement {
+        switch arrangement {
         case .stack, .classic: scale = (1, 1, 1, 1)
         case .header: scale = (58.0 / 64, 42.0 / 46, 48.0 / 50, 28.0 / 30)
         case .split: scale = (60.0 / 64, 44.0 / 46, 44.0 / 50, 28.0 / 30)
         }
-        let u = preset.arrangement == .split ? h / 1080 : preset.arrangement == .stack ? w / 1080 : min(w, h) / 1080
+        let u = arrangement == .split ? h / 1080 : arrangement == .stack || arrangement == .classic ? w / 1080 : min(w, h) / 1080
         unit = u
         currentSize = theme.currentSize * scale.current * u
         neighbourSize = theme.neighbourSize * scale.neighbour * u
         titleSize = theme.titleSize * scale.title * u
         artistSize = theme.artistSize * scale.artist * u
-        let margin = theme.margin * u
+        // Lock screens: nothing under the clock, nothing in the side crop.
+        let safeTop = preset.isLockScreen ? h * Preset.lockScreenClockShare : 0
+        let margin = max(theme.margin * u, preset.isLockScreen ? w * Preset.lockScreenSideShare : 0)
         let progressHeight = theme.showProgress ? 70 * u : 0
         func progressBar(bottom: Double, left: Double, right: Double) -> Rect? {
             theme.showProgress ? Rect(x: left, y: bottom - 44 * u, width: right - left, height: 44 * u) : nil
@@ -68,36 +87,44 @@ public struct PosterGeometry: Hashable, Sendable {
         case .classic:
             // The original: rows 44 px high on a 480×800 canvas, the three-row table starting at
             // y = 800 − 44·7 + 20 = 512. More rows grow the table upwards from the same bottom.
-            let u = w / 480
+            let u = min(w / 480, h / 800)
             unit = u
             let rowHeight = 44 * u
             let bottom = (512 + 3 * 44) * (h / 800)
             // As many rows as asked for, up to what fits above the table's bottom; when fewer fit,
             // the side with more rows gives them up first.
             var shownBefore = max(0, before), shownAfter = max(0, after)
-            let fitting = max(1, Int(bottom / rowHeight))
+            classicTop = max(safeTop, 12 * u)
+            let fitting = max(1, Int((bottom - classicTop) / rowHeight))
             while shownBefore + 1 + shownAfter > fitting {
                 if shownBefore >= shownAfter { shownBefore -= 1 } else { shownAfter -= 1 }
             }
+            rowsBefore = shownBefore
+            rowsAfter = shownAfter
             let count = shownBefore + 1 + shownAfter
             let top = bottom - Double(count) * rowHeight
             focusRow = shownBefore
             rows = (0..<count).map { Rect(x: 0, y: top + Double($0) * rowHeight, width: w, height: rowHeight) }
-            lyrics = Rect(x: 12 * u, y: top, width: w - 24 * u, height: bottom - top)
-            currentSize = 19 * u
-            neighbourSize = 16 * u
+            // Rows grow (wrapped lines, translations) down to the foot of the canvas at most.
+            classicBottom = min(h - 12 * u, bottom + 2 * rowHeight)
+            let side = max(0.06 * w, preset.isLockScreen ? w * Preset.lockScreenSideShare : 0)
+            lyrics = Rect(x: side, y: top, width: w - 2 * side, height: bottom - top)
+            // The original set its lyrics at about 17 px; the current line a clear step larger.
+            currentSize = 21 * u
+            neighbourSize = 17 * u
+            translationSize = 13 * u
             titleSize = 16 * u
             artistSize = 13 * u
             progress = progressBar(bottom: min(h - 12 * u, bottom + 60 * u), left: 24 * u, right: w - 24 * u)
 
         case .card:
-            switch preset.arrangement {
+            switch arrangement {
             case .stack, .classic:
-                let side = min(w * 0.58, h * 0.31)
-                let cardRect = Rect(x: (w - side) / 2, y: h * 0.085, width: side, height: side)
+                let side = preset.isLockScreen ? min(w * 0.46, h * 0.25) : min(w * 0.58, h * 0.31)
+                let cardRect = Rect(x: (w - side) / 2, y: max(h * 0.085, safeTop + 10 * u), width: side, height: side)
                 card = cardRect
                 cardRadius = theme.cardRadius * u
-                let captionRect = Rect(x: margin, y: cardRect.maxY + 44 * u, width: w - 2 * margin, height: 130 * u)
+                let captionRect = Rect(x: margin, y: cardRect.maxY + 40 * u, width: w - 2 * margin, height: 120 * u)
                 caption = captionRect
                 let bottom = h - 110 * u
                 lyrics = Rect(x: margin, y: captionRect.maxY + 40 * u, width: w - 2 * margin,
@@ -133,15 +160,15 @@ public struct PosterGeometry: Hashable, Sendable {
             // Captions in the top corner, the lyrics over the lower part of the full-bleed cover.
             captionAlignment = .left
             lyricsAlignment = .left
-            caption = Rect(x: margin, y: margin, width: w - 2 * margin, height: 140 * u)
+            caption = Rect(x: margin, y: max(margin, safeTop), width: w - 2 * margin, height: 140 * u)
             anchor = 0.6
-            let bottom = h - margin
-            switch preset.arrangement {
+            let bottom = h - max(margin, 80 * u)
+            switch arrangement {
             case .split:
                 lyrics = Rect(x: margin, y: h * 0.3, width: w * 0.62 - margin, height: bottom - progressHeight - h * 0.3)
                 progress = progressBar(bottom: bottom, left: margin, right: w * 0.62)
             default:
-                let top = preset.arrangement == .stack ? h * 0.42 : h * 0.3
+                let top = arrangement == .stack ? max(h * 0.42, safeTop + 200 * u) : h * 0.3
                 lyrics = Rect(x: margin, y: top, width: w - 2 * margin, height: bottom - progressHeight - top)
                 progress = progressBar(bottom: bottom, left: margin, right: w - margin)
             }
@@ -150,7 +177,8 @@ public struct PosterGeometry: Hashable, Sendable {
             // The current line alone in the middle; a small caption at the foot.
             let captionHeight = 100 * u
             caption = Rect(x: margin, y: h - margin - captionHeight, width: w - 2 * margin, height: captionHeight)
-            lyrics = Rect(x: margin, y: margin, width: w - 2 * margin, height: h - 2 * margin - captionHeight - 40 * u - progressHeight)
+            let top = max(margin, safeTop)
+            lyrics = Rect(x: margin, y: top, width: w - 2 * margin, height: h - margin - top - captionHeight - 40 * u - progressHeight)
             anchor = 0.5
             progress = progressBar(bottom: h - margin - captionHeight - 20 * u, left: margin, right: w - margin)
         }

@@ -2,13 +2,14 @@ import Foundation
 import PosterGraphics
 
 /// Everything about a frame that does not depend on the time, made once per song and preset:
-/// the blurred, darkened backdrop, the sharp cover card with its shadow, and the cover's tint.
+/// the backdrop in the cover's own colours, the text scheme it suits, a smooth scrim fitted to
+/// where text goes, and the sharp cover card with its shadow.
 public struct Background: Sendable {
     public let geometry: PosterGeometry
     /// The full-canvas backdrop, opaque.
     public let bitmap: Bitmap
-    /// The cover's average colour darkened (keeping its hue) until white text on it reaches
-    /// 7:1; used for scrims.
+    /// The scrim colour for the text's scheme: the cover's colour darkened (keeping its hue)
+    /// under light text, or lightened to a frost under dark text.
     public let tint: Color
     /// The cover's average colour.
     public let average: Color
@@ -17,6 +18,11 @@ public struct Background: Sendable {
     public let vibrant: Color?
     /// The cover's quiet colour: the mean of its mid-tone, low-saturation pixels (or its average).
     public let muted: Color
+    /// The text colours chosen for this backdrop.
+    public let palette: Palette
+    /// For classic rows: the cover blurred, seen through the rows' band so that sharp artwork
+    /// does not run through the text.
+    public let frost: Bitmap?
 
     /// Prepares the backdrop for `geometry` and `theme` from an upright cover.
     public static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
@@ -26,54 +32,207 @@ public struct Background: Sendable {
         let average = averageColour(cover)
         let vibrant = vibrantColour(cover)
         let muted = mutedColour(cover) ?? average
-        let tint = darkened(average)
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
+        // A cover enlarged more than twice to fill the canvas is not blown up into visible pixels:
+        // it is drawn small, softened in proportion to its enlargement, and scaled up smoothly.
+        let enlargement = max(Double(w) / Double(cover.width), Double(h) / Double(cover.height))
 
-        if geometry.layout == .classic {
-            canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
-            // The rows' half-black bands, darker where the cover behind a row is too light for the
-            // current line's colour to reach 4.5:1 (the original used a fixed 50 %). Rows are
-            // snapped to whole pixels so that neighbouring bands do not leave a lighter seam.
-            let textLuminance = Background.currentColor(for: theme, vibrant: vibrant).relativeLuminance
-            for row in geometry.rows {
-                let y0 = row.minY.rounded(), y1 = row.maxY.rounded()
-                let snapped = Rect(x: row.minX, y: y0, width: row.width, height: y1 - y0)
-                let alpha = scrimAlpha(canvas: canvas, rect: snapped, tint: .black, minimum: 0.5, textLuminance: textLuminance)
-                canvas.fill(snapped, color: Color.black.withAlpha(alpha))
+        func blurredCover(radius: Double, factor: Int = 8, saturate: Bool = true) throws(GraphicsError) -> Bitmap {
+            // Blurring at a reduced scale and scaling up is as smooth as a full-size blur, far cheaper.
+            let tiny = try Canvas(width: max(8, w / factor), height: max(8, h / factor))
+            let tinyRect = Rect(x: 0, y: 0, width: Double(tiny.width), height: Double(tiny.height))
+            tiny.fill(average)
+            tiny.draw(cover, source: aspectFill(cover, into: tinyRect, zoom: factor == 8 ? 1.15 : 1), in: tinyRect)
+            try tiny.finish()
+            let blurred = tiny.snapshot().blurred(radius: max(1, Int(radius.rounded())))
+            return saturate ? blurred.saturated(by: theme.backgroundSaturation) : blurred
+        }
+        func drawCover() throws(GraphicsError) {
+            if enlargement > 2 {
+                let factor = min(8, max(1, Int(enlargement / 2)))
+                canvas.draw(try blurredCover(radius: max(1, enlargement / Double(factor)), factor: factor, saturate: false), in: full)
+            } else {
+                canvas.fill(average)
+                canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
             }
+        }
+
+        // 1. The base: the cover, blurred or sharp, or a gradient of two of its colours.
+        var frost: Bitmap?
+        if geometry.layout == .classic {
+            try drawCover()
+            frost = try blurredCover(radius: 3 * geometry.unit)
         } else {
             switch theme.background {
-            case .blurredCover:
-                // The cover zoomed ×1.15 and heavily blurred. Blurring at 1/8 scale and scaling up
-                // is as smooth as a full-size blur and far cheaper.
-                let small = try Canvas(width: max(8, w / 8), height: max(8, h / 8))
-                let smallRect = Rect(x: 0, y: 0, width: Double(small.width), height: Double(small.height))
-                small.draw(cover, source: aspectFill(cover, into: smallRect, zoom: 1.15), in: smallRect)
-                try small.finish()
-                let radius = max(2, Int((theme.backgroundBlur * geometry.unit).rounded()))
-                canvas.draw(small.snapshot().blurred(radius: radius), in: full)
-            case .cover:
-                canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
+            case .blurredCover: canvas.draw(try blurredCover(radius: theme.backgroundBlur * geometry.unit), in: full)
+            case .cover: try drawCover()
             case .gradient:
-                let top = darkened(vibrant ?? average, to: 7), bottom = darkened(muted, to: 12)
+                let (top, bottom) = gradientColours(vibrant: vibrant, muted: muted, average: average)
                 canvas.fillVerticalGradient(full, stops: [(0, top), (1, bottom)])
             }
-            if theme.backgroundBrightness < 1 { canvas.fill(Color.black.withAlpha(1 - theme.backgroundBrightness)) }
-            // The scrim: black, or for a full-bleed cover its own darkened colour, strongest where
-            // the lyrics sit.
-            let scrimColour = theme.background == .cover ? tint : .black
-            canvas.fillVerticalGradient(full, stops: [(0, scrimColour.withAlpha(theme.scrim[0])),
-                                                      (0.5, scrimColour.withAlpha(theme.scrim[1])),
-                                                      (1, scrimColour.withAlpha(theme.scrim[2]))])
-            if let card = geometry.card, theme.card {
-                try canvas.dropShadow(for: card, cornerRadius: geometry.cardRadius, blur: Int(36 * geometry.unit),
-                                      offsetY: 14 * geometry.unit, color: Color.black.withAlpha(0.5))
-                canvas.draw(cover, source: aspectFill(cover, into: card), in: card, cornerRadius: geometry.cardRadius)
+        }
+        try canvas.finish()
+
+        // 2. The scheme: dark text where the backdrop behind the text is light.
+        let zones = textZones(geometry)
+        let median = zones.isEmpty ? 0 : zones.map { canvas.luminance(in: $0.rect, quantile: 0.5) }.max() ?? 0
+        let scheme: Palette.Scheme
+        switch theme.scheme {
+        case .dark: scheme = .dark
+        case .light: scheme = .light
+        case .auto: scheme = geometry.layout != .classic && median > 0.4 ? .light : .dark
+        }
+        let palette = makePalette(theme: theme, scheme: scheme, average: average, vibrant: vibrant, muted: muted)
+        let weakest = min(palette.text.relativeLuminance, palette.current.relativeLuminance)
+        let strongest = max(palette.text.relativeLuminance, palette.current.relativeLuminance)
+        let tint = scheme == .dark ? darkened(average, to: 7, against: weakest) : lightened(average, to: 7, against: strongest)
+
+        // 3. The theme's tone: darker (or, for dark text, lighter) and a gentle tinted wash.
+        if geometry.layout != .classic {
+            if scheme == .dark {
+                if theme.backgroundBrightness < 1 { canvas.fill(tint.withAlpha(1 - theme.backgroundBrightness)) }
+            } else {
+                canvas.fill(tint.withAlpha(min(0.5, (1 - theme.backgroundBrightness) * 0.8)))
+            }
+            if theme.scrim.contains(where: { $0 > 0 }) {
+                canvas.fillVerticalGradient(full, stops: [(0, tint.withAlpha(theme.scrim[0])), (0.5, tint.withAlpha(theme.scrim[1])),
+                                                          (1, tint.withAlpha(theme.scrim[2]))])
+            }
+            // 4. A smooth scrim fitted to the text: as strong as each row of the text regions
+            // needs for its contrast target, eased out far beyond them (no edge, no rectangle).
+            try canvas.finish()
+            let alphas = fogProfile(canvas.snapshot(), zones: zones, tint: tint, palette: palette, theme: theme, geometry: geometry)
+            if alphas.contains(where: { $0 > 0.004 }) { canvas.fillRows(color: tint, alphas: alphas) }
+        }
+
+        // 5. The sharp cover card, its shadow following the cover's shape.
+        if let slot = geometry.card, theme.card, geometry.layout != .classic {
+            let card = cardRect(slot, cover: cover)
+            let radius = geometry.cardRadius * card.width / max(1, slot.width)
+            let source = aspectFill(cover, into: card)
+            try canvas.dropShadow(of: cover, source: source, in: card, cornerRadius: radius, blur: Int(36 * geometry.unit),
+                                  offsetY: 14 * geometry.unit, color: Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28))
+            canvas.draw(cover, source: source, in: card, cornerRadius: radius)
+            // A hairline edge where the cover would melt into the backdrop (very dark or very light).
+            if !cover.hasTransparency {
+                let l = average.relativeLuminance
+                if l < 0.03 { canvas.stroke(card, color: Color.white.withAlpha(0.16), lineWidth: max(1, 1.5 * geometry.unit), cornerRadius: radius) }
+                if l > 0.8 { canvas.stroke(card, color: Color.black.withAlpha(0.12), lineWidth: max(1, 1.5 * geometry.unit), cornerRadius: radius) }
             }
         }
         try canvas.finish()
         return Background(geometry: geometry, bitmap: canvas.snapshot(), tint: tint, average: average, vibrant: vibrant,
-                          muted: muted)
+                          muted: muted, palette: palette, frost: frost)
+    }
+
+    /// The card's place: the layout's slot, or — for a cover smaller than half of it — the cover
+    /// at no more than twice its own size, centred in the slot, so that it is never blown up.
+    static func cardRect(_ slot: Rect, cover: Bitmap) -> Rect {
+        let side = min(slot.width, 2 * Double(min(cover.width, cover.height)))
+        return Rect(x: slot.midX - side / 2, y: slot.midY - side / 2, width: side, height: side)
+    }
+
+    /// Two clearly different colours of the cover for a gradient: its light quiet colour at the
+    /// top and its vibrant one (or its average, deepened) at the bottom.
+    static func gradientColours(vibrant: Color?, muted: Color, average: Color) -> (Color, Color) {
+        func mix(_ a: Color, _ b: Color, _ k: Double) -> Color {
+            Color(red: a.red + (b.red - a.red) * k, green: a.green + (b.green - a.green) * k, blue: a.blue + (b.blue - a.blue) * k)
+        }
+        let top = mix(muted, .white, 0.18)
+        var bottom = vibrant ?? average
+        let distance = abs(top.red - bottom.red) + abs(top.green - bottom.green) + abs(top.blue - bottom.blue)
+        if distance < 0.25 {
+            // A one-colour cover: the same hue, a clear step darker.
+            bottom = Color(red: bottom.red * 0.72, green: bottom.green * 0.72, blue: bottom.blue * 0.72)
+        }
+        return (top, bottom)
+    }
+
+    /// Where text goes and what it needs: the lyrics (the current line's colour at 4.5:1, dimmed
+    /// lines at 3:1 through a partly raised opacity) and the captions and progress times (3:1).
+    struct Zone {
+        var rect: Rect
+        var isLyrics: Bool
+    }
+
+    static func textZones(_ geometry: PosterGeometry) -> [Zone] {
+        var zones = [Zone(rect: geometry.lyrics, isLyrics: true)]
+        if let caption = geometry.caption { zones.append(Zone(rect: caption, isLyrics: false)) }
+        if let progress = geometry.progress { zones.append(Zone(rect: progress, isLyrics: false)) }
+        return zones
+    }
+
+    /// The text colours for `scheme`: the theme's (light) colours on a dark backdrop; on a light
+    /// one, an ink of the cover's own hue and an accent deepened until it reads there.
+    static func makePalette(theme: Theme, scheme: Palette.Scheme, average: Color, vibrant: Color?, muted: Color) -> Palette {
+        let accent = currentColor(for: theme, vibrant: vibrant)
+        guard scheme == .light else { return Palette(scheme: .dark, text: theme.textColor, current: accent) }
+        let ink = darkened(muted, to: 14)
+        let current = accent == theme.textColor ? ink : darkened(theme.accentColor ?? vibrant ?? accent, to: 8)
+        return Palette(scheme: .light, text: ink, current: current)
+    }
+
+    /// Per pixel row, the weakest opacity of `tint` under which every text zone's row reaches its
+    /// target against the most extreme pixel of that row; then widened and smoothed so that the
+    /// scrim has no visible step (it never falls below what a row needs).
+    static func fogProfile(_ base: Bitmap, zones: [Zone], tint: Color, palette: Palette, theme: Theme,
+                           geometry: PosterGeometry) -> [Double] {
+        let h = base.height
+        var need = [Double](repeating: 0, count: h)
+        let dark = palette.isDark
+        for zone in zones {
+            let extremes = base.rowExtremes(x0: Int(zone.rect.minX.rounded(.down)), x1: Int(zone.rect.maxX.rounded(.up)), brightest: dark)
+            let y0 = max(0, Int(zone.rect.minY.rounded(.down))), y1 = min(h, Int(zone.rect.maxY.rounded(.up)))
+            guard y1 > y0 else { continue }
+            for y in y0..<y1 {
+                let p = extremes[y]
+                func luminance(_ a: Double) -> Double {
+                    func c(_ v: Double, _ t: Double) -> Double { ((v * (1 - a) + t * 255 * a).rounded()) / 255 }
+                    return Color.luminance(red: c(p.r, tint.red), green: c(p.g, tint.green), blue: c(p.b, tint.blue))
+                }
+                func passes(_ a: Double) -> Bool {
+                    let l = luminance(a)
+                    if zone.isLyrics {
+                        return Color.contrast(palette.current.relativeLuminance, l) >= Renderer.contrastTarget
+                            && Color.contrast(palette.text.relativeLuminance, l) >= Renderer.contrastTarget
+                            && blendedContrast(textLuminance: palette.text.relativeLuminance, alpha: 0.8, backgroundLuminance: l)
+                                >= Renderer.neighbourContrastTarget
+                    }
+                    return blendedContrast(textLuminance: palette.text.relativeLuminance, alpha: theme.artistOpacity, backgroundLuminance: l)
+                        >= Renderer.neighbourContrastTarget
+                }
+                if passes(0) { continue }
+                var low = 0.0, high = 1.0
+                for _ in 0..<10 {
+                    let mid = (low + high) / 2
+                    if passes(mid) { high = mid } else { low = mid }
+                }
+                need[y] = max(need[y], min(1, high + 0.01))
+            }
+        }
+        guard need.contains(where: { $0 > 0 }) else { return need }
+        // Dilate by 2r, then two box passes of radius r: the result is never below the need,
+        // and changes by at most about max/2r per row.
+        let r = max(4, Int(0.07 * Double(max(geometry.preset.width, h))))
+        var dilated = need
+        for y in 0..<h {
+            var m = 0.0
+            for k in max(0, y - 2 * r)...min(h - 1, y + 2 * r) where need[k] > m { m = need[k] }
+            dilated[y] = m
+        }
+        func boxPass(_ v: [Double]) -> [Double] {
+            var prefix = [Double](repeating: 0, count: v.count + 1)
+            for i in v.indices { prefix[i + 1] = prefix[i] + v[i] }
+            return v.indices.map { i in
+                let lo = i - r, hi = i + r
+                // Outside the canvas the scrim continues at its edge value.
+                var sum = prefix[min(v.count, hi + 1)] - prefix[max(0, lo)]
+                if lo < 0 { sum += Double(-lo) * v[0] }
+                if hi >= v.count { sum += Double(hi - v.count + 1) * v[v.count - 1] }
+                return sum / Double(2 * r + 1)
+            }
+        }
+        return boxPass(boxPass(dilated))
     }
 
     /// The colour the current line is drawn in under `theme`: the text colour, a fixed accent, or
@@ -85,7 +244,9 @@ public struct Background: Sendable {
 
     static func currentColor(for theme: Theme, vibrant: Color?) -> Color {
         if let accent = theme.accentColor { return accent }
-        guard theme.accentFromCover, let vibrant else { return theme.textColor }
+        guard theme.accentFromCover, let vibrant else {
+            return theme.accentFromCover ? theme.accentFallback ?? theme.textColor : theme.textColor
+        }
         var c = vibrant
         var k = 0.0
         while c.relativeLuminance < 0.55, k < 1 {
@@ -180,6 +341,19 @@ public struct Background: Sendable {
         return c
     }
 
+    /// Lightens `colour` towards white, keeping its hue, until text of `textLuminance` (dark)
+    /// reaches `ratio` against it: a frost for dark text.
+    static func lightened(_ colour: Color, to ratio: Double = 7, against textLuminance: Double = 0) -> Color {
+        var c = colour
+        var k = 0.0
+        while Color.contrast(textLuminance, c.relativeLuminance) < ratio, k < 1 {
+            k += 0.02
+            c = Color(red: colour.red + (1 - colour.red) * k, green: colour.green + (1 - colour.green) * k,
+                      blue: colour.blue + (1 - colour.blue) * k)
+        }
+        return c
+    }
+
     /// The weakest overlay of `tint` (at least `minimum`) under which text of `textLuminance`
     /// (white by default) over `rect` reaches the contrast target against every pixel there.
     static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double, textLuminance: Double = 1) -> Double {
@@ -191,8 +365,10 @@ public struct Background: Sendable {
     /// The weakest overlay of `tint` (at least `minimum`) under which `accepts` holds for the
     /// brightest pixel's luminance in `rect`; 1 when none does.
     static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double, accepts: (Double) -> Bool) -> Double {
+        // A light tint lifts dark text off the darkest pixels; a dark one, light text off the brightest.
+        let quantile = tint.relativeLuminance > 0.18 ? 0.0 : 1.0
         func passes(_ alpha: Double) -> Bool {
-            accepts(canvas.luminance(in: rect, quantile: 1.0, overlay: tint.withAlpha(alpha)))
+            accepts(canvas.luminance(in: rect, quantile: quantile, overlay: tint.withAlpha(alpha)))
         }
         if passes(minimum) { return minimum }
         var low = minimum, high = 1.0

@@ -13,11 +13,32 @@ public struct FrameReport: Codable, Equatable, Sendable {
         public var height: Double
         public var fontSize: Double
         public var color: String
+        /// The text did not fit even at its smallest size and was cut (it fades out at the end).
+        public var cut: Bool
+        /// Wrapped lines drawn.
+        public var lines: Int
 
         enum CodingKeys: String, CodingKey {
             case role, text, x, y, width, height
             case fontSize = "font_size"
-            case color
+            case color, cut, lines
+        }
+
+        public init(role: String, text: String, x: Double, y: Double, width: Double, height: Double, fontSize: Double,
+                    color: String, cut: Bool, lines: Int) {
+            self.role = role; self.text = text; self.x = x; self.y = y; self.width = width; self.height = height
+            self.fontSize = fontSize; self.color = color; self.cut = cut; self.lines = lines
+        }
+
+        /// Reads boxes of manifests written before `cut` and `lines` existed, too.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(role: try c.decode(String.self, forKey: .role), text: try c.decode(String.self, forKey: .text),
+                      x: try c.decode(Double.self, forKey: .x), y: try c.decode(Double.self, forKey: .y),
+                      width: try c.decode(Double.self, forKey: .width), height: try c.decode(Double.self, forKey: .height),
+                      fontSize: try c.decode(Double.self, forKey: .fontSize), color: try c.decode(String.self, forKey: .color),
+                      cut: try c.decodeIfPresent(Bool.self, forKey: .cut) ?? false,
+                      lines: try c.decodeIfPresent(Int.self, forKey: .lines) ?? 1)
         }
     }
 
@@ -29,6 +50,11 @@ public struct FrameReport: Codable, Equatable, Sendable {
     /// Measured WCAG contrast of the current line against the brightest pixel behind it.
     public var contrast: Double?
     public var boxes: [Box]
+    /// The text scheme: "dark" (light text on a darkened backdrop) or "light" (dark text on a light one).
+    public var scheme: String
+    /// Lines before and after the current one that were asked for but did not fit (not in JSON).
+    public var droppedBefore = 0
+    public var droppedAfter = 0
 
     enum CodingKeys: String, CodingKey {
         case width, height
@@ -37,6 +63,7 @@ public struct FrameReport: Codable, Equatable, Sendable {
         case missingGlyphs = "missing_glyphs"
         case contrast
         case boxes
+        case scheme
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -48,9 +75,11 @@ public struct FrameReport: Codable, Equatable, Sendable {
         try c.encode(missingGlyphs, forKey: .missingGlyphs)
         try c.encode(contrast, forKey: .contrast)
         try c.encode(boxes, forKey: .boxes)
+        try c.encode(scheme, forKey: .scheme)
     }
 
-    init(scene: Scene, frame: Renderer.Frame) {
+    init(scene: Scene, frame: Renderer.Frame, scheme: Palette.Scheme = .dark) {
+        self.scheme = scheme.rawValue
         width = frame.canvas.width
         height = frame.canvas.height
         timeMs = scene.time.milliseconds
@@ -58,10 +87,16 @@ public struct FrameReport: Codable, Equatable, Sendable {
         missingGlyphs = frame.layout.missingGlyphs
         contrast = frame.contrast.map { ($0 * 100).rounded() / 100 }
         func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+        func count(_ role: Scene.Role) -> (asked: Int, drawn: Int) {
+            (scene.lines.filter { $0.role == role }.count, frame.layout.blocks.filter { $0.role == role }.count)
+        }
+        let before = count(.previous), after = count(.next)
+        droppedBefore = max(0, before.asked - before.drawn)
+        droppedAfter = max(0, after.asked - after.drawn)
         boxes = frame.layout.blocks.map { b in
             let r = b.box
             return Box(role: b.role.rawValue, text: b.text, x: round(r.x), y: round(r.y), width: round(r.width),
-                       height: round(r.height), fontSize: b.fontSize, color: b.color.hex)
+                       height: round(r.height), fontSize: b.fontSize, color: b.color.hex, cut: b.cut, lines: b.lines)
         }
     }
 

@@ -45,9 +45,8 @@ public final class Renderer {
         let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
         canvas.draw(background.bitmap, in: full)
 
-        let textLuminance = layoutEngine.currentColor.relativeLuminance
-        let contrast = scrimLyrics(on: canvas, layout: layout, textLuminance: textLuminance)
-        scrimCaptions(on: canvas, layout: layout)
+        if let band = layout.band { drawClassicBand(band, on: canvas, layout: layout) }
+        let contrast = checkCurrentLine(on: canvas, layout: layout)
         let dimmedContrast = raiseDimmedOpacity(on: canvas, layout: &layout)
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
@@ -55,96 +54,103 @@ public final class Renderer {
 
         let sung = scene.lines.first { $0.role == .current }?.sung ?? []
         for block in layout.blocks {
-            if block.role == .current, !sung.isEmpty {
-                // Karaoke: the whole line dimmed, then the sung part over it in full colour.
-                try canvas.draw(block.layout, at: block.origin, color: block.color.withAlpha(block.color.alpha * 0.45),
-                                shadow: block.shadow)
-                canvas.draw(block.layout, at: block.origin, color: block.color,
-                            clippedTo: Self.sungRegion(block, text: block.text, shares: sung))
-                continue
+            try canvas.fading(block.fade) { () throws(GraphicsError) in
+                if block.role == .current, !sung.isEmpty {
+                    // Karaoke: the whole line in the unsung colour, then the sung part over it in
+                    // full colour, its front edge a soft half-em gradient rather than a cut.
+                    let unsung = unsungColor(block, on: canvas)
+                    try canvas.draw(block.layout, at: block.origin, color: unsung, shadow: block.shadow)
+                    canvas.draw(block.layout, at: block.origin, color: block.color,
+                                revealed: Self.sungRegion(block, text: block.text, shares: sung), feather: 0.5 * block.fontSize)
+                } else {
+                    try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow,
+                                    blur: Int(block.blur.rounded()))
+                }
             }
-            try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow, blur: Int(block.blur.rounded()))
         }
         try canvas.finish()
         return Frame(canvas: canvas, layout: layout, contrast: contrast, dimmedContrast: dimmedContrast)
     }
 
-    /// Lays a soft band of the cover's tint behind the lyrics at the weakest opacity that brings
-    /// the current line to 4.5:1 (and, within limits, the dimmed lines to 3:1), checks the drawn
-    /// pixels, and deepens the band with black where quantisation left it short. Returns the
-    /// current line's measured contrast.
-    private func scrimLyrics(on canvas: Canvas, layout: FrameLayout, textLuminance: Double) -> Double? {
+    /// The relative luminance of the pixels in `rect` that text of `textLuminance` contrasts
+    /// least with: the brightest under light text, the darkest under dark text.
+    static func worstBackground(_ canvas: Canvas, _ rect: Rect, textLuminance: Double) -> Double {
+        canvas.luminance(in: rect, quantile: textLuminance >= 0.18 ? 1.0 : 0.0)
+    }
+
+    /// Checks the current line against the pixels as drawn (the prepared scrim should have made
+    /// it pass); where it falls short — text pushed outside its region — a soft band of the
+    /// scrim colour goes behind it, deepened to black (or white) if quantisation leaves it short.
+    /// Returns the measured contrast.
+    private func checkCurrentLine(on canvas: Canvas, layout: FrameLayout) -> Double? {
         let geometry = background.geometry
-        let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
-        let current = layout.blocks.filter { $0.role == .current }.map(\.box).reduce(nil) { $0?.union($1) ?? $1 }
-        guard let current else { return nil }
+        let textLuminance = layoutEngine.currentColor.relativeLuminance
+        guard let current = layout.blocks.filter({ $0.role == .current }).map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) else {
+            return nil
+        }
         let behind = current.insetBy(dx: -4 * geometry.unit, dy: 0)
-        // Classic rows got their bands, dark enough for the current line, with the background;
-        // they are only checked below.
-        if geometry.layout != .classic {
-        // The cover's own colour, dark enough that some opacity of it always suffices.
-        let tint = textLuminance >= 0.99 ? background.tint
-            : Background.darkened(background.average, to: 7, against: textLuminance)
-        var alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: tint, minimum: 0, textLuminance: textLuminance)
-        // The dimmed lines around it should stay readable too (3:1): deepen the band for them as
-        // far as a still-transparent scrim allows; the rest is made up by their opacity later.
-        for block in layout.blocks where Self.isDimmed(block.role) && layout.lyricsBounds?.contains(block.box) == true {
-            alpha = max(alpha, min(Self.scrimForDimmed(block, on: canvas, tint: tint), 0.8))
-        }
-        if alpha > 0, let lyrics = layout.lyricsBounds {
-            // Solid over all the lyrics and feathered at its edges. Where the lyrics have a column
-            // of their own, the band stays in that column, clear of the cover card; it is not
-            // clamped to the canvas, so its fade may run off the edge but never over the text.
-            let feather = 2.5 * geometry.neighbourSize
-            let column = geometry.lyrics.width < 0.8 * full.width
-            var x0 = column ? geometry.lyrics.minX - 2 * feather : 0
-            if column, let card = geometry.card, card.maxX <= geometry.lyrics.minX { x0 = max(x0, card.maxX) }
-            let x1 = column ? geometry.lyrics.maxX + 2 * feather : full.width
-            let band = Rect(x: x0, y: lyrics.minY - feather, width: x1 - x0, height: lyrics.height + 2 * feather)
-            canvas.fillSoft(band, color: tint.withAlpha(alpha), featherX: column ? 2 * feather : 0, featherY: feather)
-        }
-        }
-        // Verify on the pixels as drawn (gradients are quantised to 8 bits).
-        var measured = Color.contrast(textLuminance, canvas.luminance(in: behind, quantile: 1.0))
+        func measure() -> Double { Color.contrast(textLuminance, Self.worstBackground(canvas, behind, textLuminance: textLuminance)) }
+        var measured = measure()
         if measured < Renderer.contrastTarget {
-            let extra = Background.scrimAlpha(canvas: canvas, rect: behind, tint: .black, minimum: 0, textLuminance: textLuminance)
+            let tint = background.tint
+            let alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: tint, minimum: 0, textLuminance: textLuminance)
+            let feather = 2 * geometry.neighbourSize
+            canvas.fillSoft(behind.insetBy(dx: -2 * feather, dy: -feather), color: tint.withAlpha(min(1, alpha + 0.02)),
+                            featherX: 2 * feather, featherY: feather)
+            measured = measure()
+        }
+        if measured < Renderer.contrastTarget {
+            let extreme: Color = layoutEngine.palette.isDark ? .black : .white
+            let extra = Background.scrimAlpha(canvas: canvas, rect: behind, tint: extreme, minimum: 0, textLuminance: textLuminance)
             canvas.fill(behind.insetBy(dx: -geometry.neighbourSize, dy: -0.3 * geometry.neighbourSize),
-                        color: Color.black.withAlpha(min(1, extra + 0.02)), cornerRadius: 0.3 * geometry.neighbourSize)
-            measured = Color.contrast(textLuminance, canvas.luminance(in: behind, quantile: 1.0))
+                        color: extreme.withAlpha(min(1, extra + 0.02)), cornerRadius: 0.3 * geometry.neighbourSize)
+            measured = measure()
         }
         return measured
     }
 
-    /// Captions (title and artist line, progress times) are large or secondary text: where the
-    /// backdrop is too light for them to reach 3:1, a soft band of the cover's tint goes behind
-    /// them as well, kept clear of the cover card.
-    private func scrimCaptions(on canvas: Canvas, layout: FrameLayout) {
-        for roles in [[Scene.Role.title, .artist], [.elapsed, .total]] {
-            let blocks = layout.blocks.filter { roles.contains($0.role) }
-            guard let area = blocks.map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) else { continue }
-            let alpha = blocks.map { Self.scrimForDimmed($0, on: canvas, tint: background.tint) }.max() ?? 0
-            guard alpha > 0 else { continue }
-            let feather = 1.2 * background.geometry.artistSize
-            var band = area.insetBy(dx: -2 * feather, dy: -feather)
-            if let card = background.geometry.card, band.intersects(card) {
-                if card.maxX <= area.minX {
-                    band = Rect(x: card.maxX, y: band.y, width: band.maxX - card.maxX, height: band.height)
-                } else if card.maxY <= area.minY {
-                    band = Rect(x: band.x, y: card.maxY, width: band.width, height: band.maxY - card.maxY)
-                }
-            }
-            canvas.fillSoft(band, color: background.tint.withAlpha(alpha), featherX: 2 * feather, featherY: feather)
+    /// Classic rows sit on one band: the cover, blurred, seen through it (so sharp artwork does
+    /// not run through the text) under the cover's darkened colour, as dark as the rows need for
+    /// 4.5:1 (at least the original's half-black), with soft top and bottom edges.
+    private func drawClassicBand(_ band: Rect, on canvas: Canvas, layout: FrameLayout) {
+        let u = background.geometry.unit
+        let feather = 10 * u
+        if let frost = background.frost { canvas.draw(frost, throughBand: band, feather: feather) }
+        let tint = background.tint
+        var alpha = 0.55
+        for block in layout.blocks {
+            let luminance = block.color.withAlpha(1).relativeLuminance
+            let needed = block.role == .current || block.role == .interlude
+                ? Background.scrimAlpha(canvas: canvas, rect: block.box, tint: tint, minimum: 0, textLuminance: luminance)
+                : Self.scrimForDimmed(block, on: canvas, tint: tint)
+            alpha = max(alpha, min(1, needed + 0.02))
         }
+        canvas.fillSoft(Rect(x: -feather, y: band.minY - feather, width: Double(canvas.width) + 2 * feather, height: band.height + 2 * feather),
+                        color: tint.withAlpha(alpha), featherX: 0, featherY: feather)
     }
 
-    /// Any dimmed line (or title) still under 3:1 — at a band's feathered edge, on a classic band —
-    /// is drawn more opaque, as far as needed. Returns the lowest contrast reached.
+    /// The colour of a karaoke line's part not yet sung: the text colour, dimmed only as far as
+    /// it still reaches 3:1 on the pixels behind it.
+    private func unsungColor(_ block: TextBlock, on canvas: Canvas) -> Color {
+        let text = layoutEngine.palette.text
+        let luminance = text.relativeLuminance
+        let behind = Self.worstBackground(canvas, block.box, textLuminance: luminance)
+        var alpha = 0.5
+        while alpha < 1, Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: behind)
+            < Renderer.neighbourContrastTarget + 0.1 {
+            alpha += 0.05
+        }
+        return text.withAlpha(min(1, alpha))
+    }
+
+    /// Any dimmed line (or title) still under 3:1 is drawn more opaque, as far as needed.
+    /// Returns the lowest contrast reached.
     private func raiseDimmedOpacity(on canvas: Canvas, layout: inout FrameLayout) -> Double? {
         var lowest: Double?
         for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) || layout.blocks[i].role == .title {
             let block = layout.blocks[i]
-            let background = canvas.luminance(in: block.box, quantile: 1.0)
             let luminance = block.color.withAlpha(1).relativeLuminance
+            let background = Self.worstBackground(canvas, block.box, textLuminance: luminance)
             func reached(_ alpha: Double) -> Double {
                 Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: background)
             }
@@ -165,9 +171,10 @@ public final class Renderer {
         }
     }
 
-    /// The sung part of a karaoke line, as rectangles in canvas pixels: each cluster is covered
-    /// as far as its characters have been sung, from its start edge (the right in right-to-left runs).
-    static func sungRegion(_ block: TextBlock, text: String, shares: [Double]) -> [Rect] {
+    /// The sung part of a karaoke line, one span per wrapped line in canvas pixels: from the
+    /// line's start edge (the right in right-to-left runs) as far as its characters have been
+    /// sung; `frontier` marks the span whose end is still moving (it gets the soft edge).
+    static func sungRegion(_ block: TextBlock, text: String, shares: [Double]) -> [Canvas.Reveal] {
         // Character index by UTF-8 offset of its first byte.
         var starts: [(offset: Int, share: Double)] = []
         var offset = 0
@@ -176,24 +183,40 @@ public final class Renderer {
             offset += character.utf8.count
         }
         let clusters = block.layout.clusters.sorted { $0.byteIndex < $1.byteIndex }
-        var rects: [Rect] = []
+        struct Line { var sung: Rect?; var complete = true; var rtl = false; var box: Rect }
+        var lines: [Line] = []
+        let lineRects = block.layout.lineRects
         for (n, cluster) in clusters.enumerated() {
             let end = n + 1 < clusters.count ? clusters[n + 1].byteIndex : Int.max
             let inside = starts.filter { $0.offset >= cluster.byteIndex && $0.offset < end }.map(\.share)
             guard !inside.isEmpty else { continue }
             let share = inside.reduce(0, +) / Double(inside.count)
-            guard share > 0 else { continue }
             var r = cluster.rect
             r.x += block.origin.x
             r.y += block.origin.y
+            // The wrapped line this cluster is on, by its vertical centre.
+            let index = lineRects.firstIndex { r.midY - block.origin.y < $0.maxY } ?? max(0, lineRects.count - 1)
+            while lines.count <= index {
+                let l = lineRects.indices.contains(lines.count) ? lineRects[lines.count] : r
+                lines.append(Line(box: Rect(x: block.origin.x + l.x, y: block.origin.y + l.y, width: l.width, height: l.height)))
+            }
+            if cluster.rightToLeft { lines[index].rtl = true }
+            if share < 1 { lines[index].complete = false }
+            guard share > 0 else { continue }
             if share < 1 {
                 let width = r.width * share
                 if cluster.rightToLeft { r.x = r.maxX - width }
                 r.width = width
             }
-            rects.append(r)
+            lines[index].sung = lines[index].sung?.union(r) ?? r
         }
-        return rects
+        return lines.compactMap { line in
+            guard let sung = line.sung else { return nil }
+            // A span covers its line's full height, so that tall ink (accents, emoji) fills too.
+            let rect = Rect(x: sung.minX, y: min(sung.minY, line.box.minY), width: sung.width,
+                            height: max(sung.maxY, line.box.maxY) - min(sung.minY, line.box.minY))
+            return Canvas.Reveal(rect: rect, frontier: !line.complete, rightToLeft: line.rtl)
+        }
     }
 
     static func isDimmed(_ role: Scene.Role) -> Bool {
@@ -208,7 +231,7 @@ public final class Renderer {
     private func drawProgress(on canvas: Canvas, in rect: Rect, fraction: Double) {
         let u = background.geometry.unit
         let track = Rect(x: rect.minX, y: rect.maxY - 6 * u, width: rect.width, height: 6 * u)
-        canvas.fill(track, color: layoutEngine.theme.textColor.withAlpha(0.25), cornerRadius: 3 * u)
+        canvas.fill(track, color: layoutEngine.palette.text.withAlpha(0.25), cornerRadius: 3 * u)
         let filled = Rect(x: track.minX, y: track.minY, width: track.width * min(1, max(0, fraction)), height: track.height)
         if filled.width > 0 { canvas.fill(filled, color: layoutEngine.currentColor, cornerRadius: 3 * u) }
     }

@@ -22,7 +22,20 @@ public struct Scene: Hashable, Sendable {
         public var sung: [Double] = []
     }
 
+    /// Where in the song the instant falls.
+    public enum State: String, Hashable, Sendable, Codable {
+        /// A line is being sung.
+        case lyric
+        /// Before the first line: a title card with the upcoming line.
+        case intro
+        /// A gap of the interlude threshold or more between lines: the marker and the next line.
+        case interlude
+        /// After the last line: a closing title card, with no marker of more to come.
+        case outro
+    }
+
     public var time: Timestamp
+    public var state: State = .lyric
     /// The current line's index into the timeline's lines; nil in an interlude.
     public var lineIndex: Int?
     public var isInterlude: Bool

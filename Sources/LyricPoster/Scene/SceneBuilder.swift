@@ -129,9 +129,19 @@ public struct SceneBuilder: Sendable {
             result.append(Scene.Line(role: .interlude, text: "• • •", translation: nil, language: language, lineIndex: nil))
         }
         result += next.map { line($0, .next) }
+        let state: Scene.State
+        if current != nil {
+            state = .lyric
+        } else if let first = lines.firstIndex(where: { !$0.text.isEmpty }), previousEnd <= first {
+            state = .intro
+        } else if !lines[nextStart...].contains(where: { !$0.text.isEmpty }) {
+            state = .outro
+        } else {
+            state = .interlude
+        }
 
         // A filling line's progress is in its `sung` shares, so equal shares are the same picture.
-        return Scene(time: time, lineIndex: current, isInterlude: current == nil, lines: result,
+        return Scene(time: time, state: state, lineIndex: current, isInterlude: current == nil, lines: result,
                      title: title, artist: artist, album: album, language: language, duration: duration,
                      timeSensitive: timeSensitive)
     }

@@ -29,6 +29,10 @@ public struct Theme: Hashable, Sendable {
 
     public enum Alignment: String, Hashable, Sendable, CaseIterable { case auto, left, center }
 
+    /// Light text on a darkened backdrop, dark text on a light frosted one, or whichever the
+    /// cover's measured backdrop suits (`auto`).
+    public enum SchemeChoice: String, Hashable, Sendable, CaseIterable { case auto, dark, light }
+
     public var name: String
     public var description: String
     public var layout: Layout
@@ -37,6 +41,12 @@ public struct Theme: Hashable, Sendable {
     public var backgroundBlur: Double
     /// Brightness multiplier of the backdrop (1 = unchanged).
     public var backgroundBrightness: Double
+    /// Saturation multiplier of the backdrop (1 = unchanged): keeps the cover's colour alive
+    /// under blur and darkening.
+    public var backgroundSaturation: Double = 1.35
+    public var scheme: SchemeChoice = .auto
+    /// The current line's colour when `accentFromCover` finds no colourful hue (a grey cover).
+    public var accentFallback: Color?
     /// Scrim opacities from top, middle and bottom (black, or the cover's tint for immersive).
     public var scrim: [Double]
     public var card: Bool
@@ -82,11 +92,11 @@ public struct Theme: Hashable, Sendable {
     /// The default: the current look of LyricPoster.
     public static let card = Theme(
         name: "card", description: "Blurred cover backdrop, sharp cover card and title, lyrics below (the default)",
-        layout: .card, background: .blurredCover, backgroundBlur: 6, backgroundBrightness: 0.66, scrim: [0.12, 0.22, 0.5],
+        layout: .card, background: .blurredCover, backgroundBlur: 6, backgroundBrightness: 0.72, scrim: [0.05, 0.12, 0.3],
         card: true, cardRadius: 28, currentSize: 64, neighbourSize: 46, translationScale: 0.6, titleSize: 50, artistSize: 30,
         currentMaxLines: 3, currentWeight: 700, neighbourWeight: 400, fontFamily: nil, textColor: .white, accentColor: nil, accentFromCover: false,
         neighbourOpacity: 0.5, opacityFalloff: 0.12, depthBlur: 0, translationOpacity: 0.75, artistOpacity: 0.72,
-        before: 1, after: 1, alignment: .auto, margin: 80, shadowRadius: 10, shadowOpacity: 0.5,
+        before: 2, after: 3, alignment: .auto, margin: 80, shadowRadius: 10, shadowOpacity: 0.5,
         showTitle: true, showArtist: true, showAlbum: true, showProgress: false, lineProgressFill: false)
 
     public static let classic: Theme = {
@@ -96,6 +106,13 @@ public struct Theme: Hashable, Sendable {
         t.layout = .classic
         t.background = .cover
         t.card = false
+        // The original drew the sung line in green; here the cover's own vibrant colour, with the
+        // original's green for grey covers.
+        t.accentFromCover = true
+        t.accentFallback = Color(red: 0.55, green: 0.95, blue: 0.5)
+        t.scheme = .dark
+        t.before = 1
+        t.after = 1
         return t
     }()
 
@@ -106,7 +123,8 @@ public struct Theme: Hashable, Sendable {
         t.layout = .immersive
         t.background = .cover
         t.card = false
-        t.scrim = [0.25, 0.35, 0.85]
+        t.scrim = [0.15, 0.1, 0.3]
+        t.backgroundBrightness = 0.85
         t.currentSize = 72
         t.neighbourSize = 44
         t.alignment = .left
@@ -134,6 +152,8 @@ public struct Theme: Hashable, Sendable {
         t.titleSize = 30
         t.artistSize = 24
         t.showAlbum = false
+        t.backgroundBrightness = 1
+        t.scrim = [0, 0, 0]
         return t
     }()
 

@@ -7,8 +7,9 @@ import PosterGraphics
 /// ```json
 /// {"base": "card", "name": "night", "description": "…",
 ///  "layout": "card | classic | immersive | minimal",
-///  "background": {"style": "blurred-cover | cover | gradient", "blur": 6, "brightness": 0.66,
-///                 "scrim": [0.12, 0.22, 0.5]},
+///  "background": {"style": "blurred-cover | cover | gradient", "blur": 6, "brightness": 0.72,
+///                 "saturation": 1.35, "scrim": [0.05, 0.12, 0.3]},
+///  "scheme": "auto | dark | light",
 ///  "card": {"show": true, "radius": 28},
 ///  "sizes": {"current": 64, "neighbour": 46, "translation": 0.6, "title": 50, "artist": 30},
 ///  "weights": {"current": 700, "neighbour": 400},
@@ -58,10 +59,12 @@ public enum ThemeFile {
         theme.name = try reader.string("name") ?? theme.name
         theme.description = try reader.string("description") ?? theme.description
         if let layout = try reader.choice("layout", Theme.Layout.self) { theme.layout = layout }
+        if let scheme = try reader.choice("scheme", Theme.SchemeChoice.self) { theme.scheme = scheme }
         if var background = try reader.object("background") {
             if let style = try background.choice("style", Theme.BackgroundStyle.self) { theme.background = style }
             theme.backgroundBlur = try background.number("blur", 0...40) ?? theme.backgroundBlur
             theme.backgroundBrightness = try background.number("brightness", 0...2) ?? theme.backgroundBrightness
+            theme.backgroundSaturation = try background.number("saturation", 0...3) ?? theme.backgroundSaturation
             if let scrim = try background.numbers("scrim", count: 3, 0...1) { theme.scrim = scrim }
             try background.finish()
         }
@@ -88,7 +91,7 @@ public enum ThemeFile {
             if let text = try colors.color("text") {
                 guard text.alpha == 1 else { throw Problem(key: "colors.text", reason: "must be opaque (#RRGGBB)") }
                 guard text.relativeLuminance >= 0.5 else {
-                    throw Problem(key: "colors.text", reason: "must be a light colour (scrims darken the backdrop behind it)")
+                    throw Problem(key: "colors.text", reason: "must be a light colour (the dark scheme's text; the light scheme derives its ink from the cover)")
                 }
                 theme.textColor = text
             }

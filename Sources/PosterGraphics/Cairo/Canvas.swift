@@ -183,6 +183,75 @@ public final class Canvas {
         paintMask(blurred, at: Point(x: rect.x - pad, y: rect.y - pad + offsetY), color: color, scale: 1 / scale)
     }
 
+    /// A soft drop shadow that follows the alpha of `bitmap` drawn into `rect` (a round or cut-out
+    /// cover casts a round or cut-out shadow), clipped like the card to `cornerRadius`.
+    public func dropShadow(of bitmap: Bitmap, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double,
+                           color: Color) throws(GraphicsError) {
+        let scale = blur >= 8 ? 0.25 : 1.0
+        let pad = Double(blur * 3)
+        let w = Int(((rect.width + 2 * pad) * scale).rounded(.up)), h = Int(((rect.height + 2 * pad) * scale).rounded(.up))
+        let mask = try Canvas(width: w, height: h)
+        mask.draw(bitmap, source: source, in: Rect(x: pad * scale, y: pad * scale, width: rect.width * scale, height: rect.height * scale),
+                  cornerRadius: cornerRadius * scale)
+        try mask.finish()
+        let blurred = mask.snapshot().blurred(radius: max(1, Int((Double(blur) / 2 * scale).rounded())), alphaOnly: true)
+        paintMask(blurred, at: Point(x: rect.x - pad, y: rect.y - pad + offsetY), color: color, scale: 1 / scale)
+    }
+
+    /// Strokes the outline of a (rounded) rectangle, `lineWidth` pixels wide, inside its edge.
+    public func stroke(_ rect: Rect, color: Color, lineWidth: Double, cornerRadius: Double = 0) {
+        setSource(color)
+        cairo_set_line_width(cr, lineWidth)
+        path(rect.insetBy(dx: lineWidth / 2, dy: lineWidth / 2), cornerRadius: max(0, cornerRadius - lineWidth / 2))
+        cairo_stroke(cr)
+    }
+
+    /// Fills the whole width with `color` whose opacity follows `alphas`: one value per pixel row
+    /// from the top (a smooth, content-fitted scrim). Rows past the end take the last value.
+    public func fillRows(color: Color, alphas: [Double]) {
+        guard let pattern = cairo_pattern_create_linear(0, 0, 0, Double(height)) else { return }
+        defer { cairo_pattern_destroy(pattern) }
+        // One stop every few rows: Cairo interpolates linearly between them.
+        let step = max(1, alphas.count / 256)
+        var y = 0
+        while y < alphas.count {
+            cairo_pattern_add_color_stop_rgba(pattern, (Double(y) + 0.5) / Double(height), color.red, color.green, color.blue, alphas[y])
+            y += step
+        }
+        if let last = alphas.last {
+            cairo_pattern_add_color_stop_rgba(pattern, 1, color.red, color.green, color.blue, last)
+        }
+        cairo_set_source(cr, pattern)
+        cairo_paint(cr)
+    }
+
+    /// Paints `bitmap` scaled over the whole canvas, seen only through a band: opaque over
+    /// `band` and fading to nothing over `feather` pixels above and below it.
+    public func draw(_ bitmap: Bitmap, throughBand band: Rect, feather: Double) {
+        guard let ramp = cairo_pattern_create_linear(0, band.minY - feather, 0, band.maxY + feather) else { return }
+        defer { cairo_pattern_destroy(ramp) }
+        let total = band.height + 2 * feather
+        let f = total > 0 ? feather / total : 0
+        cairo_pattern_add_color_stop_rgba(ramp, 0, 0, 0, 0, 0)
+        cairo_pattern_add_color_stop_rgba(ramp, f, 0, 0, 0, 1)
+        cairo_pattern_add_color_stop_rgba(ramp, 1 - f, 0, 0, 0, 1)
+        cairo_pattern_add_color_stop_rgba(ramp, 1, 0, 0, 0, 0)
+        withSurface(bitmap) { image in
+            guard let source = cairo_pattern_create_for_surface(image) else { return }
+            defer { cairo_pattern_destroy(source) }
+            // The pattern's matrix maps canvas pixels to the bitmap's.
+            var matrix = cairo_matrix_t()
+            cairo_matrix_init_scale(&matrix, Double(bitmap.width) / Double(width), Double(bitmap.height) / Double(height))
+            cairo_pattern_set_matrix(source, &matrix)
+            cairo_pattern_set_filter(source, CAIRO_FILTER_GOOD)
+            cairo_pattern_set_extend(source, CAIRO_EXTEND_PAD)
+            cairo_save(cr)
+            cairo_set_source(cr, source)
+            cairo_mask(cr, ramp)
+            cairo_restore(cr)
+        }
+    }
+
     /// Paints `color` through the alpha of `mask`, placed with its top-left corner at `origin` and
     /// enlarged by `scale` (bilinear).
     func paintMask(_ mask: Bitmap, at origin: Point, color: Color, scale: Double = 1) {
@@ -211,17 +280,95 @@ public final class Canvas {
         }
     }
 
-    /// Draws `layout` with its origin (top-left of the layout box) at `origin`.
-    /// Draws only the parts of `layout` inside `clip` (rectangles in canvas pixels), for text
-    /// that fills as it is sung.
-    public func draw(_ layout: TextLayout, at origin: Point, color: Color, clippedTo clip: [Rect]) {
-        guard !clip.isEmpty else { return }
+    /// A part of a text layout to show, in canvas pixels (for text that fills as it is sung).
+    public struct Reveal: Hashable, Sendable {
+        public var rect: Rect
+        /// The span's end is still moving: it ends in a soft gradient centred on its edge.
+        public var frontier: Bool
+        /// The span grows leftwards (right-to-left text).
+        public var rightToLeft: Bool
+        public init(rect: Rect, frontier: Bool, rightToLeft: Bool) {
+            self.rect = rect; self.frontier = frontier; self.rightToLeft = rightToLeft
+        }
+    }
+
+    /// Draws only the parts of `layout` (origin at `origin`) that `spans` reveal; a frontier span
+    /// fades out over `feather` pixels centred on its moving edge, so no glyph is split hard.
+    public func draw(_ layout: TextLayout, at origin: Point, color: Color, revealed spans: [Reveal], feather: Double) {
+        for span in spans {
+            let r = span.rect
+            cairo_save(cr)
+            if span.frontier, feather > 0 {
+                let edge = span.rightToLeft ? r.minX : r.maxX
+                let x0 = span.rightToLeft ? edge - feather / 2 : r.minX, x1 = span.rightToLeft ? r.maxX : edge + feather / 2
+                cairo_rectangle(cr, x0, r.minY, x1 - x0, r.height)
+                cairo_clip(cr)
+                guard let ramp = span.rightToLeft ? cairo_pattern_create_linear(edge + feather / 2, 0, edge - feather / 2, 0)
+                                                  : cairo_pattern_create_linear(edge - feather / 2, 0, edge + feather / 2, 0)
+                else { cairo_restore(cr); continue }
+                cairo_pattern_add_color_stop_rgba(ramp, 0, 0, 0, 0, 1)
+                cairo_pattern_add_color_stop_rgba(ramp, 1, 0, 0, 0, 0)
+                cairo_push_group(cr)
+                setSource(color)
+                cairo_move_to(cr, origin.x, origin.y)
+                pango_cairo_show_layout(cr, layout.handle)
+                cairo_pop_group_to_source(cr)
+                cairo_mask(cr, ramp)
+                cairo_pattern_destroy(ramp)
+            } else {
+                cairo_rectangle(cr, r.x, r.y, r.width, r.height)
+                cairo_clip(cr)
+                setSource(color)
+                cairo_move_to(cr, origin.x, origin.y)
+                pango_cairo_show_layout(cr, layout.handle)
+            }
+            cairo_restore(cr)
+        }
+    }
+
+    /// Where cut text fades out: a zone in canvas pixels over which it goes from opaque to clear,
+    /// towards its right edge (or its left, for right-to-left text).
+    public struct Fade: Hashable, Sendable {
+        public var zone: Rect
+        public var towardsLeft: Bool
+        public init(zone: Rect, towardsLeft: Bool) { self.zone = zone; self.towardsLeft = towardsLeft }
+    }
+
+    /// Runs `body` (drawing calls on this canvas) and composites what it drew faded out over
+    /// `fade`'s zone; without a fade, draws directly.
+    public func fading(_ fade: Fade?, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
+        guard let fade, !fade.zone.isEmpty else { return try body() }
+        cairo_push_group(cr)
+        do { try body() } catch {
+            cairo_pattern_destroy(cairo_pop_group(cr))
+            throw error
+        }
+        guard let group = cairo_pop_group(cr) else { return }
+        defer { cairo_pattern_destroy(group) }
+        let z = fade.zone
         cairo_save(cr)
-        for r in clip { cairo_rectangle(cr, r.x, r.y, r.width, r.height) }
+        // Everything outside the zone as drawn…
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_rectangle(cr, -1, -1, Double(width) + 2, Double(height) + 2)
+        cairo_rectangle(cr, z.x, z.y, z.width, z.height)
         cairo_clip(cr)
-        setSource(color)
-        cairo_move_to(cr, origin.x, origin.y)
-        pango_cairo_show_layout(cr, layout.handle)
+        cairo_set_source(cr, group)
+        cairo_paint(cr)
+        cairo_restore(cr)
+        // …and inside it through a ramp from opaque to clear.
+        guard let ramp = fade.towardsLeft ? cairo_pattern_create_linear(z.maxX, 0, z.minX, 0)
+                                          : cairo_pattern_create_linear(z.minX, 0, z.maxX, 0) else { return }
+        defer { cairo_pattern_destroy(ramp) }
+        // An eased ramp: the letters thin out gradually instead of hitting a visible line.
+        for k in 0...8 {
+            let t = Double(k) / 8
+            cairo_pattern_add_color_stop_rgba(ramp, t, 0, 0, 0, 1 - t * t * (3 - 2 * t))
+        }
+        cairo_save(cr)
+        cairo_rectangle(cr, z.x, z.y, z.width, z.height)
+        cairo_clip(cr)
+        cairo_set_source(cr, group)
+        cairo_mask(cr, ramp)
         cairo_restore(cr)
     }
 

@@ -14,17 +14,19 @@ public struct TextStyle: Hashable, Sendable {
     /// BCP 47 tag that picks regional glyph forms (e.g. "ja", "zh-Hant"); nil = none.
     public var language: String?
     public var alignment: Alignment
-    /// Line height as a multiple of the font's natural line height.
-    public var lineSpacing: Double
+    /// Line pitch as a multiple of `size`, the same for every script (Arabic, CJK and emoji faces
+    /// have much taller natural line heights than Latin ones; one rule keeps wrapped lines of any
+    /// script equally tight). 0 = the fonts' natural line heights.
+    public var lineHeight: Double
 
     public init(families: String, size: Double, weight: Int = 400, language: String? = nil,
-                alignment: Alignment = .center, lineSpacing: Double = 1.0) {
+                alignment: Alignment = .center, lineHeight: Double = 0) {
         self.families = families
         self.size = size
         self.weight = weight
         self.language = language
         self.alignment = alignment
-        self.lineSpacing = lineSpacing
+        self.lineHeight = lineHeight
     }
 }
 
@@ -93,18 +95,28 @@ public final class TextLayout {
         pango_layout_set_font_description(handle, description)
         pango_font_description_free(description)
 
+        let attributes = pango_attr_list_new()
         if let language = style.language {
-            let attributes = pango_attr_list_new()
             pango_attr_list_insert(attributes, pango_attr_language_new(pango_language_from_string(language)))
-            pango_layout_set_attributes(handle, attributes)
-            pango_attr_list_unref(attributes)
         }
+        if style.lineHeight > 0 {
+            pango_attr_list_insert(attributes, pango_attr_line_height_new_absolute(Int32((style.size * style.lineHeight * scale).rounded())))
+        }
+        // Korean separates words with spaces; a line may break only there, never between the
+        // syllables of a word (Pango's default allows it, as for Chinese), whatever the language tag.
+        for range in TextLayout.hangulWords(text) {
+            guard let attribute = pango_attr_allow_breaks_new(0) else { continue }
+            attribute.pointee.start_index = UInt32(range.lowerBound)
+            attribute.pointee.end_index = UInt32(range.upperBound)
+            pango_attr_list_insert(attributes, attribute)
+        }
+        pango_layout_set_attributes(handle, attributes)
+        pango_attr_list_unref(attributes)
         switch style.alignment {
         case .left: pango_layout_set_alignment(handle, PANGO_ALIGN_LEFT)
         case .center: pango_layout_set_alignment(handle, PANGO_ALIGN_CENTER)
         case .right: pango_layout_set_alignment(handle, PANGO_ALIGN_RIGHT)
         }
-        if style.lineSpacing != 1.0 { pango_layout_set_line_spacing(handle, Float(style.lineSpacing)) }
         if let width {
             pango_layout_set_width(handle, Int32((width * scale).rounded(.down)))
             pango_layout_set_wrap(handle, PANGO_WRAP_WORD_CHAR)
@@ -145,6 +157,44 @@ public final class TextLayout {
     /// True when the text's first paragraph runs right to left (Arabic, Hebrew): Pango then aligns
     /// "left" text to the right, so callers place it from the right edge of its region.
     public var isRightToLeft: Bool { pango_layout_get_direction(handle, 0) == PANGO_DIRECTION_RTL }
+
+    /// UTF-8 byte ranges of runs of Hangul (a Korean word and any marks inside it).
+    static func hangulWords(_ text: String) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var start: Int?
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            let hangul: Bool
+            switch scalar.value {
+            case 0x1100...0x11FF, 0x3130...0x318F, 0xA960...0xA97F, 0xAC00...0xD7AF, 0xD7B0...0xD7FF: hangul = true
+            default: hangul = start != nil && scalar.properties.generalCategory == .nonspacingMark
+            }
+            if hangul, start == nil { start = offset }
+            if !hangul, let s = start { ranges.append(s..<offset); start = nil }
+            offset += scalar.utf8.count
+        }
+        if let s = start { ranges.append(s..<offset) }
+        return ranges.filter { $0.count > 3 }  // a single syllable has nothing to keep together
+    }
+
+    /// The UTF-8 byte offset just past the end of line `index` (0-based) of the wrapped text.
+    public func byteOffset(afterLine index: Int) -> Int {
+        guard let line = pango_layout_get_line_readonly(handle, Int32(index)) else { return text.utf8.count }
+        return Int(line.pointee.start_index + line.pointee.length)
+    }
+
+    /// Each wrapped line's logical box relative to the layout's origin, in pixels, top to bottom.
+    public var lineRects: [Rect] {
+        var result: [Rect] = []
+        let iter = pango_layout_get_iter(handle)
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            var ink = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, &ink, &logical)
+            result.append(TextLayout.pixels(logical))
+        } while pango_layout_iter_next_line(iter) != 0
+        return result
+    }
 
     /// Lines after wrapping (and ellipsizing).
     public var lineCount: Int { Int(pango_layout_get_line_count(handle)) }
