@@ -35,17 +35,26 @@ extension Bitmap {
     /// as every pixel of the row, for bounding contrast without looking at each pixel again.
     public func rowExtremes(x0: Int, x1: Int, brightest: Bool) -> [(r: Double, g: Double, b: Double)] {
         let x0 = max(0, x0), x1 = min(width, x1)
-        return (0..<height).map { y in
-            var r = brightest ? 0 : 255, g = r, b = r
-            for x in Swift.stride(from: x0, to: x1, by: 1) {
-                let p = rgba(x: x, y: y)
-                if brightest {
-                    r = max(r, Int(p.r)); g = max(g, Int(p.g)); b = max(b, Int(p.b))
-                } else {
-                    r = min(r, Int(p.r)); g = min(g, Int(p.g)); b = min(b, Int(p.b))
+        let rowWords = stride / 4
+        return pixels.withUnsafeBytes { raw in
+            let words = raw.bindMemory(to: UInt32.self)
+            return (0..<height).map { y in
+                var r: UInt32 = brightest ? 0 : 255, g = r, b = r
+                for x in Swift.stride(from: x0, to: x1, by: 1) {
+                    var v = words[y * rowWords + x]
+                    if v >> 24 != 255 {
+                        let p = rgba(x: x, y: y)
+                        v = UInt32(p.r) << 16 | UInt32(p.g) << 8 | UInt32(p.b)
+                    }
+                    let pr = (v >> 16) & 0xff, pg = (v >> 8) & 0xff, pb = v & 0xff
+                    if brightest {
+                        r = max(r, pr); g = max(g, pg); b = max(b, pb)
+                    } else {
+                        r = min(r, pr); g = min(g, pg); b = min(b, pb)
+                    }
                 }
+                return (Double(r), Double(g), Double(b))
             }
-            return (Double(r), Double(g), Double(b))
         }
     }
 }

@@ -93,7 +93,7 @@ final class BatchTests: CLITestCase {
         XCTAssertTrue(forced.stderr.contains("(7 rendered, 0 up to date)"), forced.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: dir + "/manifest.json")), first)
         // Changing an option re-renders only what it changes (here: everything, the neighbours).
-        let changed = try run(["lines", cover, lrc, "-o", dir, "--preset", "classic", "--before", "2"])
+        let changed = try run(["lines", cover, lrc, "-o", dir, "--preset", "classic", "--before", "1"])
         XCTAssertTrue(changed.stderr.contains("(7 rendered, 0 up to date)"), changed.stderr)
     }
 

@@ -215,3 +215,33 @@ final class CLITests: CLITestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: locked), [])
     }
 }
+
+extension CLITests {
+    func testReportNamesSchemeContrastsAndCutsAndWarnsAboutDroppedLines() throws {
+        let lrc = try write("[ti:Report]\n" + (0..<14).map { String(format: "[00:%02d.00]line number %d", $0 * 3, $0) }
+            .joined(separator: "\n"), to: "report.lrc")
+        let png = temp("report.png"), json = temp("report.json")
+        let fits = try run(["frame", cover, lrc, "--at", "20", "-o", png, "--report", json, "--before", "1", "--after", "1"])
+        XCTAssertEqual(fits.status, 0, fits.stderr)
+        XCTAssertFalse(fits.stderr.contains("did not fit"), fits.stderr)
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        XCTAssertTrue(["dark", "light"].contains(report["scheme"] as? String))
+        let contrasts = try XCTUnwrap(report["contrasts"] as? [String: Double])
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(contrasts["current"]), 4.5)
+        let boxes = try XCTUnwrap(report["boxes"] as? [[String: Any]])
+        let current = try XCTUnwrap(boxes.first { $0["role"] as? String == "current" })
+        XCTAssertEqual(current["cut"] as? Bool, false)
+        XCTAssertEqual(current["lines"] as? Int, 1)
+        // Ten lines either side cannot fit a square canvas: said once, on stderr, and still a frame.
+        let crowded = try run(["frame", cover, lrc, "--at", "20", "-o", png, "--preset", "square", "--before", "10", "--after", "10"])
+        XCTAssertEqual(crowded.status, 0, crowded.stderr)
+        XCTAssertEqual(crowded.stderr.components(separatedBy: "did not fit").count - 1, 2, crowded.stderr)
+        XCTAssertTrue(crowded.stderr.contains("--before 10"), crowded.stderr)
+        // The phone preset renders at its native size.
+        let phone = try run(["frame", cover, lrc, "--at", "20", "-o", png, "--preset", "phone", "--report", json])
+        XCTAssertEqual(phone.status, 0, phone.stderr)
+        let size = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+        XCTAssertEqual(size["width"] as? Int, 1179)
+        XCTAssertEqual(size["height"] as? Int, 2556)
+    }
+}

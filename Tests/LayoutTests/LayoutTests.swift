@@ -25,9 +25,9 @@ final class LayoutTests: XCTestCase {
     [00:40.00]الليل طويل والطريق هادئ
     """
 
-    func engine(_ preset: Preset, before: Int = 1, after: Int = 1) throws -> LayoutEngine {
-        let geometry = PosterGeometry(preset: preset, before: before, after: after)
-        return LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Self.fonts))
+    func engine(_ preset: Preset, before: Int = 1, after: Int = 1, theme: Theme = .card) throws -> LayoutEngine {
+        let geometry = PosterGeometry(preset: preset, before: before, after: after, theme: theme)
+        return LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Self.fonts), theme: theme)
     }
 
     func scenes(before: Int = 1, after: Int = 1) throws -> SceneBuilder {
@@ -74,8 +74,8 @@ final class LayoutTests: XCTestCase {
             let layout = engine.layout(try scenes().scene(at: Timestamp(milliseconds: 5_000)))
             let current = try XCTUnwrap(layout.blocks.first { $0.role == .current })
             XCTAssertGreaterThan(current.layout.lineCount, 1, "\(preset): the long line should wrap")
-            XCTAssertLessThanOrEqual(current.layout.lineCount, 3, "\(preset)")
-            XCTAssertFalse(current.layout.isEllipsized, "\(preset): fits without a cut")
+            XCTAssertFalse(current.cut, "\(preset): fits without a cut")
+            XCTAssertEqual(current.fontSize, engine.geometry.currentSize.rounded(), "\(preset): wrapped at full size, not shrunk")
             // Balanced: the wrap width is well under the region's width when two lines share it.
             XCTAssertLessThanOrEqual(current.box.width, engine.geometry.lyrics.width + 0.5)
             let translation = try XCTUnwrap(layout.blocks.first { $0.role == .translation })
@@ -83,26 +83,33 @@ final class LayoutTests: XCTestCase {
         }
     }
 
-    func testHugeLineShrinksThenCutsWithEllipsis() throws {
-        let words = Array(repeating: "endless", count: 120).joined(separator: " ")
+    func testOnlyTextLargerThanTheWholeRegionIsCutAndFadesOut() throws {
+        let words = Array(repeating: "endless", count: 200).joined(separator: " ")
         let lyrics = try LRC.parse("[00:01.00]\(words)\n[00:05.00]next")
         let engine = try engine(.square)
-        let layout = engine.layout(SceneBuilder(lyrics: lyrics).scene(at: Timestamp(milliseconds: 1_000)))
+        let layout = engine.layout(SceneBuilder(lyrics: lyrics, maxLineCharacters: 4_000).scene(at: Timestamp(milliseconds: 1_000)))
         let current = try XCTUnwrap(layout.blocks.first { $0.role == .current })
-        XCTAssertTrue(current.layout.isEllipsized)
-        XCTAssertLessThanOrEqual(current.layout.lineCount, 3)
-        XCTAssertLessThan(current.fontSize, engine.geometry.currentSize, "shrunk before cutting")
+        XCTAssertTrue(current.cut)
+        XCTAssertFalse(current.layout.isEllipsized, "cut at a line end and faded, no ellipsis")
+        XCTAssertFalse(current.layout.text.contains("…"))
+        XCTAssertNotNil(current.fade)
+        XCTAssertEqual(current.fontSize, (engine.geometry.currentSize * 0.75).rounded(), "shrunk to the floor before cutting")
+        XCTAssertLessThanOrEqual(current.box.height, engine.geometry.lyrics.height + 1, "fills the region, no more")
+        XCTAssertGreaterThan(current.box.height, engine.geometry.lyrics.height * 0.8, "and uses it")
+        XCTAssertTrue(current.layout.text.hasSuffix("endless"), "cut at a word boundary")
     }
 
-    func testInterludeBeforeFirstLineShowsUpcomingLine() throws {
+    func testIntroIsATitleCardWithTheUpcomingLine() throws {
         let engine = try engine(.lockscreen)
         let scene = try scenes().scene(at: Timestamp(milliseconds: 500))
-        XCTAssertTrue(scene.isInterlude)
+        XCTAssertEqual(scene.state, .intro)
         XCTAssertNil(scene.lineIndex)
         let layout = engine.layout(scene)
-        XCTAssertEqual(layout.blocks.filter { $0.role == .interlude }.count, 1)
+        XCTAssertEqual(layout.blocks.filter { $0.role == .interlude }.count, 0, "the title card replaces the marker")
         XCTAssertEqual(layout.blocks.first { $0.role == .next }?.text, "Short line")
-        XCTAssertEqual(layout.blocks.first { $0.role == .title }?.text, "Test Song")
+        let titles = layout.blocks.filter { $0.role == .title }
+        XCTAssertEqual(titles.map(\.text), ["Test Song"], "shown once, large, not also as a caption")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(titles.first).fontSize, engine.geometry.currentSize.rounded())
         XCTAssertEqual(layout.blocks.first { $0.role == .artist }?.text, "The Testers — Fixtures")
     }
 
@@ -119,15 +126,17 @@ final class LayoutTests: XCTestCase {
     }
 
     func testClassicRowsFollowTheOriginalTable() throws {
-        let engine = try engine(.classic)
+        let engine = try engine(.classic, theme: .classic)
         XCTAssertEqual(engine.geometry.rows.map(\.minY), [512, 556, 600])
         XCTAssertEqual(engine.geometry.rows.map(\.height), [44, 44, 44])
         let layout = engine.layout(try scenes().scene(at: Timestamp(milliseconds: 10_500)))
         let current = try XCTUnwrap(layout.blocks.first { $0.role == .current })
         XCTAssertEqual(current.box.midY, 556 + 22, accuracy: 1.5)
-        XCTAssertEqual(layout.blocks.first { $0.role == .previous }.map { $0.box.midY > 512 && $0.box.midY < 556 }, true)
+        // The previous line wraps and has a translation: its row grows upwards, above the current row.
+        let previous = try XCTUnwrap(layout.blocks.first { $0.role == .previous })
+        XCTAssertLessThanOrEqual(previous.box.maxY, 556)
         // More rows grow upwards from the same bottom.
-        let five = PosterGeometry(preset: .classic, before: 2, after: 2)
+        let five = PosterGeometry(preset: .classic, before: 2, after: 2, theme: .classic)
         XCTAssertEqual(five.rows.last?.maxY, 644)
         XCTAssertEqual(five.rows.count, 5)
     }
@@ -227,7 +236,7 @@ extension LayoutTests {
     }
 
     func testClassicWithManyNeighboursStaysOnTheCanvas() throws {
-        let engine = try engine(.classic, before: 10, after: 10)
+        let engine = try engine(.classic, before: 10, after: 10, theme: .classic)
         XCTAssertGreaterThanOrEqual(engine.geometry.rows.first?.minY ?? -1, 0)
         XCTAssertEqual(engine.geometry.rows.last?.maxY, 644)
         let lines = (0..<30).map { String(format: "[00:%02d.00]line %d", $0 * 2, $0) }.joined(separator: "\n")

@@ -54,16 +54,19 @@ final class RenderTests: XCTestCase {
         }
     }
 
-    /// The contrast is measured on the real pixels: recompute it here from the frame with the
-    /// text drawn transparent (same scrim, same background) and compare.
-    func testWhiteCoverGetsAScrimButDarkCoverDoesNot() throws {
+    /// A white cover gives a light poster (dark text on a light frost), a black one a dark poster;
+    /// both pass their contrast targets on the pixels as drawn.
+    func testWhiteCoverStaysLightAndBlackCoverDark() throws {
         let white = try renderFrame(cover: try makeCover(top: .white, bottom: .white), lrc: Self.song, at: 1_000,
                                     preset: .custom(width: 270, height: 480))
         let black = try renderFrame(cover: try makeCover(top: .black, bottom: .black), lrc: Self.song, at: 1_000,
                                     preset: .custom(width: 270, height: 480))
-        let box = try XCTUnwrap(white.layout.blocks.first { $0.role == .current }?.box)
-        // Under the current line, the white cover's backdrop was darkened to pass; the black one was left alone.
-        XCTAssertLessThanOrEqual(white.canvas.luminance(in: box, quantile: 0.5), 0.2)
+        let full = Rect(x: 0, y: 0, width: 270, height: 480)
+        XCTAssertGreaterThan(white.canvas.luminance(in: full, quantile: 0.5), 0.6, "a white cover's poster stays light")
+        XCTAssertLessThan(try XCTUnwrap(white.layout.blocks.first { $0.role == .current }).color.relativeLuminance, 0.05,
+                          "with dark text")
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(white.contrast), 4.5)
+        XCTAssertLessThan(black.canvas.luminance(in: full, quantile: 0.5), 0.05)
         XCTAssertGreaterThan(try XCTUnwrap(black.contrast), 15)
     }
 

@@ -23,36 +23,12 @@ final class ThemeRenderTests: XCTestCase {
 
     func testGoldenPerThemeAndPreset() throws {
         for theme in Theme.builtIn {
-            for (name, preset) in [("portrait", Preset.custom(width: 270, height: 480)), ("landscape", .custom(width: 480, height: 270))] {
+            for (name, preset) in [("portrait", Preset.custom(width: 270, height: 480)), ("landscape", .custom(width: 480, height: 270)),
+                                   ("classic", Preset(name: "classic-half", width: 240, height: 400, arrangement: .classic))] {
                 let frame = try renderFrame(cover: try Self.dusk.get(), lrc: Self.song, at: 9_500, preset: preset, theme: theme)
                 try assertGolden(frame.canvas, named: "theme-\(theme.name)-\(name)-9500")
             }
         }
-    }
-
-    /// White, black, saturated and busy covers: the current line reaches 4.5:1 and every dimmed
-    /// line 3:1 against the brightest pixel behind it, in every theme.
-    func testContrastOverGeneratedCovers() throws {
-        let covers = try generatedCovers()
-        var lowest = (current: Double.infinity, dimmed: Double.infinity)
-        for theme in Theme.builtIn {
-            for (name, cover) in covers {
-                for preset in [Preset.custom(width: 270, height: 480), .custom(width: 480, height: 270), .classic] {
-                    for t in [1_000, 4_500, 9_000] {
-                        let frame = try renderFrame(cover: cover, lrc: Self.song, at: t, preset: preset, theme: theme)
-                        let label = "\(theme.name) \(name) \(preset) @\(t)"
-                        let current = try XCTUnwrap(frame.contrast, label)
-                        XCTAssertGreaterThanOrEqual(current, 4.5, label)
-                        lowest.current = min(lowest.current, current)
-                        if let dimmed = frame.dimmedContrast {
-                            XCTAssertGreaterThanOrEqual(dimmed, 3.0, label)
-                            lowest.dimmed = min(lowest.dimmed, dimmed)
-                        }
-                    }
-                }
-            }
-        }
-        print("lowest contrast over generated covers: current \(lowest.current), dimmed \(lowest.dimmed)")
     }
 
     func testKaraokeFillsWhatHasBeenSung() throws {

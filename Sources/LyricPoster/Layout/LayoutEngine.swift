@@ -404,8 +404,8 @@ public final class LayoutEngine {
         guard let focusLine = scene.lines.firstIndex(where: { $0.role == .current || $0.role == .interlude }),
               nominal.indices.contains(geometry.focusRow) else { return ([], nil, nil) }
         let u = geometry.unit
-        let inset = max(12 * u, 0.06 * Double(geometry.preset.width))
-        let width = Double(geometry.preset.width) - 2 * inset
+        let inset = geometry.lyrics.minX
+        let width = geometry.lyrics.width
         let pad = 7 * u
         // Rows may spread from the canvas's top safe edge to the bottom limit of the table.
         let limitTop = geometry.classicTop, limitBottom = geometry.classicBottom
@@ -422,7 +422,7 @@ public final class LayoutEngine {
             if line.role == .interlude { mainLook.color = currentColor }
             let area = Rect(x: inset, y: 0, width: width, height: 0)
             let main = fit(line.text, look: mainLook, language: line.language, width: width, alignment: .center,
-                           maxHeight: (limitBottom - limitTop) / 2, minScale: 0.9)
+                           maxHeight: (limitBottom - limitTop) / 2, minScale: 1)
             var blocks = [place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: .center)]
             var height = main.layout.extentRect.height
             if let translation = line.translation, !translation.isEmpty {
@@ -431,7 +431,7 @@ public final class LayoutEngine {
                 tLook.maxLines = isCurrent ? 2 : 1
                 tLook.color = isCurrent ? currentColor.withAlpha(0.8) : palette.text.withAlpha(0.6)
                 let t = fit(translation, look: tLook, language: FontSetup.language(of: translation, songLanguage: nil),
-                            width: width, alignment: .center, minScale: 0.9)
+                            width: width, alignment: .center, minScale: 1)
                 blocks.append(place(t, role: .translation, text: translation, look: tLook, area: area,
                                     top: height + 2 * u, alignment: .center))
                 height += 2 * u + t.layout.extentRect.height

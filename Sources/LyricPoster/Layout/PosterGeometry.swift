@@ -87,7 +87,9 @@ public struct PosterGeometry: Hashable, Sendable {
         case .classic:
             // The original: rows 44 px high on a 480×800 canvas, the three-row table starting at
             // y = 800 − 44·7 + 20 = 512. More rows grow the table upwards from the same bottom.
-            let u = min(w / 480, h / 800)
+            // The table scales with the canvas; on a wide canvas it keeps readable type rather
+            // than shrinking to the height's share of the portrait original.
+            let u = max(min(w / 480, h / 800), min(w, h) / 600)
             unit = u
             let rowHeight = 44 * u
             let bottom = (512 + 3 * 44) * (h / 800)

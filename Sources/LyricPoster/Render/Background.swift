@@ -116,8 +116,9 @@ public struct Background: Sendable {
             // A hairline edge where the cover would melt into the backdrop (very dark or very light).
             if !cover.hasTransparency {
                 let l = average.relativeLuminance
-                if l < 0.03 { canvas.stroke(card, color: Color.white.withAlpha(0.16), lineWidth: max(1, 1.5 * geometry.unit), cornerRadius: radius) }
-                if l > 0.8 { canvas.stroke(card, color: Color.black.withAlpha(0.12), lineWidth: max(1, 1.5 * geometry.unit), cornerRadius: radius) }
+                let hairline = max(1.5, 2 * geometry.unit)
+                if l < 0.03 { canvas.stroke(card, color: Color.white.withAlpha(0.2), lineWidth: hairline, cornerRadius: radius) }
+                if l > 0.8 { canvas.stroke(card, color: Color.black.withAlpha(0.12), lineWidth: hairline, cornerRadius: radius) }
             }
         }
         try canvas.finish()
@@ -127,7 +128,7 @@ public struct Background: Sendable {
 
     /// The card's place: the layout's slot, or — for a cover smaller than half of it — the cover
     /// at no more than twice its own size, centred in the slot, so that it is never blown up.
-    static func cardRect(_ slot: Rect, cover: Bitmap) -> Rect {
+    public static func cardRect(_ slot: Rect, cover: Bitmap) -> Rect {
         let side = min(slot.width, 2 * Double(min(cover.width, cover.height)))
         return Rect(x: slot.midX - side / 2, y: slot.midY - side / 2, width: side, height: side)
     }

@@ -50,6 +50,8 @@ public struct FrameReport: Codable, Equatable, Sendable {
     /// Measured WCAG contrast of the current line against the brightest pixel behind it.
     public var contrast: Double?
     public var boxes: [Box]
+    /// Lowest measured contrast per role (see `Renderer.Frame.contrasts`), rounded to 0.01.
+    public var contrasts: [String: Double]
     /// The text scheme: "dark" (light text on a darkened backdrop) or "light" (dark text on a light one).
     public var scheme: String
     /// Lines before and after the current one that were asked for but did not fit (not in JSON).
@@ -64,6 +66,7 @@ public struct FrameReport: Codable, Equatable, Sendable {
         case contrast
         case boxes
         case scheme
+        case contrasts
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -76,6 +79,7 @@ public struct FrameReport: Codable, Equatable, Sendable {
         try c.encode(contrast, forKey: .contrast)
         try c.encode(boxes, forKey: .boxes)
         try c.encode(scheme, forKey: .scheme)
+        try c.encode(contrasts, forKey: .contrasts)
     }
 
     init(scene: Scene, frame: Renderer.Frame, scheme: Palette.Scheme = .dark) {
@@ -86,6 +90,7 @@ public struct FrameReport: Codable, Equatable, Sendable {
         lineIndex = scene.lineIndex
         missingGlyphs = frame.layout.missingGlyphs
         contrast = frame.contrast.map { ($0 * 100).rounded() / 100 }
+        contrasts = frame.contrasts.mapValues { ($0 * 100).rounded() / 100 }
         func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
         func count(_ role: Scene.Role) -> (asked: Int, drawn: Int) {
             (scene.lines.filter { $0.role == role }.count, frame.layout.blocks.filter { $0.role == role }.count)

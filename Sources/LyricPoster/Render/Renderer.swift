@@ -31,6 +31,10 @@ public final class Renderer {
         /// The lowest contrast of any dimmed line (neighbours, translations, captions) against
         /// the brightest pixel behind it, at the opacity it was drawn with; nil when there is none.
         public let dimmedContrast: Double?
+        /// The lowest measured contrast per role drawn ("current", "next", "title", …, and
+        /// "unsung" for the part of a karaoke line not yet sung), against the least favourable
+        /// pixel behind each block before any text was drawn.
+        public let contrasts: [String: Double]
     }
 
     /// Draws `scene`; with `timings`, adds the time spent to the "layout" and "raster" stages.
@@ -47,7 +51,9 @@ public final class Renderer {
 
         if let band = layout.band { drawClassicBand(band, on: canvas, layout: layout) }
         let contrast = checkCurrentLine(on: canvas, layout: layout)
-        let dimmedContrast = raiseDimmedOpacity(on: canvas, layout: &layout)
+        var contrasts: [String: Double] = [:]
+        if let contrast { contrasts["current"] = contrast }
+        let dimmedContrast = raiseDimmedOpacity(on: canvas, layout: &layout, contrasts: &contrasts)
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }
@@ -59,6 +65,9 @@ public final class Renderer {
                     // Karaoke: the whole line in the unsung colour, then the sung part over it in
                     // full colour, its front edge a soft half-em gradient rather than a cut.
                     let unsung = unsungColor(block, on: canvas)
+                    let l = unsung.withAlpha(1).relativeLuminance
+                    let behind = Self.worstBackground(canvas, block.box, textLuminance: l)
+                    contrasts["unsung"] = Background.blendedContrast(textLuminance: l, alpha: unsung.alpha, backgroundLuminance: behind)
                     try canvas.draw(block.layout, at: block.origin, color: unsung, shadow: block.shadow)
                     canvas.draw(block.layout, at: block.origin, color: block.color,
                                 revealed: Self.sungRegion(block, text: block.text, shares: sung), feather: 0.5 * block.fontSize)
@@ -69,7 +78,7 @@ public final class Renderer {
             }
         }
         try canvas.finish()
-        return Frame(canvas: canvas, layout: layout, contrast: contrast, dimmedContrast: dimmedContrast)
+        return Frame(canvas: canvas, layout: layout, contrast: contrast, dimmedContrast: dimmedContrast, contrasts: contrasts)
     }
 
     /// The relative luminance of the pixels in `rect` that text of `textLuminance` contrasts
@@ -114,7 +123,7 @@ public final class Renderer {
     /// 4.5:1 (at least the original's half-black), with soft top and bottom edges.
     private func drawClassicBand(_ band: Rect, on canvas: Canvas, layout: FrameLayout) {
         let u = background.geometry.unit
-        let feather = 10 * u
+        let feather = 22 * u
         if let frost = background.frost { canvas.draw(frost, throughBand: band, feather: feather) }
         let tint = background.tint
         var alpha = 0.55
@@ -145,7 +154,7 @@ public final class Renderer {
 
     /// Any dimmed line (or title) still under 3:1 is drawn more opaque, as far as needed.
     /// Returns the lowest contrast reached.
-    private func raiseDimmedOpacity(on canvas: Canvas, layout: inout FrameLayout) -> Double? {
+    private func raiseDimmedOpacity(on canvas: Canvas, layout: inout FrameLayout, contrasts: inout [String: Double]) -> Double? {
         var lowest: Double?
         for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) || layout.blocks[i].role == .title {
             let block = layout.blocks[i]
@@ -158,6 +167,7 @@ public final class Renderer {
             while alpha < 1, reached(alpha) < Renderer.neighbourContrastTarget { alpha = min(1, alpha + 0.05) }
             layout.blocks[i].color = block.color.withAlpha(alpha)
             lowest = min(lowest ?? reached(alpha), reached(alpha))
+            contrasts[block.role.rawValue] = min(contrasts[block.role.rawValue] ?? .infinity, reached(alpha))
         }
         return lowest
     }
