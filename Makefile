@@ -8,7 +8,7 @@ PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetyp
            libturbojpeg0-dev libdeflate-dev libssl-dev fonts-noto-cjk fonts-noto-color-emoji
 BIN = .build/release/lyricposter
 
-.PHONY: all deps build demo test bench fuzz test-sanitized clean
+.PHONY: all deps build demo gallery test bench fuzz test-sanitized clean
 
 all: build
 
@@ -20,6 +20,11 @@ build: deps
 
 demo: build
 	@scripts/demo.sh $(BIN) $(OUT)
+
+# The README's pictures (docs/), tiled with ImageMagick.
+gallery: build
+	@scripts/install-deps.sh imagemagick
+	@scripts/gallery.sh $(BIN) $(OUT)
 
 test: deps
 	$(SWIFT) test

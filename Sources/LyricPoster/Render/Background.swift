@@ -73,19 +73,36 @@ public struct Background: Sendable {
         }
         try canvas.finish()
 
-        // 2. The scheme: dark text where the backdrop behind the text is light.
+        // 2. The scheme: whichever text — light or dark — the backdrop behind the text serves
+        // with the lighter scrim (so a light cover keeps a light poster). Classic rows sit on
+        // dark bands, so they are always light text.
         let zones = textZones(geometry)
-        let median = zones.isEmpty ? 0 : zones.map { canvas.luminance(in: $0.rect, quantile: 0.5) }.max() ?? 0
-        let scheme: Palette.Scheme
-        switch theme.scheme {
-        case .dark: scheme = .dark
-        case .light: scheme = .light
-        case .auto: scheme = geometry.layout != .classic && median > 0.4 ? .light : .dark
+        func tint(for palette: Palette) -> Color {
+            let weakest = min(palette.text.relativeLuminance, palette.current.relativeLuminance)
+            let strongest = max(palette.text.relativeLuminance, palette.current.relativeLuminance)
+            return palette.isDark ? darkened(average, to: 7, against: weakest) : lightened(average, to: 7, against: strongest)
         }
-        let palette = makePalette(theme: theme, scheme: scheme, average: average, vibrant: vibrant, muted: muted)
-        let weakest = min(palette.text.relativeLuminance, palette.current.relativeLuminance)
-        let strongest = max(palette.text.relativeLuminance, palette.current.relativeLuminance)
-        let tint = scheme == .dark ? darkened(average, to: 7, against: weakest) : lightened(average, to: 7, against: strongest)
+        let darkPalette = makePalette(theme: theme, scheme: .dark, average: average, vibrant: vibrant, muted: muted)
+        let lightPalette = makePalette(theme: theme, scheme: .light, average: average, vibrant: vibrant, muted: muted)
+        let palette: Palette
+        switch theme.scheme {
+        case .dark: palette = darkPalette
+        case .light: palette = lightPalette
+        case .auto:
+            if geometry.layout == .classic || zones.isEmpty {
+                palette = darkPalette
+            } else {
+                let base = canvas.snapshot()
+                func load(_ p: Palette) -> Double {
+                    fogProfile(base, zones: zones, tint: tint(for: p), palette: p, theme: theme, geometry: geometry, smooth: false)
+                        .reduce(0, +)
+                }
+                // Ties go to light text, the look people expect of a lyric poster.
+                palette = load(lightPalette) < 0.8 * load(darkPalette) ? lightPalette : darkPalette
+            }
+        }
+        let scheme = palette.scheme
+        let tint = tint(for: palette)
 
         // 3. The theme's tone: darker (or, for dark text, lighter) and a gentle tinted wash.
         if geometry.layout != .classic {
@@ -133,20 +150,47 @@ public struct Background: Sendable {
         return Rect(x: slot.midX - side / 2, y: slot.midY - side / 2, width: side, height: side)
     }
 
-    /// Two clearly different colours of the cover for a gradient: its light quiet colour at the
-    /// top and its vibrant one (or its average, deepened) at the bottom.
+    /// Two clearly different colours of the cover for a gradient: its quiet colour at the top
+    /// and its vibrant one (or its average, deepened) at the bottom, each moved halfway (in
+    /// luminance) towards the cover's own lightness, so a dark cover gives a dark poster and a
+    /// light one a light poster, in the cover's hues.
     static func gradientColours(vibrant: Color?, muted: Color, average: Color) -> (Color, Color) {
-        func mix(_ a: Color, _ b: Color, _ k: Double) -> Color {
-            Color(red: a.red + (b.red - a.red) * k, green: a.green + (b.green - a.green) * k, blue: a.blue + (b.blue - a.blue) * k)
-        }
-        let top = mix(muted, .white, 0.18)
+        var top = muted
         var bottom = vibrant ?? average
         let distance = abs(top.red - bottom.red) + abs(top.green - bottom.green) + abs(top.blue - bottom.blue)
         if distance < 0.25 {
-            // A one-colour cover: the same hue, a clear step darker.
+            // A one-colour cover: the same hue, a clear step darker at the bottom.
             bottom = Color(red: bottom.red * 0.72, green: bottom.green * 0.72, blue: bottom.blue * 0.72)
+            top = Color(red: top.red + (1 - top.red) * 0.2, green: top.green + (1 - top.green) * 0.2, blue: top.blue + (1 - top.blue) * 0.2)
         }
-        return (top, bottom)
+        let anchor = average.relativeLuminance
+        func toward(_ c: Color) -> Color {
+            let target = sqrt(max(0.0005, c.relativeLuminance) * max(0.0005, anchor))
+            if target < c.relativeLuminance { return darkened(c, toLuminance: target) }
+            return lightened(c, toLuminance: target)
+        }
+        return (toward(top), toward(bottom))
+    }
+
+    /// `colour` scaled towards black (hue kept) until its relative luminance is at most `target`.
+    static func darkened(_ colour: Color, toLuminance target: Double) -> Color {
+        var k = 1.0, c = colour
+        while c.relativeLuminance > target, k > 0 {
+            k -= 0.01
+            c = Color(red: colour.red * k, green: colour.green * k, blue: colour.blue * k)
+        }
+        return c
+    }
+
+    /// `colour` mixed towards white (hue kept) until its relative luminance is at least `target`.
+    static func lightened(_ colour: Color, toLuminance target: Double) -> Color {
+        var k = 0.0, c = colour
+        while c.relativeLuminance < target, k < 1 {
+            k += 0.01
+            c = Color(red: colour.red + (1 - colour.red) * k, green: colour.green + (1 - colour.green) * k,
+                      blue: colour.blue + (1 - colour.blue) * k)
+        }
+        return c
     }
 
     /// Where text goes and what it needs: the lyrics (the current line's colour at 4.5:1, dimmed
@@ -177,7 +221,7 @@ public struct Background: Sendable {
     /// target against the most extreme pixel of that row; then widened and smoothed so that the
     /// scrim has no visible step (it never falls below what a row needs).
     static func fogProfile(_ base: Bitmap, zones: [Zone], tint: Color, palette: Palette, theme: Theme,
-                           geometry: PosterGeometry) -> [Double] {
+                           geometry: PosterGeometry, smooth: Bool = true) -> [Double] {
         let h = base.height
         var need = [Double](repeating: 0, count: h)
         let dark = palette.isDark
@@ -211,7 +255,7 @@ public struct Background: Sendable {
                 need[y] = max(need[y], min(1, high + 0.01))
             }
         }
-        guard need.contains(where: { $0 > 0 }) else { return need }
+        guard smooth, need.contains(where: { $0 > 0 }) else { return need }
         // Dilate by 2r, then two box passes of radius r: the result is never below the need,
         // and changes by at most about max/2r per row.
         let r = max(4, Int(0.07 * Double(max(geometry.preset.width, h))))

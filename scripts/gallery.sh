@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Renders the README's gallery from the bundled samples and tiles it with ImageMagick into docs/.
+# Usage: scripts/gallery.sh BINARY OUT_DIR   (make gallery)
+set -euo pipefail
+bin=$1
+out=$2/gallery
+mkdir -p "$out" docs
+
+nd=samples/night-drive
+pl=samples/paper-lanterns
+as=samples/all-scripts
+# A dark, a light and a busy cover, each at a moment with something to show.
+covers=("$nd/cover.jpg $nd/night-drive.lrc 0:58.5" "$pl/cover.png $pl/paper-lanterns.lrc 0:33.2" "$as/cover.png $as/all-scripts.lrc 0:37.5")
+
+frame() {  # out cover lyrics time preset theme [extra…]
+    local file=$1 cover=$2 lyrics=$3 at=$4 preset=$5 theme=$6
+    shift 6
+    "$bin" frame "$cover" "$lyrics" --at "$at" --preset "$preset" --theme "$theme" -o "$file" "$@" > /dev/null
+}
+
+for theme in card classic immersive minimal; do
+    portraits=() wides=()
+    for i in 0 1 2; do
+        read -r cover lyrics at <<< "${covers[$i]}"
+        frame "$out/$theme-lockscreen-$i.png" "$cover" "$lyrics" "$at" lockscreen "$theme"
+        frame "$out/$theme-landscape-$i.png" "$cover" "$lyrics" "$at" landscape "$theme"
+        portraits+=("$out/$theme-lockscreen-$i.png")
+        wides+=("$out/$theme-landscape-$i.png")
+    done
+    montage "${portraits[@]}" -tile 3x1 -geometry 300x533+6+6 -background '#202020' "$out/$theme-top.png"
+    montage "${wides[@]}" -tile 3x1 -geometry 300x169+6+6 -background '#202020' "$out/$theme-bottom.png"
+    convert "$out/$theme-top.png" "$out/$theme-bottom.png" -append "docs/theme-$theme.png"
+    echo "docs/theme-$theme.png"
+done
+
+# Every theme at the original lock-screen size, 480×800.
+classic=()
+for theme in card classic immersive minimal; do
+    frame "$out/$theme-classic.png" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 classic "$theme"
+    classic+=("$out/$theme-classic.png")
+done
+montage "${classic[@]}" -tile 4x1 -geometry 240x400+6+6 -background '#202020' docs/classic-preset.png
+echo docs/classic-preset.png
+
+# The states of a song in the card theme: intro, a karaoke line, an interlude, the outro.
+frame "$out/state-intro.png" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:03 lockscreen card
+frame "$out/state-karaoke.png" "$pl/cover.png" "$pl/paper-lanterns.lrc" 0:44.9 lockscreen card
+frame "$out/state-gap.png" "$nd/cover.jpg" "$nd/night-drive.lrc" 1:36 lockscreen card
+frame "$out/state-outro.png" "$pl/cover.png" "$pl/paper-lanterns.lrc" 2:03 lockscreen card
+montage "$out"/state-{intro,karaoke,gap,outro}.png -tile 4x1 -geometry 240x427+6+6 -background '#202020' docs/states.png
+echo docs/states.png
+
+# The opening picture: the three samples at the lockscreen preset.
+frame "$out/open-0.png" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 lockscreen card
+frame "$out/open-1.png" "$pl/cover.png" "$pl/paper-lanterns.lrc" 0:32 lockscreen card
+frame "$out/open-2.png" "$as/cover.png" "$as/all-scripts.lrc" 0:57.5 lockscreen card
+montage "$out"/open-{0,1,2}.png -tile 3x1 -geometry 360x640+0+0 docs/lockscreen.png
+echo docs/lockscreen.png
+
+# Presets: square, feed and classic; and landscape.
+frame "$out/preset-square.png" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 square card
+frame "$out/preset-feed.png" "$pl/cover.png" "$pl/paper-lanterns.lrc" 0:32 feed card
+frame "$out/preset-classic.png" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 classic classic
+montage "$out"/preset-{square,feed,classic}.png -tile 3x1 -geometry +6+6 -resize x388 -background '#202020' docs/presets.png
+echo docs/presets.png
+frame "$out/preset-landscape.png" "$pl/cover.png" "$pl/paper-lanterns.lrc" 0:32 landscape card
+convert "$out/preset-landscape.png" -resize 640x360 docs/landscape.png
+echo docs/landscape.png
+
+# A whole song on one contact sheet.
+"$bin" sheet "$nd/cover.jpg" "$nd/night-drive.lrc" -o "$out/sheet.png" --quiet > /dev/null
+convert "$out/sheet.png" -resize 900x docs/sheet.png
+echo docs/sheet.png
+
+# 8 bits per channel and no time stamps: small files that only change when the pictures do.
+mogrify -depth 8 -strip -define png:compression-level=9 docs/*.png
