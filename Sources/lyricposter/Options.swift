@@ -21,10 +21,10 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("The look: a built-in theme (\(Theme.builtIn.map(\.name).joined(separator: ", "))) or a theme file (JSON). See `lyricposter themes`.", valueName: "name|file"))
     var theme: String = "card"
 
-    @Option(help: ArgumentHelp("Lyric lines shown before the current one (default: the theme's, 1 for card).", valueName: "n"))
+    @Option(help: ArgumentHelp("Lyric lines shown before the current one (default: the theme's, 2 for card).", valueName: "n"))
     var before: Int?
 
-    @Option(help: ArgumentHelp("Lyric lines shown after the current one (default: the theme's).", valueName: "n"))
+    @Option(help: ArgumentHelp("Lyric lines shown after the current one (default: the theme's, 3 for card).", valueName: "n"))
     var after: Int?
 
     @Flag(inversion: .prefixedNo, help: "Fill the current line as it is sung (enhanced-LRC word timing) in frame and sequence.")

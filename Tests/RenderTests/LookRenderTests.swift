@@ -190,3 +190,50 @@ final class LookRenderTests: XCTestCase {
         return (r / n, g / n, b / n)
     }
 }
+
+extension LookRenderTests {
+    /// A song's posters at several sizes belong together: the text scheme is decided on the cover.
+    func testSchemeIsTheSameAtEveryPreset() throws {
+        for theme in Theme.builtIn {
+            for (name, cover) in Self.covers {
+                let schemes = try Set([Preset.custom(width: 270, height: 480), .custom(width: 270, height: 338), .custom(width: 300, height: 300),
+                                       .custom(width: 480, height: 270)].map { preset in
+                    try Background.prepare(cover: cover, geometry: PosterGeometry(preset: preset, before: 1, after: 1, theme: theme),
+                                           theme: theme).palette.scheme
+                })
+                XCTAssertEqual(schemes.count, 1, "\(theme.name) \(name): \(schemes)")
+            }
+        }
+    }
+
+    /// Under the lyrics of a full-bleed cover the cover is softened: its stripes no longer run
+    /// sharp through the letters, while above the lyrics they stay crisp.
+    func testFullBleedCoverIsSoftUnderTheLyrics() throws {
+        let busy = try makeCover(width: 1000, height: 1000, top: .white, bottom: Color(red: 0.5, green: 0.5, blue: 0.5), stripes: true)
+        let preset = Preset.custom(width: 540, height: 960)
+        let geometry = PosterGeometry(preset: preset, before: 1, after: 1, theme: .immersive)
+        let bitmap = try Background.prepare(cover: busy, geometry: geometry, theme: .immersive).bitmap
+        func sharpness(atRow y: Int) -> Int {
+            (1..<bitmap.width).map { x in abs(Int(bitmap.rgba(x: x, y: y).g) - Int(bitmap.rgba(x: x - 1, y: y).g)) }.max() ?? 0
+        }
+        let above = sharpness(atRow: Int(geometry.lyrics.minY * 0.5)), under = sharpness(atRow: Int(geometry.lyrics.midY))
+        XCTAssertGreaterThan(above, 60, "the cover is itself above the lyrics")
+        XCTAssertLessThan(under, above / 3, "the cover is softened under the lyrics")
+    }
+
+    /// A right-to-left word inside left-to-right text fills from its own start (its right edge).
+    func testKaraokeFillsARightToLeftWordFromItsRightEdge() throws {
+        let lrc = "[00:10.00]<00:10.00>Hello <00:11.00>سلام <00:13.00>world<00:14.00>\n[00:20.00]next"
+        let black = try makeCover(top: .black, bottom: .black)
+        let frame = try renderFrame(cover: black, lrc: lrc, at: 11_500, preset: .custom(width: 540, height: 960), theme: .card,
+                                    karaoke: true)
+        let block = try XCTUnwrap(frame.layout.blocks.first { $0.role == .current })
+        let arabic = block.layout.clusters.filter(\.rightToLeft).map(\.rect)
+        let word = try XCTUnwrap(arabic.dropFirst().reduce(arabic.first) { $0?.union($1) })
+        let box = Rect(x: block.origin.x + word.x, y: block.origin.y + word.y, width: word.width, height: word.height)
+        let right = Rect(x: box.maxX - box.width * 0.2, y: box.minY, width: box.width * 0.2, height: box.height)
+        let left = Rect(x: box.minX, y: box.minY, width: box.width * 0.3, height: box.height)
+        XCTAssertGreaterThan(frame.canvas.luminance(in: right, quantile: 1), 0.8, "the word's start (right) is sung")
+        XCTAssertLessThan(frame.canvas.luminance(in: left, quantile: 1), 0.6, "its end (left) is not yet")
+    }
+}

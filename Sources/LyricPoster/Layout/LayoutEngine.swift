@@ -258,8 +258,15 @@ public final class LayoutEngine {
         var fitted: [(Scene.Role, String, Fitted, Look)] = []
         if let title, theme.showTitle {
             let floor = min(1, max(0.7, artistLook.size / titleLook.size))
-            fitted.append((.title, title, fit(title, look: titleLook, language: FontSetup.language(of: title, songLanguage: language),
-                                              width: area.width, alignment: alignment, minScale: floor), titleLook))
+            let language = FontSetup.language(of: title, songLanguage: language)
+            var fitted1 = fit(title, look: titleLook, language: language, width: area.width, alignment: alignment, minScale: floor)
+            if fitted1.cut {
+                // Two lines at the smallest size were not enough: a third line before any cut.
+                var three = titleLook
+                three.maxLines = titleLook.maxLines + 1
+                fitted1 = fit(title, look: three, language: language, width: area.width, alignment: alignment, minScale: floor)
+            }
+            fitted.append((.title, title, fitted1, titleLook))
         }
         if let byline {
             fitted.append((.artist, byline, fit(byline, look: artistLook, language: FontSetup.language(of: byline, songLanguage: language),
@@ -295,7 +302,7 @@ public final class LayoutEngine {
         let isCurrent = line.role == .current
         // The current line gets the whole region first; a neighbour at most a third of it.
         let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: alignment,
-                       maxHeight: isCurrent ? area.height : area.height / 3, minScale: isCurrent ? 0.75 : 0.85)
+                       maxHeight: isCurrent ? area.height : area.height / 3, minScale: isCurrent ? 0.75 : 1)
         var blocks = [place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: alignment)]
         var height = main.layout.extentRect.height
         if let translation = line.translation, !translation.isEmpty {
@@ -315,7 +322,7 @@ public final class LayoutEngine {
             let room = isCurrent ? area.height - height - gap : area.height / 3
             if room >= tLook.size * Self.lineHeight * 0.75 {
                 let t = fit(translation, look: tLook, language: language, width: area.width, alignment: alignment,
-                            maxHeight: room, minScale: 0.8)
+                            maxHeight: room, minScale: isCurrent ? 0.8 : 1)
                 blocks.append(place(t, role: .translation, text: translation, look: tLook, area: area,
                                     top: height + gap, alignment: alignment))
                 height += gap + t.layout.extentRect.height
@@ -330,7 +337,7 @@ public final class LayoutEngine {
         guard let title = scene.title else { return nil }
         var titleLook = look(for: .title)
         titleLook.size = max(geometry.currentSize * 1.1, geometry.titleSize)
-        titleLook.maxLines = 3
+        titleLook.maxLines = 5
         var artistLook = look(for: .artist)
         artistLook.size = max(geometry.neighbourSize * 0.8, geometry.artistSize)
         let blocks = captionBlocks(title: title, byline: byline(scene), language: scene.language, area: area,
@@ -361,14 +368,33 @@ public final class LayoutEngine {
         }
         guard let focusIndex = groups.lastIndex(where: \.isFocus) else { return ([], nil) }
         let focus = groups[focusIndex]
-        var top = area.minY + area.height * geometry.anchor - focus.height / 2
-        // When every requested line fits in the region, slide the focus off its anchor as far as
-        // needed to show them all; otherwise the farthest lines are left out.
-        let above = groups[..<focusIndex].reduce(0) { $0 + $1.height + gap }
-        let below = groups[(focusIndex + 1)...].reduce(0) { $0 + $1.height + gap }
-        if above + focus.height + below <= area.height {
-            top = min(max(top, area.minY + above), area.maxY - focus.height - below)
+        // Which neighbours fit: nearest first, taking turns above and below, so that a tall
+        // neighbour on one side does not empty it while the other side keeps far lines.
+        var first = focusIndex, last = focusIndex
+        var used = focus.height
+        var canAbove = focusIndex > 0, canBelow = focusIndex + 1 < groups.count
+        var turnAbove = true
+        while canAbove || canBelow {
+            let above = turnAbove ? canAbove : !canBelow
+            let index = above ? first - 1 : last + 1
+            if used + gap + groups[index].height <= area.height {
+                used += gap + groups[index].height
+                if above { first = index } else { last = index }
+            } else if above { canAbove = false } else { canBelow = false }
+            if first == 0 { canAbove = false }
+            if last == groups.count - 1 { canBelow = false }
+            turnAbove.toggle()
         }
+        let above = groups[first..<focusIndex].reduce(0) { $0 + $1.height + gap }
+        let below = groups[(focusIndex + 1)..<(last + 1)].reduce(0) { $0 + $1.height + gap }
+        // The focus at its anchor, slid as far as needed for the chosen lines to fit; with nothing
+        // on one side (the first line, the outro) the block is centred instead of leaving a hole.
+        var top = area.minY + area.height * geometry.anchor - focus.height / 2
+        if first == focusIndex || last == focusIndex {
+            let centred = area.midY - used / 2 + above
+            top = first == focusIndex ? min(top, centred) : max(top, centred)
+        }
+        top = min(max(top, area.minY + above), area.maxY - focus.height - below)
         top = min(max(top, area.minY), max(area.minY, area.maxY - focus.height))
 
         func shifted(_ g: Group, to y: Double) -> [TextBlock] {
@@ -376,20 +402,15 @@ public final class LayoutEngine {
         }
         var blocks = shifted(focus, to: top)
         let focusRect = Rect(x: area.minX, y: top, width: area.width, height: focus.height)
-        // Neighbours outwards from the focus; the first that does not fit ends that side.
         var y = top
-        for g in groups[..<focusIndex].reversed() {
-            let next = y - gap - g.height
-            guard next >= area.minY else { break }
-            blocks += shifted(g, to: next)
-            y = next
+        for g in groups[first..<focusIndex].reversed() {
+            y -= gap + g.height
+            blocks += shifted(g, to: y)
         }
         y = top + focus.height
-        for g in groups[(focusIndex + 1)...] {
-            let next = y + gap
-            guard next + g.height <= area.maxY else { break }
-            blocks += shifted(g, to: next)
-            y = next + g.height
+        for g in groups[(focusIndex + 1)..<(last + 1)] {
+            blocks += shifted(g, to: y + gap)
+            y += gap + g.height
         }
         return (blocks, focusRect)
     }
@@ -413,7 +434,9 @@ public final class LayoutEngine {
         func row(_ line: Scene.Line) -> Row {
             var line = line
             if line.role == .interlude, scene.state != .interlude, let title = scene.title {
-                line.text = [title, scene.artist].compactMap { $0 }.joined(separator: " — ")
+                // The intro's and outro's row: the title, with the artist line under it.
+                line.text = title
+                line.translation = byline(scene)
             }
             var mainLook = look(for: line.role)
             let isCurrent = line.role == .current || line.role == .interlude
@@ -461,7 +484,8 @@ public final class LayoutEngine {
         }
         var blocks: [TextBlock] = []
         var focusRect: Rect?
-        var band: Rect?
+        // The band covers at least the original table, so that it does not jump with every line.
+        var band: Rect? = nominal.dropFirst().reduce(nominal[0]) { $0.union($1) }
         for (r, top) in placed {
             let rect = Rect(x: 0, y: top, width: Double(geometry.preset.width), height: rowHeight(r))
             band = band?.union(rect) ?? rect

@@ -24,88 +24,56 @@ public struct Background: Sendable {
     /// does not run through the text.
     public let frost: Bitmap?
 
+    /// The colours measured on a cover, shared by everything that draws it.
+    struct CoverColours {
+        var average: Color
+        var vibrant: Color?
+        /// A second colourful hue, clearly apart from `vibrant` (for two-colour gradients).
+        var second: Color?
+        var muted: Color
+
+        init(_ cover: Bitmap) {
+            average = averageColour(cover)
+            let hues = vibrantColours(cover)
+            vibrant = hues.first
+            second = hues.count > 1 ? hues[1] : nil
+            muted = mutedColour(cover) ?? average
+        }
+    }
+
     /// Prepares the backdrop for `geometry` and `theme` from an upright cover.
     public static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
         let w = geometry.preset.width, h = geometry.preset.height
         let canvas = try Canvas(width: w, height: h)
-        canvas.fill(.black)
-        let average = averageColour(cover)
-        let vibrant = vibrantColour(cover)
-        let muted = mutedColour(cover) ?? average
+        let colours = CoverColours(cover)
+        let average = colours.average
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
-        // A cover enlarged more than twice to fill the canvas is not blown up into visible pixels:
-        // it is drawn small, softened in proportion to its enlargement, and scaled up smoothly.
-        let enlargement = max(Double(w) / Double(cover.width), Double(h) / Double(cover.height))
-
-        func blurredCover(radius: Double, factor: Int = 8, saturate: Bool = true) throws(GraphicsError) -> Bitmap {
-            // Blurring at a reduced scale and scaling up is as smooth as a full-size blur, far cheaper.
-            let tiny = try Canvas(width: max(8, w / factor), height: max(8, h / factor))
-            let tinyRect = Rect(x: 0, y: 0, width: Double(tiny.width), height: Double(tiny.height))
-            tiny.fill(average)
-            tiny.draw(cover, source: aspectFill(cover, into: tinyRect, zoom: factor == 8 ? 1.15 : 1), in: tinyRect)
-            try tiny.finish()
-            let blurred = tiny.snapshot().blurred(radius: max(1, Int(radius.rounded())))
-            return saturate ? blurred.saturated(by: theme.backgroundSaturation) : blurred
-        }
-        func drawCover() throws(GraphicsError) {
-            if enlargement > 2 {
-                let factor = min(8, max(1, Int(enlargement / 2)))
-                canvas.draw(try blurredCover(radius: max(1, enlargement / Double(factor)), factor: factor, saturate: false), in: full)
-            } else {
-                canvas.fill(average)
-                canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
-            }
-        }
 
         // 1. The base: the cover, blurred or sharp, or a gradient of two of its colours.
-        var frost: Bitmap?
-        if geometry.layout == .classic {
-            try drawCover()
-            frost = try blurredCover(radius: 3 * geometry.unit)
-        } else {
-            switch theme.background {
-            case .blurredCover: canvas.draw(try blurredCover(radius: theme.backgroundBlur * geometry.unit), in: full)
-            case .cover: try drawCover()
-            case .gradient:
-                let (top, bottom) = gradientColours(vibrant: vibrant, muted: muted, average: average)
-                canvas.fillVerticalGradient(full, stops: [(0, top), (1, bottom)])
-            }
-        }
-        try canvas.finish()
+        let frost = try drawBase(on: canvas, cover: cover, colours: colours, theme: theme, layout: geometry.layout, unit: geometry.unit)
 
-        // 2. The scheme: whichever text — light or dark — the backdrop behind the text serves
-        // with the lighter scrim (so a light cover keeps a light poster). Classic rows sit on
-        // dark bands, so they are always light text.
+        // 2. The scheme, decided on the cover itself (the same for every preset, so a song's
+        // posters at several sizes belong together): whichever text — light or dark — its
+        // backdrop serves with the lighter scrim. Classic rows sit on dark bands: light text.
         let zones = textZones(geometry)
-        func tint(for palette: Palette) -> Color {
-            let weakest = min(palette.text.relativeLuminance, palette.current.relativeLuminance)
-            let strongest = max(palette.text.relativeLuminance, palette.current.relativeLuminance)
-            return palette.isDark ? darkened(average, to: 7, against: weakest) : lightened(average, to: 7, against: strongest)
-        }
-        let darkPalette = makePalette(theme: theme, scheme: .dark, average: average, vibrant: vibrant, muted: muted)
-        let lightPalette = makePalette(theme: theme, scheme: .light, average: average, vibrant: vibrant, muted: muted)
-        let palette: Palette
-        switch theme.scheme {
-        case .dark: palette = darkPalette
-        case .light: palette = lightPalette
-        case .auto:
-            if geometry.layout == .classic || zones.isEmpty {
-                palette = darkPalette
-            } else {
-                let base = canvas.snapshot()
-                func load(_ p: Palette) -> Double {
-                    fogProfile(base, zones: zones, tint: tint(for: p), palette: p, theme: theme, geometry: geometry, smooth: false)
-                        .reduce(0, +)
-                }
-                // Ties go to light text, the look people expect of a lyric poster.
-                palette = load(lightPalette) < 0.8 * load(darkPalette) ? lightPalette : darkPalette
-            }
-        }
+        let palette = try scheme(for: cover, colours: colours, theme: theme, layout: geometry.layout)
         let scheme = palette.scheme
-        let tint = tint(for: palette)
+        let tint = tint(for: palette, average: average)
 
-        // 3. The theme's tone: darker (or, for dark text, lighter) and a gentle tinted wash.
         if geometry.layout != .classic {
+            // 3. Under the lyrics of a full-bleed cover, the cover turns soft (a progressive blur)
+            // so that its detail does not run through the letters.
+            if theme.background == .cover {
+                let soft = try blurred(cover, width: w, height: h, colours: colours, radius: 16 * geometry.unit, factor: 4,
+                                       saturation: theme.backgroundSaturation)
+                let start = geometry.lyrics.minY, ease = 0.15 * Double(h)
+                let mask = (0..<h).map { y -> Double in
+                    let t = min(1, max(0, (Double(y) - (start - ease)) / ease))
+                    return t * t * (3 - 2 * t)
+                }
+                canvas.draw(soft, throughRows: mask)
+            }
+            // 4. The theme's tone: darker (or, for dark text, lighter) and a gentle tinted wash.
             if scheme == .dark {
                 if theme.backgroundBrightness < 1 { canvas.fill(tint.withAlpha(1 - theme.backgroundBrightness)) }
             } else {
@@ -115,14 +83,14 @@ public struct Background: Sendable {
                 canvas.fillVerticalGradient(full, stops: [(0, tint.withAlpha(theme.scrim[0])), (0.5, tint.withAlpha(theme.scrim[1])),
                                                           (1, tint.withAlpha(theme.scrim[2]))])
             }
-            // 4. A smooth scrim fitted to the text: as strong as each row of the text regions
+            // 5. A smooth scrim fitted to the text: as strong as each row of the text regions
             // needs for its contrast target, eased out far beyond them (no edge, no rectangle).
             try canvas.finish()
             let alphas = fogProfile(canvas.snapshot(), zones: zones, tint: tint, palette: palette, theme: theme, geometry: geometry)
             if alphas.contains(where: { $0 > 0.004 }) { canvas.fillRows(color: tint, alphas: alphas) }
         }
 
-        // 5. The sharp cover card, its shadow following the cover's shape.
+        // 6. The sharp cover card, its shadow following the cover's shape.
         if let slot = geometry.card, theme.card, geometry.layout != .classic {
             let card = cardRect(slot, cover: cover)
             let radius = geometry.cardRadius * card.width / max(1, slot.width)
@@ -139,8 +107,110 @@ public struct Background: Sendable {
             }
         }
         try canvas.finish()
-        return Background(geometry: geometry, bitmap: canvas.snapshot(), tint: tint, average: average, vibrant: vibrant,
-                          muted: muted, palette: palette, frost: frost)
+        return Background(geometry: geometry, bitmap: canvas.snapshot(), tint: tint, average: average, vibrant: colours.vibrant,
+                          muted: colours.muted, palette: palette, frost: frost)
+    }
+
+    /// The cover drawn at a reduced scale (1/`factor`) to fill `width`×`height`, blurred by
+    /// `radius` output pixels and saturated: as smooth as a full-size blur, far cheaper.
+    static func blurred(_ cover: Bitmap, width w: Int, height h: Int, colours: CoverColours, radius: Double, factor: Int,
+                        saturation: Double, zoom: Double = 1) throws(GraphicsError) -> Bitmap {
+        let tiny = try Canvas(width: max(8, w / factor), height: max(8, h / factor))
+        let tinyRect = Rect(x: 0, y: 0, width: Double(tiny.width), height: Double(tiny.height))
+        tiny.fill(colours.average)
+        tiny.draw(cover, source: aspectFill(cover, into: tinyRect, zoom: zoom), in: tinyRect)
+        try tiny.finish()
+        let soft = tiny.snapshot().blurred(radius: max(1, Int((radius / Double(factor)).rounded())))
+        return saturation == 1 ? soft : soft.saturated(by: saturation)
+    }
+
+    /// Draws the theme's base over the whole of `canvas` (before tone, scrims and card) and, for
+    /// classic rows, returns the blurred cover their band shows.
+    static func drawBase(on canvas: Canvas, cover: Bitmap, colours: CoverColours, theme: Theme, layout: Theme.Layout,
+                         unit: Double) throws(GraphicsError) -> Bitmap? {
+        let w = canvas.width, h = canvas.height
+        let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
+        canvas.fill(colours.average)
+        // A cover enlarged more than twice to fill the canvas is not blown up into visible pixels:
+        // it is drawn small, softened in proportion to its enlargement, and scaled up smoothly.
+        let enlargement = max(Double(w) / Double(cover.width), Double(h) / Double(cover.height))
+        func drawCover() throws(GraphicsError) {
+            if enlargement > 2 {
+                let factor = min(8, max(1, Int(enlargement / 2)))
+                canvas.draw(try blurred(cover, width: w, height: h, colours: colours, radius: max(1, enlargement), factor: factor,
+                                        saturation: 1), in: full)
+            } else {
+                canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
+            }
+        }
+        if layout == .classic {
+            try drawCover()
+            try canvas.finish()
+            return try blurred(cover, width: w, height: h, colours: colours, radius: 24 * unit, factor: 8,
+                               saturation: theme.backgroundSaturation)
+        }
+        switch theme.background {
+        case .blurredCover:
+            canvas.draw(try blurred(cover, width: w, height: h, colours: colours, radius: 8 * theme.backgroundBlur * unit, factor: 8,
+                                    saturation: theme.backgroundSaturation, zoom: 1.15), in: full)
+        case .cover: try drawCover()
+        case .gradient:
+            let (top, bottom) = gradientColours(colours)
+            canvas.fillVerticalGradient(full, stops: [(0, top), (1, bottom)])
+        }
+        try canvas.finish()
+        return nil
+    }
+
+    /// The text scheme for `cover` under `theme`: fixed by the theme, or (auto) the one whose
+    /// scrim over the cover's own base, drawn small and square, is the lighter.
+    static func scheme(for cover: Bitmap, colours: CoverColours, theme: Theme, layout: Theme.Layout) throws(GraphicsError) -> Palette {
+        let dark = makePalette(theme: theme, scheme: .dark, colours: colours)
+        let light = makePalette(theme: theme, scheme: .light, colours: colours)
+        switch theme.scheme {
+        case .dark: return dark
+        case .light: return light
+        case .auto:
+            guard layout != .classic else { return dark }
+            let side = 216
+            let probe = try Canvas(width: side, height: side)
+            _ = try drawBase(on: probe, cover: cover, colours: colours, theme: theme, layout: layout, unit: Double(side) / 1080)
+            let base = probe.snapshot()
+            let preset = Preset.custom(width: side, height: side)
+            let geometry = PosterGeometry(preset: preset, before: 0, after: 0, theme: theme)
+            let zones = [Zone(rect: Rect(x: 0, y: 0, width: Double(side), height: Double(side)), isLyrics: true)]
+            func load(_ p: Palette) -> Double {
+                fogProfile(base, zones: zones, tint: tint(for: p, average: colours.average), palette: p, theme: theme,
+                           geometry: geometry, smooth: false).reduce(0, +)
+            }
+            // Ties go to light text, the look people expect of a lyric poster.
+            return load(light) < 0.8 * load(dark) ? light : dark
+        }
+    }
+
+    /// The scrim colour for `palette`: the cover's colour, a little richer, darkened (keeping its
+    /// hue) until light text reaches 10:1 on it, or lightened to a frost where dark text does.
+    static func tint(for palette: Palette, average: Color) -> Color {
+        let rich = saturated(average, by: 1.4)
+        let weakest = min(palette.text.relativeLuminance, palette.current.relativeLuminance)
+        let strongest = max(palette.text.relativeLuminance, palette.current.relativeLuminance)
+        return palette.isDark ? darkened(rich, to: 10, against: weakest) : lightened(rich, to: 8, against: strongest)
+    }
+
+    /// `colour` with its distance from its own luma scaled by `factor`, kept inside 0…1.
+    static func saturated(_ colour: Color, by factor: Double) -> Color {
+        let luma = 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+        func c(_ v: Double) -> Double { min(1, max(0, luma + (v - luma) * factor)) }
+        return Color(red: c(colour.red), green: c(colour.green), blue: c(colour.blue))
+    }
+
+    /// `colour` with its HSV saturation at most `limit` (its value kept): no neon accents.
+    static func capped(_ colour: Color, saturation limit: Double) -> Color {
+        let maxC = max(colour.red, colour.green, colour.blue), minC = min(colour.red, colour.green, colour.blue)
+        guard maxC > 0, (maxC - minC) / maxC > limit else { return colour }
+        let k = limit / ((maxC - minC) / maxC)
+        func c(_ v: Double) -> Double { maxC - (maxC - v) * k }
+        return Color(red: c(colour.red), green: c(colour.green), blue: c(colour.blue))
     }
 
     /// The card's place: the layout's slot, or — for a cover smaller than half of it — the cover
@@ -150,20 +220,20 @@ public struct Background: Sendable {
         return Rect(x: slot.midX - side / 2, y: slot.midY - side / 2, width: side, height: side)
     }
 
-    /// Two clearly different colours of the cover for a gradient: its quiet colour at the top
-    /// and its vibrant one (or its average, deepened) at the bottom, each moved halfway (in
-    /// luminance) towards the cover's own lightness, so a dark cover gives a dark poster and a
-    /// light one a light poster, in the cover's hues.
-    static func gradientColours(vibrant: Color?, muted: Color, average: Color) -> (Color, Color) {
-        var top = muted
-        var bottom = vibrant ?? average
+    /// Two clearly different colours of the cover for a gradient: its second colourful hue (or
+    /// its quiet colour) at the top and its vibrant one (or its average) at the bottom, neither
+    /// neon, each moved halfway (in luminance) towards the cover's own lightness, so a dark cover
+    /// gives a dark poster and a light one a light poster, in the cover's hues.
+    static func gradientColours(_ colours: CoverColours) -> (Color, Color) {
+        var top = capped(colours.second ?? colours.muted, saturation: 0.7)
+        var bottom = capped(colours.vibrant ?? colours.average, saturation: 0.7)
         let distance = abs(top.red - bottom.red) + abs(top.green - bottom.green) + abs(top.blue - bottom.blue)
         if distance < 0.25 {
             // A one-colour cover: the same hue, a clear step darker at the bottom.
             bottom = Color(red: bottom.red * 0.72, green: bottom.green * 0.72, blue: bottom.blue * 0.72)
             top = Color(red: top.red + (1 - top.red) * 0.2, green: top.green + (1 - top.green) * 0.2, blue: top.blue + (1 - top.blue) * 0.2)
         }
-        let anchor = average.relativeLuminance
+        let anchor = colours.average.relativeLuminance
         func toward(_ c: Color) -> Color {
             let target = sqrt(max(0.0005, c.relativeLuminance) * max(0.0005, anchor))
             if target < c.relativeLuminance { return darkened(c, toLuminance: target) }
@@ -209,11 +279,12 @@ public struct Background: Sendable {
 
     /// The text colours for `scheme`: the theme's (light) colours on a dark backdrop; on a light
     /// one, an ink of the cover's own hue and an accent deepened until it reads there.
-    static func makePalette(theme: Theme, scheme: Palette.Scheme, average: Color, vibrant: Color?, muted: Color) -> Palette {
-        let accent = currentColor(for: theme, vibrant: vibrant)
+    static func makePalette(theme: Theme, scheme: Palette.Scheme, colours: CoverColours) -> Palette {
+        let accent = currentColor(for: theme, vibrant: colours.vibrant)
         guard scheme == .light else { return Palette(scheme: .dark, text: theme.textColor, current: accent) }
-        let ink = darkened(muted, to: 14)
-        let current = accent == theme.textColor ? ink : darkened(theme.accentColor ?? vibrant ?? accent, to: 8)
+        let ink = darkened(colours.muted, to: 14)
+        let current = accent == theme.textColor ? ink
+            : darkened(capped(theme.accentColor ?? colours.vibrant ?? accent, saturation: 0.8), to: 8)
         return Palette(scheme: .light, text: ink, current: current)
     }
 
@@ -258,7 +329,7 @@ public struct Background: Sendable {
         guard smooth, need.contains(where: { $0 > 0 }) else { return need }
         // Dilate by 2r, then two box passes of radius r: the result is never below the need,
         // and changes by at most about max/2r per row.
-        let r = max(4, Int(0.07 * Double(max(geometry.preset.width, h))))
+        let r = max(4, Int(0.085 * Double(max(geometry.preset.width, h))))
         var dilated = need
         for y in 0..<h {
             var m = 0.0
@@ -289,9 +360,10 @@ public struct Background: Sendable {
 
     static func currentColor(for theme: Theme, vibrant: Color?) -> Color {
         if let accent = theme.accentColor { return accent }
-        guard theme.accentFromCover, let vibrant else {
+        guard theme.accentFromCover, let found = vibrant else {
             return theme.accentFromCover ? theme.accentFallback ?? theme.textColor : theme.textColor
         }
+        let vibrant = capped(found, saturation: 0.65)
         var c = vibrant
         var k = 0.0
         while c.relativeLuminance < 0.55, k < 1 {
@@ -312,9 +384,10 @@ public struct Background: Sendable {
         return n > 0 ? Color(red: r / n, green: g / n, blue: b / n) : nil
     }
 
-    /// The most saturated hue family of the cover: hues of bright, saturated pixels are binned
-    /// (weighted by saturation), and the busiest bin's mean colour is returned.
-    static func vibrantColour(_ image: Bitmap) -> Color? {
+    /// The cover's colourful hue families, busiest first: hues of bright, saturated pixels are
+    /// binned (weighted by saturation); the busiest bin's mean colour, then — if one has at least
+    /// a sixth of its weight — the busiest bin at least 60° of hue away from it.
+    static func vibrantColours(_ image: Bitmap) -> [Color] {
         var weights = [Double](repeating: 0, count: 24)
         var sums = [(Double, Double, Double)](repeating: (0, 0, 0), count: 24)
         forEachSample(of: image) { pixel in
@@ -325,9 +398,14 @@ public struct Background: Sendable {
             sums[bin].1 += pixel.g * pixel.saturation
             sums[bin].2 += pixel.b * pixel.saturation
         }
-        guard let best = weights.indices.max(by: { weights[$0] < weights[$1] }), weights[best] > 0 else { return nil }
-        let w = weights[best]
-        return Color(red: sums[best].0 / w, green: sums[best].1 / w, blue: sums[best].2 / w)
+        func mean(_ bin: Int) -> Color {
+            let w = weights[bin]
+            return Color(red: sums[bin].0 / w, green: sums[bin].1 / w, blue: sums[bin].2 / w)
+        }
+        guard let best = weights.indices.max(by: { weights[$0] < weights[$1] }), weights[best] > 0 else { return [] }
+        let apart = weights.indices.filter { min(abs($0 - best), 24 - abs($0 - best)) >= 4 && weights[$0] >= weights[best] / 6 }
+        guard let second = apart.max(by: { weights[$0] < weights[$1] }) else { return [mean(best)] }
+        return [mean(best), mean(second)]
     }
 
     /// One sampled pixel: straight RGB in 0…1, with HSV hue (0…1), saturation and value.

@@ -123,7 +123,7 @@ public final class Renderer {
     /// 4.5:1 (at least the original's half-black), with soft top and bottom edges.
     private func drawClassicBand(_ band: Rect, on canvas: Canvas, layout: FrameLayout) {
         let u = background.geometry.unit
-        let feather = 22 * u
+        let feather = 30 * u
         if let frost = background.frost { canvas.draw(frost, throughBand: band, feather: feather) }
         let tint = background.tint
         var alpha = 0.55
@@ -144,7 +144,7 @@ public final class Renderer {
         let text = layoutEngine.palette.text
         let luminance = text.relativeLuminance
         let behind = Self.worstBackground(canvas, block.box, textLuminance: luminance)
-        var alpha = 0.5
+        var alpha = 0.4
         while alpha < 1, Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: behind)
             < Renderer.neighbourContrastTarget + 0.1 {
             alpha += 0.05
@@ -181,9 +181,11 @@ public final class Renderer {
         }
     }
 
-    /// The sung part of a karaoke line, one span per wrapped line in canvas pixels: from the
-    /// line's start edge (the right in right-to-left runs) as far as its characters have been
-    /// sung; `frontier` marks the span whose end is still moving (it gets the soft edge).
+    /// The sung part of a karaoke line as spans in canvas pixels: runs of sung clusters side by
+    /// side on one wrapped line and in one direction, each from where its run starts to as far
+    /// as its characters have been sung (from the right in right-to-left runs, so a right-to-left
+    /// word inside left-to-right text fills from its own start). `frontier` marks a span whose
+    /// end is still moving (it gets the soft edge).
     static func sungRegion(_ block: TextBlock, text: String, shares: [Double]) -> [Canvas.Reveal] {
         // Character index by UTF-8 offset of its first byte.
         var starts: [(offset: Int, share: Double)] = []
@@ -193,40 +195,54 @@ public final class Renderer {
             offset += character.utf8.count
         }
         let clusters = block.layout.clusters.sorted { $0.byteIndex < $1.byteIndex }
-        struct Line { var sung: Rect?; var complete = true; var rtl = false; var box: Rect }
-        var lines: [Line] = []
         let lineRects = block.layout.lineRects
+        struct Piece { var rect: Rect; var line: Int; var share: Double; var rtl: Bool }
+        var pieces: [Piece] = []
         for (n, cluster) in clusters.enumerated() {
             let end = n + 1 < clusters.count ? clusters[n + 1].byteIndex : Int.max
             let inside = starts.filter { $0.offset >= cluster.byteIndex && $0.offset < end }.map(\.share)
             guard !inside.isEmpty else { continue }
-            let share = inside.reduce(0, +) / Double(inside.count)
             var r = cluster.rect
             r.x += block.origin.x
             r.y += block.origin.y
-            // The wrapped line this cluster is on, by its vertical centre.
-            let index = lineRects.firstIndex { r.midY - block.origin.y < $0.maxY } ?? max(0, lineRects.count - 1)
-            while lines.count <= index {
-                let l = lineRects.indices.contains(lines.count) ? lineRects[lines.count] : r
-                lines.append(Line(box: Rect(x: block.origin.x + l.x, y: block.origin.y + l.y, width: l.width, height: l.height)))
+            // The wrapped line this cluster is on, by its vertical centre; spans take its full
+            // height, so that tall ink (accents, emoji) fills too.
+            let line = lineRects.firstIndex { r.midY - block.origin.y < $0.maxY } ?? max(0, lineRects.count - 1)
+            if lineRects.indices.contains(line) {
+                let l = lineRects[line]
+                r = Rect(x: r.x, y: min(r.y, block.origin.y + l.minY), width: r.width,
+                         height: max(r.maxY, block.origin.y + l.maxY) - min(r.y, block.origin.y + l.minY))
             }
-            if cluster.rightToLeft { lines[index].rtl = true }
-            if share < 1 { lines[index].complete = false }
-            guard share > 0 else { continue }
-            if share < 1 {
-                let width = r.width * share
-                if cluster.rightToLeft { r.x = r.maxX - width }
-                r.width = width
+            pieces.append(Piece(rect: r, line: line, share: inside.reduce(0, +) / Double(inside.count), rtl: cluster.rightToLeft))
+        }
+        var spans: [Canvas.Reveal] = []
+        for line in Set(pieces.map(\.line)).sorted() {
+            let row = pieces.filter { $0.line == line }.sorted { $0.rect.minX < $1.rect.minX }
+            var current: (rect: Rect, frontier: Bool, rtl: Bool)?
+            func close() {
+                if let c = current { spans.append(Canvas.Reveal(rect: c.rect, frontier: c.frontier, rightToLeft: c.rtl)) }
+                current = nil
             }
-            lines[index].sung = lines[index].sung?.union(r) ?? r
+            for piece in row {
+                guard piece.share > 0 else { close(); continue }
+                var r = piece.rect
+                if piece.share < 1 {
+                    let width = r.width * piece.share
+                    if piece.rtl { r.x = r.maxX - width }
+                    r.width = width
+                }
+                if let c = current, c.rtl == piece.rtl, piece.rect.minX - c.rect.maxX < 1 {
+                    current = (c.rect.union(r), c.frontier || piece.share < 1, c.rtl)
+                } else {
+                    close()
+                    current = (r, piece.share < 1, piece.rtl)
+                }
+                // A partly sung cluster ends its span on the side the filling moves towards.
+                if piece.share < 1, !piece.rtl { close() }
+            }
+            close()
         }
-        return lines.compactMap { line in
-            guard let sung = line.sung else { return nil }
-            // A span covers its line's full height, so that tall ink (accents, emoji) fills too.
-            let rect = Rect(x: sung.minX, y: min(sung.minY, line.box.minY), width: sung.width,
-                            height: max(sung.maxY, line.box.maxY) - min(sung.minY, line.box.minY))
-            return Canvas.Reveal(rect: rect, frontier: !line.complete, rightToLeft: line.rtl)
-        }
+        return spans
     }
 
     static func isDimmed(_ role: Scene.Role) -> Bool {

@@ -97,10 +97,17 @@ public final class Canvas {
             guard let p = vertical ? cairo_pattern_create_linear(0, from, 0, to) : cairo_pattern_create_linear(from, 0, to, 0)
             else { return nil }
             let f = feather > 0 ? min(0.5, feather / (to - from)) : 0
-            cairo_pattern_add_color_stop_rgba(p, 0, color.red, color.green, color.blue, f > 0 ? 0 : alpha)
-            cairo_pattern_add_color_stop_rgba(p, f, color.red, color.green, color.blue, alpha)
-            cairo_pattern_add_color_stop_rgba(p, 1 - f, color.red, color.green, color.blue, alpha)
-            cairo_pattern_add_color_stop_rgba(p, 1, color.red, color.green, color.blue, f > 0 ? 0 : alpha)
+            guard f > 0 else {
+                cairo_pattern_add_color_stop_rgba(p, 0, color.red, color.green, color.blue, alpha)
+                cairo_pattern_add_color_stop_rgba(p, 1, color.red, color.green, color.blue, alpha)
+                return p
+            }
+            // Eased (smoothstep) edges: no visible kink where the fade meets the solid part.
+            for k in 0...8 {
+                let t = Double(k) / 8, eased = t * t * (3 - 2 * t)
+                cairo_pattern_add_color_stop_rgba(p, f * t, color.red, color.green, color.blue, alpha * eased)
+                cairo_pattern_add_color_stop_rgba(p, 1 - f * t, color.red, color.green, color.blue, alpha * eased)
+            }
             return p
         }
         guard let vertical = ramp(rect.minY, rect.maxY, featherY, vertical: true, alpha: color.alpha) else { return }
@@ -226,16 +233,27 @@ public final class Canvas {
     }
 
     /// Paints `bitmap` scaled over the whole canvas, seen only through a band: opaque over
-    /// `band` and fading to nothing over `feather` pixels above and below it.
+    /// `band` and fading to nothing (eased) over `feather` pixels above and below it.
     public func draw(_ bitmap: Bitmap, throughBand band: Rect, feather: Double) {
-        guard let ramp = cairo_pattern_create_linear(0, band.minY - feather, 0, band.maxY + feather) else { return }
+        draw(bitmap, throughRows: (0..<height).map { y in
+            let d = max(band.minY - Double(y), Double(y) - band.maxY, 0)
+            let t = feather > 0 ? max(0, 1 - d / feather) : (d > 0 ? 0 : 1)
+            return t * t * (3 - 2 * t)
+        })
+    }
+
+    /// Paints `bitmap` scaled over the whole canvas with the opacity of each pixel row given by
+    /// `alphas` (one value per row from the top).
+    public func draw(_ bitmap: Bitmap, throughRows alphas: [Double]) {
+        guard let ramp = cairo_pattern_create_linear(0, 0, 0, Double(height)) else { return }
         defer { cairo_pattern_destroy(ramp) }
-        let total = band.height + 2 * feather
-        let f = total > 0 ? feather / total : 0
-        cairo_pattern_add_color_stop_rgba(ramp, 0, 0, 0, 0, 0)
-        cairo_pattern_add_color_stop_rgba(ramp, f, 0, 0, 0, 1)
-        cairo_pattern_add_color_stop_rgba(ramp, 1 - f, 0, 0, 0, 1)
-        cairo_pattern_add_color_stop_rgba(ramp, 1, 0, 0, 0, 0)
+        let step = max(1, alphas.count / 256)
+        var y = 0
+        while y < alphas.count {
+            cairo_pattern_add_color_stop_rgba(ramp, (Double(y) + 0.5) / Double(height), 0, 0, 0, alphas[y])
+            y += step
+        }
+        if let last = alphas.last { cairo_pattern_add_color_stop_rgba(ramp, 1, 0, 0, 0, last) }
         withSurface(bitmap) { image in
             guard let source = cairo_pattern_create_for_surface(image) else { return }
             defer { cairo_pattern_destroy(source) }
@@ -382,12 +400,32 @@ public final class Canvas {
                             pad: shadow.radius * 3 + 2, boxRadius: max(1, Int((Double(shadow.radius) / 2 * scale).rounded())),
                             scale: scale)
         }
-        if blur > 0, try drawBlurred(layout, at: origin, color: color, pad: blur * 3 + 2, boxRadius: max(1, blur / 2), scale: 1) {
+        if blur > 0, try drawBlurredInColour(layout, at: origin, color: color, pad: blur * 3 + 2, boxRadius: max(1, blur / 2)) {
             return
         }
         setSource(color)
         cairo_move_to(cr, origin.x, origin.y)
         pango_cairo_show_layout(cr, layout.handle)
+    }
+
+    /// Paints `layout` blurred: drawn in `color` (colour glyphs such as emoji keep their own
+    /// colours) on a transparent layer padded by `pad` pixels, box-blurred with `boxRadius` (three
+    /// passes, all channels), and painted at `color`'s opacity. A layer larger than any sane text
+    /// block is skipped, not an error; returns whether anything was painted.
+    private func drawBlurredInColour(_ layout: TextLayout, at origin: Point, color: Color, pad: Int, boxRadius: Int) throws(GraphicsError) -> Bool {
+        let ink = layout.inkRect
+        let pad = Double(pad)
+        let w = Int((ink.width + 2 * pad).rounded(.up)), h = Int((ink.height + 2 * pad).rounded(.up))
+        guard w > 0, h > 0, w <= 8192, h <= 8192 else { return false }
+        let layer = try Canvas(width: w, height: h)
+        cairo_set_source_rgba(layer.cr, color.red, color.green, color.blue, 1)
+        cairo_move_to(layer.cr, pad - ink.x, pad - ink.y)
+        pango_cairo_show_layout(layer.cr, layout.handle)
+        try layer.finish()
+        let blurred = layer.snapshot().blurred(radius: boxRadius)
+        draw(blurred, in: Rect(x: origin.x + ink.x - pad, y: origin.y + ink.y - pad, width: Double(w), height: Double(h)),
+             opacity: color.alpha)
+        return true
     }
 
     /// Paints `layout` in `color` through a mask of its glyphs, padded by `pad` pixels, box-blurred

@@ -102,6 +102,9 @@ public final class TextLayout {
         if style.lineHeight > 0 {
             pango_attr_list_insert(attributes, pango_attr_line_height_new_absolute(Int32((style.size * style.lineHeight * scale).rounded())))
         }
+        // A word broken across lines (only when it is wider than the whole line) breaks without
+        // an inserted hyphen: Pango's hyphens land at arbitrary points.
+        if let noHyphens = pango_attr_insert_hyphens_new(0) { pango_attr_list_insert(attributes, noHyphens) }
         // Korean separates words with spaces; a line may break only there, never between the
         // syllables of a word (Pango's default allows it, as for Chinese), whatever the language tag.
         for range in TextLayout.hangulWords(text) {
