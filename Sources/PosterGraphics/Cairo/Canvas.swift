@@ -315,30 +315,28 @@ public final class Canvas {
     public func draw(_ layout: TextLayout, at origin: Point, color: Color, revealed spans: [Reveal], feather: Double) {
         for span in spans {
             let r = span.rect
+            let soft = span.frontier && feather > 0
+            let edge = span.rightToLeft ? r.minX : r.maxX
+            // A soft span reaches half the feather past its edge, fading across the edge.
+            let x0 = soft && span.rightToLeft ? edge - feather / 2 : r.minX
+            let x1 = soft && !span.rightToLeft ? edge + feather / 2 : r.maxX
             cairo_save(cr)
-            if span.frontier, feather > 0 {
-                let edge = span.rightToLeft ? r.minX : r.maxX
-                let x0 = span.rightToLeft ? edge - feather / 2 : r.minX, x1 = span.rightToLeft ? r.maxX : edge + feather / 2
-                cairo_rectangle(cr, x0, r.minY, x1 - x0, r.height)
-                cairo_clip(cr)
-                guard let ramp = span.rightToLeft ? cairo_pattern_create_linear(edge + feather / 2, 0, edge - feather / 2, 0)
-                                                  : cairo_pattern_create_linear(edge - feather / 2, 0, edge + feather / 2, 0)
-                else { cairo_restore(cr); continue }
+            cairo_rectangle(cr, x0, r.minY, x1 - x0, r.height)
+            cairo_clip(cr)
+            let ramp = soft ? (span.rightToLeft ? cairo_pattern_create_linear(edge + feather / 2, 0, edge - feather / 2, 0)
+                                                : cairo_pattern_create_linear(edge - feather / 2, 0, edge + feather / 2, 0)) : nil
+            if let ramp {
                 cairo_pattern_add_color_stop_rgba(ramp, 0, 0, 0, 0, 1)
                 cairo_pattern_add_color_stop_rgba(ramp, 1, 0, 0, 0, 0)
                 cairo_push_group(cr)
-                setSource(color)
-                cairo_move_to(cr, origin.x, origin.y)
-                pango_cairo_show_layout(cr, layout.handle)
+            }
+            setSource(color)
+            cairo_move_to(cr, origin.x, origin.y)
+            pango_cairo_show_layout(cr, layout.handle)
+            if let ramp {
                 cairo_pop_group_to_source(cr)
                 cairo_mask(cr, ramp)
                 cairo_pattern_destroy(ramp)
-            } else {
-                cairo_rectangle(cr, r.x, r.y, r.width, r.height)
-                cairo_clip(cr)
-                setSource(color)
-                cairo_move_to(cr, origin.x, origin.y)
-                pango_cairo_show_layout(cr, layout.handle)
             }
             cairo_restore(cr)
         }
