@@ -194,6 +194,28 @@ final class LookLayoutTests: XCTestCase {
         let slot = Rect(x: 100, y: 100, width: 600, height: 600)
         XCTAssertEqual(Background.cardRect(slot, cover: Bitmap(width: 64, height: 64)).width, 128)
         XCTAssertEqual(Background.cardRect(slot, cover: Bitmap(width: 64, height: 64)).midX, slot.midX)
+        XCTAssertEqual(Background.cardRect(slot, cover: Bitmap(width: 64, height: 64)).maxY, slot.maxY, "next to the title")
         XCTAssertEqual(Background.cardRect(slot, cover: Bitmap(width: 2000, height: 2000)), slot)
+    }
+}
+
+extension LookLayoutTests {
+    /// A word is broken across lines only when even the smallest size allowed cannot hold it.
+    func testWordsBreakOnlyAtTheSmallestSize() throws {
+        let lrc = """
+        [00:01.00]The Rindfleischetikettierungsueberwachungsaufgaben were incomprehensibilities
+        [00:05.00]Supercalifragilisticexpialidocious supercalifragilisticexpialidocious
+        [00:09.00]next
+        """
+        for preset in [Preset.custom(width: 540, height: 960), .custom(width: 360, height: 640), .square] {
+            let engine = try engine(preset, theme: .card)
+            let builder = try builder(lrc, theme: .card)
+            for t in [1_000, 5_000] {
+                let current = try XCTUnwrap(engine.layout(builder.scene(at: Timestamp(milliseconds: t))).blocks.first { $0.role == .current })
+                if current.layout.breaksInsideWord {
+                    XCTAssertEqual(current.fontSize, (engine.geometry.currentSize * 0.75).rounded(), "\(preset) @\(t): broke a word above the floor")
+                }
+            }
+        }
     }
 }

@@ -237,3 +237,33 @@ extension LookRenderTests {
         XCTAssertLessThan(frame.canvas.luminance(in: left, quantile: 1), 0.6, "its end (left) is not yet")
     }
 }
+
+extension LookRenderTests {
+    /// Accents come from the cover but are never neon: calm saturation, a little below full value.
+    func testAccentsAreNeverNeon() throws {
+        for colour in [Color(red: 0, green: 1, blue: 0), Color(red: 1, green: 0, blue: 0), Color(red: 1, green: 0.95, blue: 0),
+                       Color(red: 0, green: 0.3, blue: 1)] {
+            let cover = try makeCover(top: colour, bottom: colour)
+            for theme in [Theme.immersive, .classic] {
+                let geometry = PosterGeometry(preset: .custom(width: 270, height: 480), before: 1, after: 1, theme: theme)
+                let current = try Background.prepare(cover: cover, geometry: geometry, theme: theme).palette.current
+                let maxC = max(current.red, current.green, current.blue), minC = min(current.red, current.green, current.blue)
+                // Neon is bright and saturated at once; a deep accent on a light frost is not.
+                if current.relativeLuminance > 0.3 {
+                    XCTAssertLessThanOrEqual((maxC - minC) / max(maxC, 0.001), 0.61, "\(theme.name) on \(colour): \(current.hex)")
+                }
+            }
+        }
+    }
+
+    /// minimal keeps the cover's own order: a cover dark blue at the top and orange at the bottom
+    /// gives a poster bluer at the top and warmer at the bottom.
+    func testMinimalGradientFollowsTheCoversOrder() throws {
+        let cover = try makeCover(top: Color(red: 0.08, green: 0.12, blue: 0.4), bottom: Color(red: 0.95, green: 0.55, blue: 0.2))
+        let geometry = PosterGeometry(preset: .custom(width: 270, height: 480), before: 0, after: 0, theme: .minimal)
+        let bitmap = try Background.prepare(cover: cover, geometry: geometry, theme: .minimal).bitmap
+        let top = bitmap.rgba(x: 5, y: 5), bottom = bitmap.rgba(x: 5, y: 474)
+        XCTAssertGreaterThan(Int(top.b), Int(top.r), "blue at the top")
+        XCTAssertGreaterThan(Int(bottom.r), Int(bottom.b), "warm at the bottom")
+    }
+}

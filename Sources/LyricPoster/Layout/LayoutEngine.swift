@@ -74,7 +74,8 @@ public final class LayoutEngine {
     /// True when the scene is a title card (intro or outro) and the theme has a title to show:
     /// the title and artist then take the lyrics' place, large, instead of the captions.
     func isTitleCard(_ scene: Scene) -> Bool {
-        (scene.state == .intro || scene.state == .outro) && theme.showTitle && scene.title != nil
+        // Beside a header card the captions already are the title card.
+        (scene.state == .intro || scene.state == .outro) && theme.showTitle && scene.title != nil && !geometry.captionCentred
     }
 
     /// Lays out `scene`.
@@ -142,7 +143,9 @@ public final class LayoutEngine {
         while true {
             let size = (look.size * scale).rounded()
             let candidate = self.text.layout(text, style: style(size), width: width)
-            if fits(candidate) {
+            // A word too long for the line is shrunk until it fits whole, as far as the floor
+            // allows; only there does Pango break it (with a hyphen).
+            if fits(candidate), !candidate.breaksInsideWord || scale - 0.04 < minScale {
                 return Fitted(layout: balance(candidate, text: text, style: style(size), width: width), size: size, cut: false)
             }
             if scale - 0.04 < minScale { break }
@@ -390,9 +393,15 @@ public final class LayoutEngine {
         // The focus at its anchor, slid as far as needed for the chosen lines to fit; with nothing
         // on one side (the first line, the outro) the block is centred instead of leaving a hole.
         var top = area.minY + area.height * geometry.anchor - focus.height / 2
-        if first == focusIndex || last == focusIndex {
-            let centred = area.midY - used / 2 + above
-            top = first == focusIndex ? min(top, centred) : max(top, centred)
+        // With nothing on one side (the first line, the last, the outro) the block moves towards
+        // that side rather than leaving a hole there.
+        let inset = 0.06 * area.height
+        if first == focusIndex, last == focusIndex {
+            top = min(top, area.midY - focus.height / 2)
+        } else if first == focusIndex {
+            top = min(top, area.minY + inset)
+        } else if last == focusIndex {
+            top = max(top, area.maxY - inset - focus.height)
         }
         top = min(max(top, area.minY + above), area.maxY - focus.height - below)
         top = min(max(top, area.minY), max(area.minY, area.maxY - focus.height))

@@ -109,7 +109,8 @@ public struct PosterGeometry: Hashable, Sendable {
             rows = (0..<count).map { Rect(x: 0, y: top + Double($0) * rowHeight, width: w, height: rowHeight) }
             // Rows grow (wrapped lines, translations) down to the foot of the canvas at most.
             classicBottom = min(h - 12 * u, bottom + 2 * rowHeight)
-            let side = max(0.06 * w, preset.isLockScreen ? w * Preset.lockScreenSideShare : 0)
+            // A readable measure on wide canvases: the table is at most about 0.9× the height wide.
+            let side = max(0.06 * w, preset.isLockScreen ? w * Preset.lockScreenSideShare : 0, (w - 0.9 * h) / 2)
             lyrics = Rect(x: side, y: top, width: w - 2 * side, height: bottom - top)
             // The original set its lyrics at about 17 px; the current line a clear step larger.
             currentSize = 21 * u

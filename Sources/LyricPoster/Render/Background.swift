@@ -31,9 +31,14 @@ public struct Background: Sendable {
         /// A second colourful hue, clearly apart from `vibrant` (for two-colour gradients).
         var second: Color?
         var muted: Color
+        /// The mean colours of the cover's top and bottom thirds.
+        var top: Color
+        var bottom: Color
 
         init(_ cover: Bitmap) {
             average = averageColour(cover)
+            top = averageColour(cover, rows: 0..<max(1, cover.height / 3))
+            bottom = averageColour(cover, rows: (cover.height - max(1, cover.height / 3))..<cover.height)
             let hues = vibrantColours(cover)
             vibrant = hues.first
             second = hues.count > 1 ? hues[1] : nil
@@ -66,10 +71,16 @@ public struct Background: Sendable {
             if theme.background == .cover {
                 let soft = try blurred(cover, width: w, height: h, colours: colours, radius: 16 * geometry.unit, factor: 4,
                                        saturation: theme.backgroundSaturation)
-                let start = geometry.lyrics.minY, ease = 0.15 * Double(h)
+                // Soft under the lyrics (from their top down) and under the captions, eased in
+                // over a seventh of the height; the cover stays itself in between.
+                let ease = 0.15 * Double(h)
+                let regions = [geometry.lyrics, geometry.caption].compactMap { $0 }
                 let mask = (0..<h).map { y -> Double in
-                    let t = min(1, max(0, (Double(y) - (start - ease)) / ease))
-                    return t * t * (3 - 2 * t)
+                    regions.map { r -> Double in
+                        let d = max(r.minY - Double(y), Double(y) - (r.maxY + (r == geometry.lyrics ? Double(h) : 0)), 0)
+                        let t = max(0, 1 - d / ease)
+                        return t * t * (3 - 2 * t)
+                    }.max() ?? 0
                 }
                 canvas.draw(soft, throughRows: mask)
             }
@@ -214,21 +225,28 @@ public struct Background: Sendable {
     }
 
     /// The card's place: the layout's slot, or — for a cover smaller than half of it — the cover
-    /// at no more than twice its own size, centred in the slot, so that it is never blown up.
+    /// at no more than twice its own size, centred across the slot and sitting on its bottom edge
+    /// (next to the title, not floating in a hole), so that it is never blown up.
     public static func cardRect(_ slot: Rect, cover: Bitmap) -> Rect {
         let side = min(slot.width, 2 * Double(min(cover.width, cover.height)))
-        return Rect(x: slot.midX - side / 2, y: slot.midY - side / 2, width: side, height: side)
+        return Rect(x: slot.midX - side / 2, y: slot.maxY - side, width: side, height: side)
     }
 
-    /// Two clearly different colours of the cover for a gradient: its second colourful hue (or
-    /// its quiet colour) at the top and its vibrant one (or its average) at the bottom, neither
-    /// neon, each moved halfway (in luminance) towards the cover's own lightness, so a dark cover
+    /// Two clearly different colours of the cover for a gradient, in the cover's own order: the
+    /// mean of its top third at the top and of its bottom third at the bottom; where those are
+    /// alike, its two most colourful hues (or its quiet colour and its vibrant one). Never neon,
+    /// and each moved halfway (in luminance) towards the cover's own lightness, so a dark cover
     /// gives a dark poster and a light one a light poster, in the cover's hues.
     static func gradientColours(_ colours: CoverColours) -> (Color, Color) {
-        var top = capped(colours.second ?? colours.muted, saturation: 0.7)
-        var bottom = capped(colours.vibrant ?? colours.average, saturation: 0.7)
-        let distance = abs(top.red - bottom.red) + abs(top.green - bottom.green) + abs(top.blue - bottom.blue)
-        if distance < 0.25 {
+        func distance(_ a: Color, _ b: Color) -> Double { abs(a.red - b.red) + abs(a.green - b.green) + abs(a.blue - b.blue) }
+        var top = colours.top, bottom = colours.bottom
+        if distance(top, bottom) < 0.3 {
+            top = colours.second ?? colours.muted
+            bottom = colours.vibrant ?? colours.average
+        }
+        top = capped(top, saturation: 0.85)
+        bottom = capped(bottom, saturation: 0.85)
+        if distance(top, bottom) < 0.25 {
             // A one-colour cover: the same hue, a clear step darker at the bottom.
             bottom = Color(red: bottom.red * 0.72, green: bottom.green * 0.72, blue: bottom.blue * 0.72)
             top = Color(red: top.red + (1 - top.red) * 0.2, green: top.green + (1 - top.green) * 0.2, blue: top.blue + (1 - top.blue) * 0.2)
@@ -363,14 +381,21 @@ public struct Background: Sendable {
         guard theme.accentFromCover, let found = vibrant else {
             return theme.accentFromCover ? theme.accentFallback ?? theme.textColor : theme.textColor
         }
-        let vibrant = capped(found, saturation: 0.65)
+        // Calm, not neon: saturation at most 0.6 and a little below full value.
+        var vibrant = capped(found, saturation: 0.6)
+        let value = max(vibrant.red, vibrant.green, vibrant.blue)
+        if value > 0.94 { vibrant = Color(red: vibrant.red * 0.94 / value, green: vibrant.green * 0.94 / value, blue: vibrant.blue * 0.94 / value) }
         var c = vibrant
         var k = 0.0
-        while c.relativeLuminance < 0.55, k < 1 {
+        while c.relativeLuminance < 0.5, k < 1 {
             k += 0.02
             c = Color(red: vibrant.red + (1 - vibrant.red) * k, green: vibrant.green + (1 - vibrant.green) * k,
                       blue: vibrant.blue + (1 - vibrant.blue) * k)
         }
+        // Lightened until it reads, a colour can fade to a grey tint that looks like dimmed text;
+        // then the text colour itself is the clearer accent.
+        let maxC = max(c.red, c.green, c.blue), minC = min(c.red, c.green, c.blue)
+        if maxC > 0, (maxC - minC) / maxC < 0.28 { return theme.accentFallback ?? theme.textColor }
         return c
     }
 
@@ -425,9 +450,10 @@ public struct Background: Sendable {
     }
 
     /// Calls `body` for about 64×64 pixels spread evenly over `image` (palette work needs no more).
-    static func forEachSample(of image: Bitmap, _ body: (Sample) -> Void) {
+    static func forEachSample(of image: Bitmap, rows: Range<Int>? = nil, _ body: (Sample) -> Void) {
         let step = max(1, min(image.width, image.height) / 64)
-        for y in Swift.stride(from: 0, to: image.height, by: step) {
+        let rows = rows ?? 0..<image.height
+        for y in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: step) {
             for x in Swift.stride(from: 0, to: image.width, by: step) {
                 let p = image.rgba(x: x, y: y)
                 body(Sample(r: Double(p.r) / 255, g: Double(p.g) / 255, b: Double(p.b) / 255))
@@ -443,12 +469,12 @@ public struct Background: Sendable {
         return Rect(x: (iw - sw) / 2, y: (ih - sh) / 2, width: sw, height: sh)
     }
 
-    static func averageColour(_ image: Bitmap) -> Color {
+    static func averageColour(_ image: Bitmap, rows: Range<Int>? = nil) -> Color {
         var r = 0.0, g = 0.0, b = 0.0, n = 0.0
-        forEachSample(of: image) { pixel in
+        forEachSample(of: image, rows: rows) { pixel in
             r += pixel.r; g += pixel.g; b += pixel.b; n += 1
         }
-        return Color(red: r / n, green: g / n, blue: b / n)
+        return n > 0 ? Color(red: r / n, green: g / n, blue: b / n) : .black
     }
 
     /// Darkens `colour`, keeping its hue, until white reaches `ratio` (default 7:1) against it:

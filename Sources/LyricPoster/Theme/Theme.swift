@@ -109,7 +109,7 @@ public struct Theme: Hashable, Sendable {
         // The original drew the sung line in green; here the cover's own vibrant colour, with the
         // original's green for grey covers.
         t.accentFromCover = true
-        t.accentFallback = Color(red: 0.55, green: 0.95, blue: 0.5)
+        t.accentFallback = Color(red: 0.5, green: 0.86, blue: 0.56)
         t.scheme = .dark
         t.before = 1
         t.after = 1

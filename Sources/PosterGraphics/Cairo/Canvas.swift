@@ -398,12 +398,33 @@ public final class Canvas {
                             pad: shadow.radius * 3 + 2, boxRadius: max(1, Int((Double(shadow.radius) / 2 * scale).rounded())),
                             scale: scale)
         }
-        if blur > 0, try drawBlurredInColour(layout, at: origin, color: color, pad: blur * 3 + 2, boxRadius: max(1, blur / 2)) {
-            return
+        if blur > 0 {
+            // Colour glyphs need their colours blurred too; plain text only its coverage (cheaper).
+            let drawn = layout.hasColourGlyphs
+                ? try drawBlurredInColour(layout, at: origin, color: color, pad: blur * 3 + 2, boxRadius: max(1, blur / 2))
+                : try drawBlurred(layout, at: origin, color: color, pad: blur * 3 + 2, boxRadius: max(1, blur / 2), scale: 1)
+            if drawn { return }
         }
-        setSource(color)
+        // Colour glyphs (emoji) ignore the source's opacity: translucent text is drawn opaque
+        // into a group that is then painted at that opacity, so emoji dim with their line.
+        // The group is clipped to the text's ink, so it stays as small as the text.
+        let grouped = color.alpha < 1
+        if grouped {
+            let ink = layout.inkRect
+            cairo_save(cr)
+            cairo_rectangle(cr, (origin.x + ink.x - 2).rounded(.down), (origin.y + ink.y - 2).rounded(.down),
+                            (ink.width + 4).rounded(.up) + 1, (ink.height + 4).rounded(.up) + 1)
+            cairo_clip(cr)
+            cairo_push_group(cr)
+        }
+        setSource(color.withAlpha(1))
         cairo_move_to(cr, origin.x, origin.y)
         pango_cairo_show_layout(cr, layout.handle)
+        if grouped {
+            cairo_pop_group_to_source(cr)
+            cairo_paint_with_alpha(cr, color.alpha)
+            cairo_restore(cr)
+        }
     }
 
     /// Paints `layout` blurred: drawn in `color` (colour glyphs such as emoji keep their own

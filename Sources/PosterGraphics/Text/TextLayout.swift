@@ -102,9 +102,6 @@ public final class TextLayout {
         if style.lineHeight > 0 {
             pango_attr_list_insert(attributes, pango_attr_line_height_new_absolute(Int32((style.size * style.lineHeight * scale).rounded())))
         }
-        // A word broken across lines (only when it is wider than the whole line) breaks without
-        // an inserted hyphen: Pango's hyphens land at arbitrary points.
-        if let noHyphens = pango_attr_insert_hyphens_new(0) { pango_attr_list_insert(attributes, noHyphens) }
         // Korean separates words with spaces; a line may break only there, never between the
         // syllables of a word (Pango's default allows it, as for Chinese), whatever the language tag.
         for range in TextLayout.hangulWords(text) {
@@ -186,6 +183,37 @@ public final class TextLayout {
         return Int(line.pointee.start_index + line.pointee.length)
     }
 
+    /// True when some line ends inside a word of a script that separates words with spaces (a
+    /// letter or digit on both sides of the break, neither of them Chinese or Japanese, where a
+    /// break between characters is ordinary).
+    public var breaksInsideWord: Bool {
+        let bytes = Array(text.utf8)
+        func scalar(before offset: Int) -> Unicode.Scalar? {
+            guard offset > 0, offset <= bytes.count else { return nil }
+            var start = offset - 1
+            while start > 0, bytes[start] & 0xC0 == 0x80 { start -= 1 }
+            return String(decoding: bytes[start..<offset], as: UTF8.self).unicodeScalars.first
+        }
+        func scalar(at offset: Int) -> Unicode.Scalar? {
+            guard offset < bytes.count else { return nil }
+            var end = offset + 1
+            while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+            return String(decoding: bytes[offset..<end], as: UTF8.self).unicodeScalars.first
+        }
+        func isWordLetter(_ s: Unicode.Scalar?) -> Bool {
+            guard let s else { return false }
+            switch s.value {
+            case 0x2E80...0x9FFF, 0xF900...0xFAFF, 0xFF00...0xFFEF, 0x20000...0x3FFFF: return false  // CJK, kana, fullwidth
+            default: return s.properties.isAlphabetic || s.properties.numericType != nil
+            }
+        }
+        for n in 0..<max(0, lineCount - 1) {
+            let end = byteOffset(afterLine: n)
+            if isWordLetter(scalar(before: end)), isWordLetter(scalar(at: end)) { return true }
+        }
+        return false
+    }
+
     /// Each wrapped line's logical box relative to the layout's origin, in pixels, top to bottom.
     public var lineRects: [Rect] {
         var result: [Rect] = []
@@ -246,6 +274,9 @@ public final class TextLayout {
         } while pango_layout_iter_next_run(iter) != 0
         return missing
     }
+
+    /// True when some run is set in the colour emoji font (its glyphs carry their own colours).
+    public var hasColourGlyphs: Bool { usedFamilies.contains("Noto Color Emoji") }
 
     /// Distinct font family names the shaped runs use (for reports and tests).
     public var usedFamilies: [String] {
