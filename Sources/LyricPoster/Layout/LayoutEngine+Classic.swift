@@ -1,0 +1,85 @@
+import PosterGraphics
+
+/// The classic table: one row per line on a band, the current line in its fixed row.
+extension LayoutEngine {
+    // MARK: Classic rows
+
+    /// The original table: one row per line, on dark bands, the current line in its fixed row.
+    /// Sizes are fixed for the whole song (current ≥ 1.2× its neighbours); a long line wraps and
+    /// its row grows rather than its text shrinking; rows grow outwards from the current row.
+    func classicRows(_ scene: Scene) -> (blocks: [TextBlock], focus: Rect?, band: Rect?) {
+        let nominal = geometry.rows
+        guard let focusLine = scene.lines.firstIndex(where: { $0.role == .current || $0.role == .interlude }),
+              nominal.indices.contains(geometry.focusRow) else { return ([], nil, nil) }
+        let u = geometry.unit
+        let inset = geometry.lyrics.minX
+        let width = geometry.lyrics.width
+        let pad = 7 * u
+        // Rows may spread from the canvas's top safe edge to the bottom limit of the table.
+        let limitTop = geometry.classicTop, limitBottom = geometry.classicBottom
+        struct Row { var blocks: [TextBlock]; var height: Double; var isFocus: Bool }
+        func row(_ line: Scene.Line) -> Row {
+            var line = line
+            if line.role == .interlude, scene.state != .interlude, let title = scene.title {
+                // The intro's and outro's row: the title, with the artist line under it.
+                line.text = title
+                line.translation = byline(scene)
+            }
+            var mainLook = look(for: line.role)
+            let isCurrent = line.role == .current || line.role == .interlude
+            mainLook.size = isCurrent ? geometry.currentSize : geometry.neighbourSize
+            mainLook.maxLines = isCurrent ? 8 : 2
+            if line.role == .interlude { mainLook.color = currentColor }
+            let area = Rect(x: inset, y: 0, width: width, height: 0)
+            let main = fit(line.text, look: mainLook, language: line.language, width: width, alignment: .center,
+                           maxHeight: (limitBottom - limitTop) / 2, minScale: 1)
+            var blocks = [place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: .center)]
+            var height = main.layout.extentRect.height
+            if let translation = line.translation, !translation.isEmpty {
+                var tLook = look(for: .translation)
+                tLook.size = geometry.translationSize
+                tLook.maxLines = isCurrent ? 2 : 1
+                tLook.color = isCurrent ? currentColor.withAlpha(0.8) : palette.text.withAlpha(0.6)
+                let t = fit(translation, look: tLook, language: FontSetup.language(of: translation, songLanguage: nil),
+                            width: width, alignment: .center, minScale: 1)
+                blocks.append(place(t, role: .translation, text: translation, look: tLook, area: area,
+                                    top: height + 2 * u, alignment: .center))
+                height += 2 * u + t.layout.extentRect.height
+            }
+            return Row(blocks: blocks, height: height, isFocus: isCurrent)
+        }
+        let rows = scene.lines.map(row)
+        let nominalHeight = nominal[geometry.focusRow].height
+        func rowHeight(_ r: Row) -> Double { max(nominalHeight, r.height + 2 * pad) }
+        let focus = rows[focusLine]
+        // The current row keeps its nominal centre, moved up only as far as a tall row needs.
+        var focusTop = nominal[geometry.focusRow].midY - rowHeight(focus) / 2
+        focusTop = min(focusTop, limitBottom - rowHeight(focus))
+        var placed: [(Row, Double)] = [(focus, focusTop)]
+        var y = focusTop
+        for r in rows[..<focusLine].reversed() {
+            let top = y - rowHeight(r)
+            guard top >= limitTop else { break }
+            placed.append((r, top))
+            y = top
+        }
+        y = focusTop + rowHeight(focus)
+        for r in rows[(focusLine + 1)...] {
+            guard y + rowHeight(r) <= limitBottom else { break }
+            placed.append((r, y))
+            y += rowHeight(r)
+        }
+        var blocks: [TextBlock] = []
+        var focusRect: Rect?
+        // The band covers at least the original table, so that it does not jump with every line.
+        var band: Rect? = nominal.dropFirst().reduce(nominal[0]) { $0.union($1) }
+        for (r, top) in placed {
+            let rect = Rect(x: 0, y: top, width: Double(geometry.preset.width), height: rowHeight(r))
+            band = band?.union(rect) ?? rect
+            let offset = top + (rect.height - r.height) / 2
+            blocks += r.blocks.map { var b = $0; b.origin.y += offset; return b }
+            if r.isFocus { focusRect = rect }
+        }
+        return (blocks, focusRect, band)
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import PosterGraphics
+
+/// The cover's colours (average, vibrant hues, quiet colour, top and bottom) and what is made
+/// of them: the text palettes, scrim tints, accents and gradient colours.
+extension Background {
+    /// The colours measured on a cover, shared by everything that draws it.
+    struct CoverColours {
+        var average: Color
+        var vibrant: Color?
+        /// A second colourful hue, clearly apart from `vibrant` (for two-colour gradients).
+        var second: Color?
+        var muted: Color
+        /// The mean colours of the cover's top and bottom thirds.
+        var top: Color
+        var bottom: Color
+
+        init(_ cover: Bitmap) {
+            average = averageColour(cover)
+            top = averageColour(cover, rows: 0..<max(1, cover.height / 3))
+            bottom = averageColour(cover, rows: (cover.height - max(1, cover.height / 3))..<cover.height)
+            let hues = vibrantColours(cover)
+            vibrant = hues.first
+            second = hues.count > 1 ? hues[1] : nil
+            muted = mutedColour(cover) ?? average
+        }
+    }
+
+    /// The scrim colour for `palette`: the cover's colour, a little richer, darkened (keeping its
+    /// hue) until light text reaches 10:1 on it, or lightened to a frost where dark text does.
+    static func tint(for palette: Palette, average: Color) -> Color {
+        let rich = saturated(average, by: 1.4)
+        let weakest = min(palette.text.relativeLuminance, palette.current.relativeLuminance)
+        let strongest = max(palette.text.relativeLuminance, palette.current.relativeLuminance)
+        return palette.isDark ? darkened(rich, to: 10, against: weakest) : lightened(rich, to: 8, against: strongest)
+    }
+
+    /// `colour` with its distance from its own luma scaled by `factor`, kept inside 0…1.
+    static func saturated(_ colour: Color, by factor: Double) -> Color {
+        let luma = 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+        func c(_ v: Double) -> Double { min(1, max(0, luma + (v - luma) * factor)) }
+        return Color(red: c(colour.red), green: c(colour.green), blue: c(colour.blue))
+    }
+
+    /// `colour` with its HSV saturation at most `limit` (its value kept): no neon accents.
+    static func capped(_ colour: Color, saturation limit: Double) -> Color {
+        let maxC = max(colour.red, colour.green, colour.blue), minC = min(colour.red, colour.green, colour.blue)
+        guard maxC > 0, (maxC - minC) / maxC > limit else { return colour }
+        let k = limit / ((maxC - minC) / maxC)
+        func c(_ v: Double) -> Double { maxC - (maxC - v) * k }
+        return Color(red: c(colour.red), green: c(colour.green), blue: c(colour.blue))
+    }
+
+    /// Two clearly different colours of the cover for a gradient, in the cover's own order: the
+    /// mean of its top third at the top and of its bottom third at the bottom; where those are
+    /// alike, its two most colourful hues (or its quiet colour and its vibrant one). Never neon,
+    /// and each moved halfway (in luminance) towards the cover's own lightness, so a dark cover
+    /// gives a dark poster and a light one a light poster, in the cover's hues.
+    static func gradientColours(_ colours: CoverColours) -> (Color, Color) {
+        func distance(_ a: Color, _ b: Color) -> Double { abs(a.red - b.red) + abs(a.green - b.green) + abs(a.blue - b.blue) }
+        var top = colours.top, bottom = colours.bottom
+        if distance(top, bottom) < 0.3 {
+            top = colours.second ?? colours.muted
+            bottom = colours.vibrant ?? colours.average
+        }
+        top = capped(top, saturation: 0.85)
+        bottom = capped(bottom, saturation: 0.85)
+        if distance(top, bottom) < 0.25 {
+            // A one-colour cover: the same hue, a clear step darker at the bottom.
+            bottom = Color(red: bottom.red * 0.72, green: bottom.green * 0.72, blue: bottom.blue * 0.72)
+            top = Color(red: top.red + (1 - top.red) * 0.2, green: top.green + (1 - top.green) * 0.2, blue: top.blue + (1 - top.blue) * 0.2)
+        }
+        let anchor = colours.average.relativeLuminance
+        func toward(_ c: Color) -> Color {
+            let target = sqrt(max(0.0005, c.relativeLuminance) * max(0.0005, anchor))
+            if target < c.relativeLuminance { return darkened(c, toLuminance: target) }
+            return lightened(c, toLuminance: target)
+        }
+        return (toward(top), toward(bottom))
+    }
+
+    /// `colour` scaled towards black (hue kept) until its relative luminance is at most `target`.
+    static func darkened(_ colour: Color, toLuminance target: Double) -> Color {
+        var k = 1.0, c = colour
+        while c.relativeLuminance > target, k > 0 {
+            k -= 0.01
+            c = Color(red: colour.red * k, green: colour.green * k, blue: colour.blue * k)
+        }
+        return c
+    }
+
+    /// `colour` mixed towards white (hue kept) until its relative luminance is at least `target`.
+    static func lightened(_ colour: Color, toLuminance target: Double) -> Color {
+        var k = 0.0, c = colour
+        while c.relativeLuminance < target, k < 1 {
+            k += 0.01
+            c = Color(red: colour.red + (1 - colour.red) * k, green: colour.green + (1 - colour.green) * k,
+                      blue: colour.blue + (1 - colour.blue) * k)
+        }
+        return c
+    }
+
+    /// The text colours for `scheme`: the theme's (light) colours on a dark backdrop; on a light
+    /// one, an ink of the cover's own hue and an accent deepened until it reads there.
+    static func makePalette(theme: Theme, scheme: Palette.Scheme, colours: CoverColours) -> Palette {
+        let accent = currentColor(for: theme, vibrant: colours.vibrant)
+        guard scheme == .light else { return Palette(scheme: .dark, text: theme.textColor, current: accent) }
+        let ink = darkened(colours.muted, to: 14)
+        let current = accent == theme.textColor ? ink
+            : darkened(capped(theme.accentColor ?? colours.vibrant ?? accent, saturation: 0.8), to: 8)
+        return Palette(scheme: .light, text: ink, current: current)
+    }
+
+    /// The colour the current line is drawn in under `theme`: the text colour, a fixed accent, or
+    /// the cover's vibrant colour lightened (hue kept) until it is at least as light as
+    /// relative luminance 0.55, so that scrims can always bring it to 4.5:1.
+    public func currentColor(for theme: Theme) -> Color {
+        Background.currentColor(for: theme, vibrant: vibrant)
+    }
+
+    static func currentColor(for theme: Theme, vibrant: Color?) -> Color {
+        if let accent = theme.accentColor { return accent }
+        guard theme.accentFromCover, let found = vibrant else {
+            return theme.accentFromCover ? theme.accentFallback ?? theme.textColor : theme.textColor
+        }
+        // Calm, not neon: saturation at most 0.6 and a little below full value.
+        var vibrant = capped(found, saturation: 0.6)
+        let value = max(vibrant.red, vibrant.green, vibrant.blue)
+        if value > 0.94 { vibrant = Color(red: vibrant.red * 0.94 / value, green: vibrant.green * 0.94 / value, blue: vibrant.blue * 0.94 / value) }
+        var c = vibrant
+        var k = 0.0
+        while c.relativeLuminance < 0.5, k < 1 {
+            k += 0.02
+            c = Color(red: vibrant.red + (1 - vibrant.red) * k, green: vibrant.green + (1 - vibrant.green) * k,
+                      blue: vibrant.blue + (1 - vibrant.blue) * k)
+        }
+        // Lightened until it reads, a colour can fade to a grey tint that looks like dimmed text;
+        // then the text colour itself is the clearer accent.
+        let maxC = max(c.red, c.green, c.blue), minC = min(c.red, c.green, c.blue)
+        if maxC > 0, (maxC - minC) / maxC < 0.28 { return theme.accentFallback ?? theme.textColor }
+        return c
+    }
+
+    /// The mean colour of the cover's mid-tone pixels of low saturation, or nil if it has none.
+    static func mutedColour(_ image: Bitmap) -> Color? {
+        var r = 0.0, g = 0.0, b = 0.0, n = 0.0
+        forEachSample(of: image) { pixel in
+            guard (0.08...0.35).contains(pixel.saturation), (0.25...0.8).contains(pixel.value) else { return }
+            r += pixel.r; g += pixel.g; b += pixel.b; n += 1
+        }
+        return n > 0 ? Color(red: r / n, green: g / n, blue: b / n) : nil
+    }
+
+    /// The cover's colourful hue families, busiest first: hues of bright, saturated pixels are
+    /// binned (weighted by saturation); the busiest bin's mean colour, then — if one has at least
+    /// a sixth of its weight — the busiest bin at least 60° of hue away from it.
+    static func vibrantColours(_ image: Bitmap) -> [Color] {
+        var weights = [Double](repeating: 0, count: 24)
+        var sums = [(Double, Double, Double)](repeating: (0, 0, 0), count: 24)
+        forEachSample(of: image) { pixel in
+            guard pixel.saturation > 0.35, pixel.value > 0.35 else { return }
+            let bin = min(23, Int(pixel.hue * 24))
+            weights[bin] += pixel.saturation
+            sums[bin].0 += pixel.r * pixel.saturation
+            sums[bin].1 += pixel.g * pixel.saturation
+            sums[bin].2 += pixel.b * pixel.saturation
+        }
+        func mean(_ bin: Int) -> Color {
+            let w = weights[bin]
+            return Color(red: sums[bin].0 / w, green: sums[bin].1 / w, blue: sums[bin].2 / w)
+        }
+        guard let best = weights.indices.max(by: { weights[$0] < weights[$1] }), weights[best] > 0 else { return [] }
+        let apart = weights.indices.filter { min(abs($0 - best), 24 - abs($0 - best)) >= 4 && weights[$0] >= weights[best] / 6 }
+        guard let second = apart.max(by: { weights[$0] < weights[$1] }) else { return [mean(best)] }
+        return [mean(best), mean(second)]
+    }
+
+    /// One sampled pixel: straight RGB in 0…1, with HSV hue (0…1), saturation and value.
+    struct Sample {
+        var r, g, b: Double
+        var hue: Double { hsv.hue }
+        var saturation: Double { hsv.saturation }
+        var value: Double { max(r, g, b) }
+        private var hsv: (hue: Double, saturation: Double) {
+            let maxC = max(r, g, b), minC = min(r, g, b)
+            guard maxC > minC else { return (0, 0) }
+            var h: Double
+            if maxC == r { h = (g - b) / (maxC - minC) } else if maxC == g { h = 2 + (b - r) / (maxC - minC) } else { h = 4 + (r - g) / (maxC - minC) }
+            h = (h < 0 ? h + 6 : h) / 6
+            return (h, (maxC - minC) / maxC)
+        }
+    }
+
+    /// Calls `body` for about 64×64 pixels spread evenly over `image` (palette work needs no more).
+    static func forEachSample(of image: Bitmap, rows: Range<Int>? = nil, _ body: (Sample) -> Void) {
+        let step = max(1, min(image.width, image.height) / 64)
+        let rows = rows ?? 0..<image.height
+        for y in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: step) {
+            for x in Swift.stride(from: 0, to: image.width, by: step) {
+                let p = image.rgba(x: x, y: y)
+                body(Sample(r: Double(p.r) / 255, g: Double(p.g) / 255, b: Double(p.b) / 255))
+            }
+        }
+    }
+
+    static func averageColour(_ image: Bitmap, rows: Range<Int>? = nil) -> Color {
+        var r = 0.0, g = 0.0, b = 0.0, n = 0.0
+        forEachSample(of: image, rows: rows) { pixel in
+            r += pixel.r; g += pixel.g; b += pixel.b; n += 1
+        }
+        return n > 0 ? Color(red: r / n, green: g / n, blue: b / n) : .black
+    }
+
+    /// Darkens `colour`, keeping its hue, until white reaches `ratio` (default 7:1) against it:
+    /// deep enough that a partly transparent scrim of it can always lift text over the brightest
+    /// cover to 4.5:1.
+    static func darkened(_ colour: Color, to ratio: Double = 7, against textLuminance: Double = 1) -> Color {
+        var c = colour
+        var k = 1.0
+        while Color.contrast(textLuminance, c.relativeLuminance) < ratio, k > 0 {
+            k -= 0.02
+            c = Color(red: colour.red * k, green: colour.green * k, blue: colour.blue * k)
+        }
+        return c
+    }
+
+    /// Lightens `colour` towards white, keeping its hue, until text of `textLuminance` (dark)
+    /// reaches `ratio` against it: a frost for dark text.
+    static func lightened(_ colour: Color, to ratio: Double = 7, against textLuminance: Double = 0) -> Color {
+        var c = colour
+        var k = 0.0
+        while Color.contrast(textLuminance, c.relativeLuminance) < ratio, k < 1 {
+            k += 0.02
+            c = Color(red: colour.red + (1 - colour.red) * k, green: colour.green + (1 - colour.green) * k,
+                      blue: colour.blue + (1 - colour.blue) * k)
+        }
+        return c
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import PosterGraphics
+
+/// Legibility: where text goes, the smooth scrim fitted to it, and the contrast arithmetic that
+/// both the prepared backdrop and each frame's checks use.
+extension Background {
+    /// Where text goes and what it needs: the lyrics (the current line's colour at 4.5:1, dimmed
+    /// lines at 3:1 through a partly raised opacity) and the captions and progress times (3:1).
+    struct Zone {
+        var rect: Rect
+        var isLyrics: Bool
+    }
+
+    static func textZones(_ geometry: PosterGeometry) -> [Zone] {
+        var zones = [Zone(rect: geometry.lyrics, isLyrics: true)]
+        if let caption = geometry.caption { zones.append(Zone(rect: caption, isLyrics: false)) }
+        if let progress = geometry.progress { zones.append(Zone(rect: progress, isLyrics: false)) }
+        return zones
+    }
+
+    /// Per pixel row, the weakest opacity of `tint` under which every text zone's row reaches its
+    /// target against the most extreme pixel of that row; then widened and smoothed so that the
+    /// scrim has no visible step (it never falls below what a row needs).
+    static func fogProfile(_ base: Bitmap, zones: [Zone], tint: Color, palette: Palette, theme: Theme,
+                           geometry: PosterGeometry, smooth: Bool = true) -> [Double] {
+        let h = base.height
+        var need = [Double](repeating: 0, count: h)
+        let dark = palette.isDark
+        for zone in zones {
+            let extremes = base.rowExtremes(x0: Int(zone.rect.minX.rounded(.down)), x1: Int(zone.rect.maxX.rounded(.up)), brightest: dark)
+            let y0 = max(0, Int(zone.rect.minY.rounded(.down))), y1 = min(h, Int(zone.rect.maxY.rounded(.up)))
+            guard y1 > y0 else { continue }
+            for y in y0..<y1 {
+                let p = extremes[y]
+                func luminance(_ a: Double) -> Double {
+                    func c(_ v: Double, _ t: Double) -> Double { ((v * (1 - a) + t * 255 * a).rounded()) / 255 }
+                    return Color.luminance(red: c(p.r, tint.red), green: c(p.g, tint.green), blue: c(p.b, tint.blue))
+                }
+                func passes(_ a: Double) -> Bool {
+                    let l = luminance(a)
+                    if zone.isLyrics {
+                        return Color.contrast(palette.current.relativeLuminance, l) >= Renderer.contrastTarget
+                            && Color.contrast(palette.text.relativeLuminance, l) >= Renderer.contrastTarget
+                            && blendedContrast(textLuminance: palette.text.relativeLuminance, alpha: 0.8, backgroundLuminance: l)
+                                >= Renderer.neighbourContrastTarget
+                    }
+                    return blendedContrast(textLuminance: palette.text.relativeLuminance, alpha: theme.artistOpacity, backgroundLuminance: l)
+                        >= Renderer.neighbourContrastTarget
+                }
+                if passes(0) { continue }
+                var low = 0.0, high = 1.0
+                for _ in 0..<10 {
+                    let mid = (low + high) / 2
+                    if passes(mid) { high = mid } else { low = mid }
+                }
+                need[y] = max(need[y], min(1, high + 0.01))
+            }
+        }
+        guard smooth, need.contains(where: { $0 > 0 }) else { return need }
+        // Dilate by 2r, then two box passes of radius r: the result is never below the need,
+        // and changes by at most about max/2r per row.
+        let r = max(4, Int(0.085 * Double(max(geometry.preset.width, h))))
+        var dilated = need
+        for y in 0..<h {
+            var m = 0.0
+            for k in max(0, y - 2 * r)...min(h - 1, y + 2 * r) where need[k] > m { m = need[k] }
+            dilated[y] = m
+        }
+        func boxPass(_ v: [Double]) -> [Double] {
+            var prefix = [Double](repeating: 0, count: v.count + 1)
+            for i in v.indices { prefix[i + 1] = prefix[i] + v[i] }
+            return v.indices.map { i in
+                let lo = i - r, hi = i + r
+                // Outside the canvas the scrim continues at its edge value.
+                var sum = prefix[min(v.count, hi + 1)] - prefix[max(0, lo)]
+                if lo < 0 { sum += Double(-lo) * v[0] }
+                if hi >= v.count { sum += Double(hi - v.count + 1) * v[v.count - 1] }
+                return sum / Double(2 * r + 1)
+            }
+        }
+        return boxPass(boxPass(dilated))
+    }
+
+    /// The weakest overlay of `tint` (at least `minimum`) under which text of `textLuminance`
+    /// (white by default) over `rect` reaches the contrast target against every pixel there.
+    static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double, textLuminance: Double = 1) -> Double {
+        scrimAlpha(canvas: canvas, rect: rect, tint: tint, minimum: minimum) { background in
+            Color.contrast(textLuminance, background) >= Renderer.contrastTarget
+        }
+    }
+
+    /// The weakest overlay of `tint` (at least `minimum`) under which `accepts` holds for the
+    /// brightest pixel's luminance in `rect`; 1 when none does.
+    static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double, accepts: (Double) -> Bool) -> Double {
+        // A light tint lifts dark text off the darkest pixels; a dark one, light text off the brightest.
+        let quantile = tint.relativeLuminance > 0.18 ? 0.0 : 1.0
+        func passes(_ alpha: Double) -> Bool {
+            accepts(canvas.luminance(in: rect, quantile: quantile, overlay: tint.withAlpha(alpha)))
+        }
+        if passes(minimum) { return minimum }
+        var low = minimum, high = 1.0
+        for _ in 0..<10 {
+            let mid = (low + high) / 2
+            if passes(mid) { high = mid } else { low = mid }
+        }
+        return high
+    }
+
+    /// The WCAG contrast between text of `textLuminance` drawn at `alpha` over a grey background
+    /// of `backgroundLuminance` (blended in sRGB, as Cairo does) and that background.
+    static func blendedContrast(textLuminance: Double, alpha: Double, backgroundLuminance: Double) -> Double {
+        func encode(_ l: Double) -> Double { l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055 }
+        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
+        let glyph = alpha * encode(textLuminance) + (1 - alpha) * encode(backgroundLuminance)
+        return Color.contrast(decode(glyph), backgroundLuminance)
+    }
+}
