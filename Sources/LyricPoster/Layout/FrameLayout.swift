@@ -48,8 +48,4 @@ public struct FrameLayout {
     /// For classic rows: the rows' full extent, which gets the dark band.
     public var band: Rect?
     public var missingGlyphs: Int { blocks.reduce(0) { $0 + $1.layout.missingGlyphs } }
-    /// The union of the lyric blocks (not captions).
-    public var lyricsBounds: Rect? {
-        blocks.filter { $0.role != .title && $0.role != .artist }.map(\.box).reduce(nil) { $0?.union($1) ?? $1 }
-    }
 }

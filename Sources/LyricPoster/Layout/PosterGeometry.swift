@@ -34,10 +34,6 @@ public struct PosterGeometry: Hashable, Sendable {
     public var translationSize: Double
     public var classicTop: Double
     public var classicBottom: Double
-    /// Lines before and after the current one that the layout has room for (classic rows);
-    /// other layouts drop what does not fit when they place the lines.
-    public var rowsBefore: Int
-    public var rowsAfter: Int
 
     public init(preset: Preset, before: Int, after: Int, theme: Theme = .card) {
         let w = Double(preset.width), h = Double(preset.height)
@@ -52,8 +48,6 @@ public struct PosterGeometry: Hashable, Sendable {
         translationSize = 0
         classicTop = 0
         classicBottom = h
-        rowsBefore = before
-        rowsAfter = after
         card = nil
         caption = nil
         progress = nil
@@ -101,8 +95,6 @@ public struct PosterGeometry: Hashable, Sendable {
             while shownBefore + 1 + shownAfter > fitting {
                 if shownBefore >= shownAfter { shownBefore -= 1 } else { shownAfter -= 1 }
             }
-            rowsBefore = shownBefore
-            rowsAfter = shownAfter
             let count = shownBefore + 1 + shownAfter
             let top = bottom - Double(count) * rowHeight
             focusRow = shownBefore
