@@ -234,13 +234,13 @@ public final class FrameRenderer {
                 throw PosterError(path: "frame", reason: "\(error)")
             }
         }
-        return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame, scheme: renderer.layoutEngine.palette.scheme), scene: scene)
+        return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame), scene: scene)
     }
 
     /// Renders `scene` and hands the canvas to `body` (for thumbnails), without encoding.
     public func draw<T>(_ scene: Scene, _ body: (Canvas, FrameReport) throws(PosterError) -> T) throws(PosterError) -> T {
         let frame: Renderer.Frame
         do { frame = try renderer.render(scene) } catch { throw PosterError(path: "frame", reason: "\(error)") }
-        return try body(frame.canvas, FrameReport(scene: scene, frame: frame, scheme: renderer.layoutEngine.palette.scheme))
+        return try body(frame.canvas, FrameReport(scene: scene, frame: frame))
     }
 }

@@ -40,6 +40,13 @@ public struct TextBlock {
     }
 }
 
+extension Array where Element == TextBlock {
+    /// The same blocks moved down by `dy` pixels.
+    func shifted(by dy: Double) -> [TextBlock] {
+        map { var b = $0; b.origin.y += dy; return b }
+    }
+}
+
 /// Every text block of a frame, placed; plus the boxes the legibility pass needs.
 public struct FrameLayout {
     public var blocks: [TextBlock]

@@ -45,7 +45,7 @@ extension LayoutEngine {
     /// The title (wrapped to two lines before it shrinks, never smaller than the artist line) and
     /// the byline under it, hanging from the top of `area` or centred in it.
     func captionBlocks(title: String?, byline: String?, language: String?, area: Rect,
-                               alignment: TextStyle.Alignment, centred: Bool, titleLook: Look, artistLook: Look) -> [TextBlock] {
+                       alignment: TextStyle.Alignment, centred: Bool, titleLook: Look, artistLook: Look) -> [TextBlock] {
         var fitted: [(Scene.Role, String, Fitted, Look)] = []
         if let title, theme.showTitle {
             let floor = min(1, max(0.7, artistLook.size / titleLook.size))

@@ -72,12 +72,11 @@ extension LayoutEngine {
         var blocks: [TextBlock] = []
         var focusRect: Rect?
         // The band covers at least the original table, so that it does not jump with every line.
-        var band: Rect? = nominal.dropFirst().reduce(nominal[0]) { $0.union($1) }
+        var band = nominal.dropFirst().reduce(nominal[0]) { $0.union($1) }
         for (r, top) in placed {
             let rect = Rect(x: 0, y: top, width: Double(geometry.preset.width), height: rowHeight(r))
-            band = band?.union(rect) ?? rect
-            let offset = top + (rect.height - r.height) / 2
-            blocks += r.blocks.map { var b = $0; b.origin.y += offset; return b }
+            band = band.union(rect)
+            blocks += r.blocks.shifted(by: top + (rect.height - r.height) / 2)
             if r.isFocus { focusRect = rect }
         }
         return (blocks, focusRect, band)

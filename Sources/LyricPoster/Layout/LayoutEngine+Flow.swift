@@ -63,9 +63,8 @@ extension LayoutEngine {
                                    alignment: geometry.lyricsAlignment, centred: false, titleLook: titleLook, artistLook: artistLook)
         guard let first = blocks.first else { return nil }
         let top = first.box.minY
-        let shifted = blocks.map { var b = $0; b.origin.y -= top; return b }
         let height = (blocks.map(\.box.maxY).max() ?? top) - top
-        return Group(blocks: shifted, height: height, isFocus: true)
+        return Group(blocks: blocks.shifted(by: -top), height: height, isFocus: true)
     }
 
     func flow(_ scene: Scene, area: Rect) -> (blocks: [TextBlock], focus: Rect?) {
@@ -106,11 +105,10 @@ extension LayoutEngine {
         }
         let above = groups[first..<focusIndex].reduce(0) { $0 + $1.height + gap }
         let below = groups[(focusIndex + 1)..<(last + 1)].reduce(0) { $0 + $1.height + gap }
-        // The focus at its anchor, slid as far as needed for the chosen lines to fit; with nothing
-        // on one side (the first line, the outro) the block is centred instead of leaving a hole.
+        // The focus at its anchor, slid as far as needed for the chosen lines to fit. With nothing
+        // on one side (the first line, the last, the outro) the block moves towards that side
+        // rather than leaving a hole there.
         var top = area.minY + area.height * geometry.anchor - focus.height / 2
-        // With nothing on one side (the first line, the last, the outro) the block moves towards
-        // that side rather than leaving a hole there.
         let inset = 0.06 * area.height
         if first == focusIndex, last == focusIndex {
             top = min(top, area.midY - focus.height / 2)
@@ -122,19 +120,16 @@ extension LayoutEngine {
         top = min(max(top, area.minY + above), area.maxY - focus.height - below)
         top = min(max(top, area.minY), max(area.minY, area.maxY - focus.height))
 
-        func shifted(_ g: Group, to y: Double) -> [TextBlock] {
-            g.blocks.map { var b = $0; b.origin.y += y; return b }
-        }
-        var blocks = shifted(focus, to: top)
+        var blocks = focus.blocks.shifted(by: top)
         let focusRect = Rect(x: area.minX, y: top, width: area.width, height: focus.height)
         var y = top
         for g in groups[first..<focusIndex].reversed() {
             y -= gap + g.height
-            blocks += shifted(g, to: y)
+            blocks += g.blocks.shifted(by: y)
         }
         y = top + focus.height
         for g in groups[(focusIndex + 1)..<(last + 1)] {
-            blocks += shifted(g, to: y + gap)
+            blocks += g.blocks.shifted(by: y + gap)
             y += gap + g.height
         }
         return (blocks, focusRect)

@@ -192,7 +192,7 @@ public final class LayoutEngine {
 
     /// Places a fitted layout so that its box's top is at `top`, aligned inside `area`.
     func place(_ fitted: Fitted, role: Scene.Role, text: String, look: Look,
-                       area: Rect, top: Double, alignment: TextStyle.Alignment) -> TextBlock {
+               area: Rect, top: Double, alignment: TextStyle.Alignment) -> TextBlock {
         let extent = fitted.layout.extentRect
         let layoutWidth = fitted.layout.width ?? fitted.layout.logicalRect.width
         let x: Double
@@ -213,5 +213,4 @@ public final class LayoutEngine {
         block.cut = fitted.cut
         return block
     }
-
 }

@@ -73,27 +73,27 @@ extension Background {
         let anchor = colours.average.relativeLuminance
         func toward(_ c: Color) -> Color {
             let target = sqrt(max(0.0005, c.relativeLuminance) * max(0.0005, anchor))
-            if target < c.relativeLuminance { return darkened(c, toLuminance: target) }
-            return lightened(c, toLuminance: target)
+            if target < c.relativeLuminance { return darkened(c, step: 0.01) { $0.relativeLuminance <= target } }
+            return lightened(c, step: 0.01) { $0.relativeLuminance >= target }
         }
         return (toward(top), toward(bottom))
     }
 
-    /// `colour` scaled towards black (hue kept) until its relative luminance is at most `target`.
-    static func darkened(_ colour: Color, toLuminance target: Double) -> Color {
+    /// `colour` scaled towards black (hue kept) in steps of `step` until `done` holds, or black.
+    static func darkened(_ colour: Color, step: Double, until done: (Color) -> Bool) -> Color {
         var k = 1.0, c = colour
-        while c.relativeLuminance > target, k > 0 {
-            k -= 0.01
+        while !done(c), k > 0 {
+            k -= step
             c = Color(red: colour.red * k, green: colour.green * k, blue: colour.blue * k)
         }
         return c
     }
 
-    /// `colour` mixed towards white (hue kept) until its relative luminance is at least `target`.
-    static func lightened(_ colour: Color, toLuminance target: Double) -> Color {
+    /// `colour` mixed towards white (hue kept) in steps of `step` until `done` holds, or white.
+    static func lightened(_ colour: Color, step: Double, until done: (Color) -> Bool) -> Color {
         var k = 0.0, c = colour
-        while c.relativeLuminance < target, k < 1 {
-            k += 0.01
+        while !done(c), k < 1 {
+            k += step
             c = Color(red: colour.red + (1 - colour.red) * k, green: colour.green + (1 - colour.green) * k,
                       blue: colour.blue + (1 - colour.blue) * k)
         }
@@ -111,13 +111,9 @@ extension Background {
         return Palette(scheme: .light, text: ink, current: current)
     }
 
-    /// The colour the current line is drawn in under `theme`: the text colour, a fixed accent, or
-    /// the cover's vibrant colour lightened (hue kept) until it is at least as light as
-    /// relative luminance 0.55, so that scrims can always bring it to 4.5:1.
-    public func currentColor(for theme: Theme) -> Color {
-        Background.currentColor(for: theme, vibrant: vibrant)
-    }
-
+    /// The colour the current line is drawn in under `theme` on a dark backdrop: a fixed accent,
+    /// the text colour, or the cover's vibrant colour calmed and lightened (hue kept) until its
+    /// relative luminance is at least 0.5, so that scrims can always bring it to 4.5:1.
     static func currentColor(for theme: Theme, vibrant: Color?) -> Color {
         if let accent = theme.accentColor { return accent }
         guard theme.accentFromCover, let found = vibrant else {
@@ -127,13 +123,7 @@ extension Background {
         var vibrant = capped(found, saturation: 0.6)
         let value = max(vibrant.red, vibrant.green, vibrant.blue)
         if value > 0.94 { vibrant = Color(red: vibrant.red * 0.94 / value, green: vibrant.green * 0.94 / value, blue: vibrant.blue * 0.94 / value) }
-        var c = vibrant
-        var k = 0.0
-        while c.relativeLuminance < 0.5, k < 1 {
-            k += 0.02
-            c = Color(red: vibrant.red + (1 - vibrant.red) * k, green: vibrant.green + (1 - vibrant.green) * k,
-                      blue: vibrant.blue + (1 - vibrant.blue) * k)
-        }
+        let c = lightened(vibrant, step: 0.02) { $0.relativeLuminance >= 0.5 }
         // Lightened until it reads, a colour can fade to a grey tint that looks like dimmed text;
         // then the text colour itself is the clearer accent.
         let maxC = max(c.red, c.green, c.blue), minC = min(c.red, c.green, c.blue)
@@ -211,29 +201,16 @@ extension Background {
         return n > 0 ? Color(red: r / n, green: g / n, blue: b / n) : .black
     }
 
-    /// Darkens `colour`, keeping its hue, until white reaches `ratio` (default 7:1) against it:
-    /// deep enough that a partly transparent scrim of it can always lift text over the brightest
-    /// cover to 4.5:1.
+    /// Darkens `colour`, keeping its hue, until text of `textLuminance` (white by default) reaches
+    /// `ratio` against it: deep enough that a partly transparent scrim of it can always lift
+    /// light text over the brightest cover to 4.5:1.
     static func darkened(_ colour: Color, to ratio: Double = 7, against textLuminance: Double = 1) -> Color {
-        var c = colour
-        var k = 1.0
-        while Color.contrast(textLuminance, c.relativeLuminance) < ratio, k > 0 {
-            k -= 0.02
-            c = Color(red: colour.red * k, green: colour.green * k, blue: colour.blue * k)
-        }
-        return c
+        darkened(colour, step: 0.02) { Color.contrast(textLuminance, $0.relativeLuminance) >= ratio }
     }
 
     /// Lightens `colour` towards white, keeping its hue, until text of `textLuminance` (dark)
     /// reaches `ratio` against it: a frost for dark text.
     static func lightened(_ colour: Color, to ratio: Double = 7, against textLuminance: Double = 0) -> Color {
-        var c = colour
-        var k = 0.0
-        while Color.contrast(textLuminance, c.relativeLuminance) < ratio, k < 1 {
-            k += 0.02
-            c = Color(red: colour.red + (1 - colour.red) * k, green: colour.green + (1 - colour.green) * k,
-                      blue: colour.blue + (1 - colour.blue) * k)
-        }
-        return c
+        lightened(colour, step: 0.02) { Color.contrast(textLuminance, $0.relativeLuminance) >= ratio }
     }
 }

@@ -22,7 +22,7 @@ extension Background {
     /// target against the most extreme pixel of that row; then widened and smoothed so that the
     /// scrim has no visible step (it never falls below what a row needs).
     static func fogProfile(_ base: Bitmap, zones: [Zone], tint: Color, palette: Palette, theme: Theme,
-                           geometry: PosterGeometry, smooth: Bool = true) -> [Double] {
+                           smooth: Bool = true) -> [Double] {
         let h = base.height
         var need = [Double](repeating: 0, count: h)
         let dark = palette.isDark
@@ -59,7 +59,7 @@ extension Background {
         guard smooth, need.contains(where: { $0 > 0 }) else { return need }
         // Dilate by 2r, then two box passes of radius r: the result is never below the need,
         // and changes by at most about max/2r per row.
-        let r = max(4, Int(0.085 * Double(max(geometry.preset.width, h))))
+        let r = max(4, Int(0.085 * Double(max(base.width, h))))
         var dilated = need
         for y in 0..<h {
             var m = 0.0

@@ -75,7 +75,7 @@ public struct Background: Sendable {
             // 5. A smooth scrim fitted to the text: as strong as each row of the text regions
             // needs for its contrast target, eased out far beyond them (no edge, no rectangle).
             try canvas.finish()
-            let alphas = fogProfile(canvas.snapshot(), zones: zones, tint: tint, palette: palette, theme: theme, geometry: geometry)
+            let alphas = fogProfile(canvas.snapshot(), zones: zones, tint: tint, palette: palette, theme: theme)
             if alphas.contains(where: { $0 > 0.004 }) { canvas.fillRows(color: tint, alphas: alphas) }
         }
 
@@ -165,12 +165,10 @@ public struct Background: Sendable {
             let probe = try Canvas(width: side, height: side)
             _ = try drawBase(on: probe, cover: cover, colours: colours, theme: theme, layout: layout, unit: Double(side) / 1080)
             let base = probe.snapshot()
-            let preset = Preset.custom(width: side, height: side)
-            let geometry = PosterGeometry(preset: preset, before: 0, after: 0, theme: theme)
             let zones = [Zone(rect: Rect(x: 0, y: 0, width: Double(side), height: Double(side)), isLyrics: true)]
             func load(_ p: Palette) -> Double {
                 fogProfile(base, zones: zones, tint: tint(for: p, average: colours.average), palette: p, theme: theme,
-                           geometry: geometry, smooth: false).reduce(0, +)
+                           smooth: false).reduce(0, +)
             }
             // Ties go to light text, the look people expect of a lyric poster.
             return load(light) < 0.8 * load(dark) ? light : dark

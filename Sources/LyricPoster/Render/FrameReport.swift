@@ -82,8 +82,8 @@ public struct FrameReport: Codable, Equatable, Sendable {
         try c.encode(contrasts, forKey: .contrasts)
     }
 
-    init(scene: Scene, frame: Renderer.Frame, scheme: Palette.Scheme = .dark) {
-        self.scheme = scheme.rawValue
+    init(scene: Scene, frame: Renderer.Frame) {
+        scheme = frame.scheme.rawValue
         width = frame.canvas.width
         height = frame.canvas.height
         timeMs = scene.time.milliseconds

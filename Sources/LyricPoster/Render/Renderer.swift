@@ -25,16 +25,15 @@ public final class Renderer {
     public struct Frame {
         public let canvas: Canvas
         public let layout: FrameLayout
-        /// Measured contrast of the current line's colour against the brightest pixel behind it
-        /// (after the scrim); nil when no line is current.
-        public let contrast: Double?
-        /// The lowest contrast of any dimmed line (neighbours, translations, captions) against
-        /// the brightest pixel behind it, at the opacity it was drawn with; nil when there is none.
-        public let dimmedContrast: Double?
+        /// The text scheme the frame was drawn in.
+        public let scheme: Palette.Scheme
         /// The lowest measured contrast per role drawn ("current", "next", "title", …, and
         /// "unsung" for the part of a karaoke line not yet sung), against the least favourable
         /// pixel behind each block before any text was drawn.
         public let contrasts: [String: Double]
+        /// Measured contrast of the current line's colour against the least favourable pixel
+        /// behind it (after any scrim); nil when no line is current.
+        public var contrast: Double? { contrasts["current"] }
     }
 
     /// Draws `scene`; with `timings`, adds the time spent to the "layout" and "raster" stages.
@@ -50,10 +49,9 @@ public final class Renderer {
         canvas.draw(background.bitmap, in: full)
 
         if let band = layout.band { drawClassicBand(band, on: canvas, layout: layout) }
-        let contrast = checkCurrentLine(on: canvas, layout: layout)
         var contrasts: [String: Double] = [:]
-        if let contrast { contrasts["current"] = contrast }
-        let dimmedContrast = raiseDimmedOpacity(on: canvas, layout: &layout, contrasts: &contrasts)
+        contrasts["current"] = checkCurrentLine(on: canvas, layout: layout)
+        raiseDimmedOpacity(on: canvas, layout: &layout, contrasts: &contrasts)
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }
@@ -65,10 +63,8 @@ public final class Renderer {
                     // Karaoke: the whole line in the unsung colour, then the sung part over it in
                     // full colour, its front edge a soft half-em gradient rather than a cut.
                     let unsung = unsungColor(block, on: canvas)
-                    let l = unsung.withAlpha(1).relativeLuminance
-                    let behind = Self.worstBackground(canvas, block.box, textLuminance: l)
-                    contrasts["unsung"] = Background.blendedContrast(textLuminance: l, alpha: unsung.alpha, backgroundLuminance: behind)
-                    try canvas.draw(block.layout, at: block.origin, color: unsung, shadow: block.shadow)
+                    contrasts["unsung"] = unsung.contrast
+                    try canvas.draw(block.layout, at: block.origin, color: unsung.color, shadow: block.shadow)
                     canvas.draw(block.layout, at: block.origin, color: block.color,
                                 revealed: Self.sungRegion(block, text: block.text, shares: sung), feather: 0.5 * block.fontSize)
                 } else {
@@ -78,7 +74,7 @@ public final class Renderer {
             }
         }
         try canvas.finish()
-        return Frame(canvas: canvas, layout: layout, contrast: contrast, dimmedContrast: dimmedContrast, contrasts: contrasts)
+        return Frame(canvas: canvas, layout: layout, scheme: layoutEngine.palette.scheme, contrasts: contrasts)
     }
 
     /// The relative luminance of the pixels in `rect` that text of `textLuminance` contrasts
@@ -139,23 +135,25 @@ public final class Renderer {
     }
 
     /// The colour of a karaoke line's part not yet sung: the text colour, dimmed only as far as
-    /// it still reaches 3:1 on the pixels behind it.
-    private func unsungColor(_ block: TextBlock, on canvas: Canvas) -> Color {
+    /// it still reaches 3:1 on the pixels behind it; and the contrast it reaches there.
+    private func unsungColor(_ block: TextBlock, on canvas: Canvas) -> (color: Color, contrast: Double) {
         let text = layoutEngine.palette.text
         let luminance = text.relativeLuminance
         let behind = Self.worstBackground(canvas, block.box, textLuminance: luminance)
+        func reached(_ alpha: Double) -> Double {
+            Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: behind)
+        }
         var alpha = 0.4
-        while alpha < 1, Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: behind)
-            < Renderer.neighbourContrastTarget + 0.1 {
+        while alpha < 1, reached(alpha) < Renderer.neighbourContrastTarget + 0.1 {
             alpha += 0.05
         }
-        return text.withAlpha(min(1, alpha))
+        let drawn = min(1, alpha)
+        return (text.withAlpha(drawn), reached(drawn))
     }
 
-    /// Any dimmed line (or title) still under 3:1 is drawn more opaque, as far as needed.
-    /// Returns the lowest contrast reached.
-    private func raiseDimmedOpacity(on canvas: Canvas, layout: inout FrameLayout, contrasts: inout [String: Double]) -> Double? {
-        var lowest: Double?
+    /// Any dimmed line (or title) still under 3:1 is drawn more opaque, as far as needed; the
+    /// lowest contrast each role reaches goes into `contrasts`.
+    private func raiseDimmedOpacity(on canvas: Canvas, layout: inout FrameLayout, contrasts: inout [String: Double]) {
         for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) || layout.blocks[i].role == .title {
             let block = layout.blocks[i]
             let luminance = block.color.withAlpha(1).relativeLuminance
@@ -166,10 +164,8 @@ public final class Renderer {
             var alpha = block.color.alpha
             while alpha < 1, reached(alpha) < Renderer.neighbourContrastTarget { alpha = min(1, alpha + 0.05) }
             layout.blocks[i].color = block.color.withAlpha(alpha)
-            lowest = min(lowest ?? reached(alpha), reached(alpha))
             contrasts[block.role.rawValue] = min(contrasts[block.role.rawValue] ?? .infinity, reached(alpha))
         }
-        return lowest
     }
 
     /// The weakest opacity of `tint` under which `block`, at its own opacity, reaches 3:1.

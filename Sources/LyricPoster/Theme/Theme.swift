@@ -58,8 +58,6 @@ public struct Theme: Hashable, Sendable {
     public var translationScale: Double
     public var titleSize: Double
     public var artistSize: Double
-    /// Lines the current line may wrap to before it is shrunk and, at last, cut.
-    public var currentMaxLines: Int
     public var currentWeight: Int
     public var neighbourWeight: Int
     /// A family to put first in every family list (nil: Noto Sans).
@@ -94,7 +92,7 @@ public struct Theme: Hashable, Sendable {
         name: "card", description: "Blurred cover backdrop, sharp cover card and title, lyrics below (the default)",
         layout: .card, background: .blurredCover, backgroundBlur: 6, backgroundBrightness: 0.72, scrim: [0.05, 0.12, 0.3],
         card: true, cardRadius: 28, currentSize: 64, neighbourSize: 46, translationScale: 0.6, titleSize: 50, artistSize: 30,
-        currentMaxLines: 3, currentWeight: 700, neighbourWeight: 400, fontFamily: nil, textColor: .white, accentColor: nil, accentFromCover: false,
+        currentWeight: 700, neighbourWeight: 400, fontFamily: nil, textColor: .white, accentColor: nil, accentFromCover: false,
         neighbourOpacity: 0.5, opacityFalloff: 0.12, depthBlur: 0, translationOpacity: 0.75, artistOpacity: 0.72,
         before: 2, after: 3, alignment: .auto, margin: 80, shadowRadius: 10, shadowOpacity: 0.5,
         showTitle: true, showArtist: true, showAlbum: true, showProgress: false, lineProgressFill: false)
@@ -145,7 +143,6 @@ public struct Theme: Hashable, Sendable {
         t.background = .gradient
         t.card = false
         t.currentSize = 84
-        t.currentMaxLines = 5
         t.neighbourSize = 40
         t.before = 0
         t.after = 0

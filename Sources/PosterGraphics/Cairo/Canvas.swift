@@ -177,19 +177,6 @@ public final class Canvas {
         cairo_restore(cr)
     }
 
-    /// A soft drop shadow for a rounded rectangle: the shape, blurred, in `color`. The blur runs
-    /// at a quarter of the size and is scaled up, which looks the same for a soft shadow.
-    public func dropShadow(for rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double, color: Color) throws(GraphicsError) {
-        let scale = blur >= 8 ? 0.25 : 1.0
-        let pad = Double(blur * 3)
-        let w = Int(((rect.width + 2 * pad) * scale).rounded(.up)), h = Int(((rect.height + 2 * pad) * scale).rounded(.up))
-        let mask = try Canvas(width: w, height: h)
-        mask.fill(Rect(x: pad * scale, y: pad * scale, width: rect.width * scale, height: rect.height * scale), color: .black,
-                  cornerRadius: cornerRadius * scale)
-        let blurred = mask.snapshot().blurred(radius: max(1, Int((Double(blur) / 2 * scale).rounded())), alphaOnly: true)
-        paintMask(blurred, at: Point(x: rect.x - pad, y: rect.y - pad + offsetY), color: color, scale: 1 / scale)
-    }
-
     /// A soft drop shadow that follows the alpha of `bitmap` drawn into `rect` (a round or cut-out
     /// cover casts a round or cut-out shadow), clipped like the card to `cornerRadius`.
     public func dropShadow(of bitmap: Bitmap, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double,
@@ -216,8 +203,16 @@ public final class Canvas {
     /// Fills the whole width with `color` whose opacity follows `alphas`: one value per pixel row
     /// from the top (a smooth, content-fitted scrim). Rows past the end take the last value.
     public func fillRows(color: Color, alphas: [Double]) {
-        guard let pattern = cairo_pattern_create_linear(0, 0, 0, Double(height)) else { return }
+        guard let pattern = rowRamp(alphas, color: color) else { return }
         defer { cairo_pattern_destroy(pattern) }
+        cairo_set_source(cr, pattern)
+        cairo_paint(cr)
+    }
+
+    /// A vertical gradient over the canvas's height whose opacity follows `alphas`, one value
+    /// per pixel row from the top; rows past the end take the last value. The caller destroys it.
+    private func rowRamp(_ alphas: [Double], color: Color) -> OpaquePointer? {
+        guard let pattern = cairo_pattern_create_linear(0, 0, 0, Double(height)) else { return nil }
         // One stop every few rows: Cairo interpolates linearly between them.
         let step = max(1, alphas.count / 256)
         var y = 0
@@ -228,8 +223,7 @@ public final class Canvas {
         if let last = alphas.last {
             cairo_pattern_add_color_stop_rgba(pattern, 1, color.red, color.green, color.blue, last)
         }
-        cairo_set_source(cr, pattern)
-        cairo_paint(cr)
+        return pattern
     }
 
     /// Paints `bitmap` scaled over the whole canvas, seen only through a band: opaque over
@@ -245,15 +239,8 @@ public final class Canvas {
     /// Paints `bitmap` scaled over the whole canvas with the opacity of each pixel row given by
     /// `alphas` (one value per row from the top).
     public func draw(_ bitmap: Bitmap, throughRows alphas: [Double]) {
-        guard let ramp = cairo_pattern_create_linear(0, 0, 0, Double(height)) else { return }
+        guard let ramp = rowRamp(alphas, color: .black) else { return }
         defer { cairo_pattern_destroy(ramp) }
-        let step = max(1, alphas.count / 256)
-        var y = 0
-        while y < alphas.count {
-            cairo_pattern_add_color_stop_rgba(ramp, (Double(y) + 0.5) / Double(height), 0, 0, 0, alphas[y])
-            y += step
-        }
-        if let last = alphas.last { cairo_pattern_add_color_stop_rgba(ramp, 1, 0, 0, 0, last) }
         withSurface(bitmap) { image in
             guard let source = cairo_pattern_create_for_surface(image) else { return }
             defer { cairo_pattern_destroy(source) }
@@ -400,10 +387,10 @@ public final class Canvas {
         }
         if blur > 0 {
             // Colour glyphs need their colours blurred too; plain text only its coverage (cheaper).
-            let drawn = layout.hasColourGlyphs
-                ? try drawBlurredInColour(layout, at: origin, color: color, pad: blur * 3 + 2, boxRadius: max(1, blur / 2))
-                : try drawBlurred(layout, at: origin, color: color, pad: blur * 3 + 2, boxRadius: max(1, blur / 2), scale: 1)
-            if drawn { return }
+            if try drawBlurred(layout, at: origin, color: color, pad: blur * 3 + 2, boxRadius: max(1, blur / 2), scale: 1,
+                               keepColours: layout.hasColourGlyphs) {
+                return
+            }
         }
         // Colour glyphs (emoji) ignore the source's opacity: translucent text is drawn opaque
         // into a group that is then painted at that opacity, so emoji dim with their line.
@@ -427,44 +414,37 @@ public final class Canvas {
         }
     }
 
-    /// Paints `layout` blurred: drawn in `color` (colour glyphs such as emoji keep their own
-    /// colours) on a transparent layer padded by `pad` pixels, box-blurred with `boxRadius` (three
-    /// passes, all channels), and painted at `color`'s opacity. A layer larger than any sane text
-    /// block is skipped, not an error; returns whether anything was painted.
-    private func drawBlurredInColour(_ layout: TextLayout, at origin: Point, color: Color, pad: Int, boxRadius: Int) throws(GraphicsError) -> Bool {
-        let ink = layout.inkRect
-        let pad = Double(pad)
-        let w = Int((ink.width + 2 * pad).rounded(.up)), h = Int((ink.height + 2 * pad).rounded(.up))
-        guard w > 0, h > 0, w <= 8192, h <= 8192 else { return false }
-        let layer = try Canvas(width: w, height: h)
-        cairo_set_source_rgba(layer.cr, color.red, color.green, color.blue, 1)
-        cairo_move_to(layer.cr, pad - ink.x, pad - ink.y)
-        pango_cairo_show_layout(layer.cr, layout.handle)
-        try layer.finish()
-        let blurred = layer.snapshot().blurred(radius: boxRadius)
-        draw(blurred, in: Rect(x: origin.x + ink.x - pad, y: origin.y + ink.y - pad, width: Double(w), height: Double(h)),
-             opacity: color.alpha)
-        return true
-    }
-
-    /// Paints `layout` in `color` through a mask of its glyphs, padded by `pad` pixels, box-blurred
-    /// with `boxRadius` (three passes) at `scale` and enlarged back. A mask larger than any sane
-    /// text block (pathological ink) is skipped, not an error; returns whether anything was painted.
+    /// Paints `layout` in `color`, blurred: its glyphs are drawn on a layer padded by `pad` pixels,
+    /// box-blurred with `boxRadius` (three passes) at `scale` and enlarged back. With
+    /// `keepColours`, the layer is drawn in `color` itself and blurred in every channel, so colour
+    /// glyphs (emoji) keep their own colours, and it is painted at `color`'s opacity; otherwise
+    /// only its coverage is blurred (cheaper) and `color` is painted through it. A layer larger
+    /// than any sane text block (pathological ink) is skipped, not an error; returns whether
+    /// anything was painted.
     @discardableResult
     private func drawBlurred(_ layout: TextLayout, at origin: Point, color: Color, pad: Int, boxRadius: Int,
-                             scale: Double) throws(GraphicsError) -> Bool {
+                             scale: Double, keepColours: Bool = false) throws(GraphicsError) -> Bool {
         let ink = layout.inkRect
         let pad = Double(pad)
         let w = Int(((ink.width + 2 * pad) * scale).rounded(.up)), h = Int(((ink.height + 2 * pad) * scale).rounded(.up))
         guard w > 0, h > 0, w <= 8192, h <= 8192 else { return false }
-        let mask = try Canvas(width: w, height: h)
-        cairo_scale(mask.cr, scale, scale)
-        cairo_set_source_rgba(mask.cr, 0, 0, 0, 1)
-        cairo_move_to(mask.cr, pad - ink.x, pad - ink.y)
-        pango_cairo_show_layout(mask.cr, layout.handle)
-        try mask.finish()
-        let blurred = mask.snapshot().blurred(radius: boxRadius, alphaOnly: true)
-        paintMask(blurred, at: Point(x: origin.x + ink.x - pad, y: origin.y + ink.y - pad), color: color, scale: 1 / scale)
+        let layer = try Canvas(width: w, height: h)
+        cairo_scale(layer.cr, scale, scale)
+        if keepColours {
+            cairo_set_source_rgba(layer.cr, color.red, color.green, color.blue, 1)
+        } else {
+            cairo_set_source_rgba(layer.cr, 0, 0, 0, 1)
+        }
+        cairo_move_to(layer.cr, pad - ink.x, pad - ink.y)
+        pango_cairo_show_layout(layer.cr, layout.handle)
+        try layer.finish()
+        let blurred = layer.snapshot().blurred(radius: boxRadius, alphaOnly: !keepColours)
+        let corner = Point(x: origin.x + ink.x - pad, y: origin.y + ink.y - pad)
+        if keepColours {
+            draw(blurred, in: Rect(x: corner.x, y: corner.y, width: Double(w) / scale, height: Double(h) / scale), opacity: color.alpha)
+        } else {
+            paintMask(blurred, at: corner, color: color, scale: 1 / scale)
+        }
         return true
     }
 
