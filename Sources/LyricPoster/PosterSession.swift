@@ -12,6 +12,10 @@ public struct RenderOptions: Sendable {
     public var after: Int?
     /// Translation sub-lines: show, hide, or show instead of their lines.
     public var translations: SceneBuilder.TranslationMode = .show
+    /// Romanisation sub-lines (romaji, pinyin) under their lines, or not.
+    public var romanisation: SceneBuilder.RomanisationMode = .show
+    /// The lyrics' format (nil: detected from the content).
+    public var format: LyricsFormat?
     /// Override the title, artist and album from the tags.
     public var title: String?
     public var artist: String?
@@ -30,7 +34,7 @@ public struct RenderOptions: Sendable {
     /// Forces the lyrics' text encoding (nil = detect).
     public var encoding: String?
     /// How `[offset:]` applies (LRC.md §6: the sign is contested; subtract is the common reading).
-    public var offsetSign: LRC.OffsetSign = .subtract
+    public var offsetSign: OffsetSign = .subtract
     public var limits = DecodeLimits()
     /// Lyrics files larger than this are refused before they are read.
     public var maxLyricsBytes = 16 * 1024 * 1024
@@ -88,15 +92,17 @@ public enum Inputs {
         }
     }
 
-    public static func lyrics(_ path: String, encoding: String?, offsetSign: LRC.OffsetSign = .subtract,
+    public static func lyrics(_ path: String, format: LyricsFormat? = nil, encoding: String?, offsetSign: OffsetSign = .subtract,
                               limit: Int = 16 * 1024 * 1024) throws(PosterError) -> Lyrics {
-        try lyrics(read(path, limit: limit), path: path, encoding: encoding, offsetSign: offsetSign)
+        try lyrics(read(path, limit: limit), path: path, format: format, encoding: encoding, offsetSign: offsetSign)
     }
 
-    /// Decodes and parses lyrics already read from `path` (named in errors).
-    public static func lyrics(_ data: Data, path: String, encoding: String?, offsetSign: LRC.OffsetSign) throws(PosterError) -> Lyrics {
+    /// Decodes and parses lyrics already read from `path` (named in errors), in `format` or the
+    /// format detected from the content.
+    public static func lyrics(_ data: Data, path: String, format: LyricsFormat? = nil, encoding: String?,
+                              offsetSign: OffsetSign) throws(PosterError) -> Lyrics {
         do {
-            return try LRC.load(data, encoding: encoding, options: LRC.Options(offsetSign: offsetSign))
+            return try LyricsReader.load(data, format: format, encoding: encoding, options: ReadOptions(offsetSign: offsetSign))
         } catch {
             throw PosterError(path: path, reason: error.description)
         }
@@ -128,13 +134,14 @@ public final class PosterSession: @unchecked Sendable {
         self.timings = timings
         let lyricsData = try Inputs.read(lyricsPath, limit: options.maxLyricsBytes)
         let lyrics = try timings.measure("lyrics") { () throws(PosterError) in
-            try Inputs.lyrics(lyricsData, path: lyricsPath, encoding: options.encoding, offsetSign: options.offsetSign)
+            try Inputs.lyrics(lyricsData, path: lyricsPath, format: options.format, encoding: options.encoding,
+                              offsetSign: options.offsetSign)
         }
         if lyrics.lines.count > options.maxLyricsLines {
             throw PosterError(path: lyricsPath, reason: "has \(lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines) (see --max-lyrics-lines)")
         }
-        if lyrics.lines.allSatisfy({ $0.text.isEmpty }) {
-            throw PosterError(path: lyricsPath, reason: "no timed lyric line has any text")
+        if !lyrics.lines.contains(where: \.isSung) {
+            throw PosterError(path: lyricsPath, reason: "no timed lyric line has any text (only gaps or credits)")
         }
         let preset = options.preset
         let geometry = PosterGeometry(preset: preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
@@ -157,6 +164,7 @@ public final class PosterSession: @unchecked Sendable {
         var scenes = SceneBuilder(lyrics: lyrics, before: options.linesBefore, after: options.linesAfter,
                                   language: options.language, maxLineCharacters: options.maxLineCharacters)
         scenes.translations = options.translations
+        scenes.romanisation = options.romanisation
         if let title = options.title { scenes.title = title.isEmpty ? nil : title }
         if let artist = options.artist { scenes.artist = artist.isEmpty ? nil : artist }
         if let album = options.album { scenes.album = album.isEmpty ? nil : album }
@@ -191,7 +199,7 @@ public final class PosterSession: @unchecked Sendable {
         let parts: [String] = [
             "lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest,
             o.preset.name, "\(o.preset.width)x\(o.preset.height)", o.preset.arrangement.rawValue,
-            "\(o.linesBefore)", "\(o.linesAfter)", "\(o.theme)", "\(o.karaoke)", "\(o.translations)", o.language ?? "-", o.encoding ?? "-", "\(o.maxLineCharacters)", "\(o.offsetSign)", o.compression.rawValue,
+            "\(o.linesBefore)", "\(o.linesAfter)", "\(o.theme)", "\(o.karaoke)", "\(o.translations)", "\(o.romanisation)", o.format?.rawValue ?? "-", o.language ?? "-", o.encoding ?? "-", "\(o.maxLineCharacters)", "\(o.offsetSign)", o.compression.rawValue,
         ] + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))
     }

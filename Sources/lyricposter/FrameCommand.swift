@@ -16,7 +16,7 @@ struct FrameCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover"))
     var cover: String
 
-    @Argument(help: ArgumentHelp("The lyrics (LRC).", valueName: "lyrics"))
+    @Argument(help: ArgumentHelp("The lyrics: LRC, TTML, YRC, SRT or WebVTT.", valueName: "lyrics"))
     var lyrics: String
 
     @Option(help: ArgumentHelp("The instant to render.", valueName: "time"))

@@ -14,7 +14,7 @@ struct LinesCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover")) var cover: String
-    @Argument(help: ArgumentHelp("The lyrics (LRC).", valueName: "lyrics")) var lyrics: String
+    @Argument(help: ArgumentHelp("The lyrics: LRC, TTML, YRC, SRT or WebVTT.", valueName: "lyrics")) var lyrics: String
     @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir")) var output: String
     @Option(help: ArgumentHelp("Also write the manifest to this file.", valueName: "file")) var report: String?
     @Flag(help: "Open the first frame in the desktop's image viewer.") var open = false

@@ -33,6 +33,12 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Translation sub-lines: show, hide, or only (in place of their lines).", valueName: "mode"))
     var translations: String = "show"
 
+    @Option(help: ArgumentHelp("Romanisation sub-lines (romaji, pinyin) between a line and its translation: show or hide.", valueName: "mode"))
+    var romanisation: String = "show"
+
+    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt or vtt (detected from the content when omitted).", valueName: "format"))
+    var format: String?
+
     @Option(help: ArgumentHelp("Title to show instead of the [ti:] tag (\"\" for none).", valueName: "text"))
     var title: String?
 
@@ -98,6 +104,10 @@ struct RenderOptionGroup: ParsableArguments {
         guard SceneBuilder.TranslationMode(rawValue: translations) != nil else {
             throw ValidationError("--translations must be show, hide or only")
         }
+        guard SceneBuilder.RomanisationMode(rawValue: romanisation) != nil else {
+            throw ValidationError("--romanisation must be show or hide")
+        }
+        try validateFormat(format)
         if theme.isEmpty { throw ValidationError("--theme needs a name or a file") }
         if let duration, duration.milliseconds <= 0 { throw ValidationError("--duration must be longer than 0") }
         guard (1...1_000_000_000).contains(maxCoverPixels) else {
@@ -129,6 +139,8 @@ struct RenderOptionGroup: ParsableArguments {
         options.karaoke = timed && karaoke
         options.theme = try ThemeFile.load(theme)
         options.translations = SceneBuilder.TranslationMode(rawValue: translations) ?? .show
+        options.romanisation = SceneBuilder.RomanisationMode(rawValue: romanisation) ?? .show
+        options.format = format.flatMap(LyricsFormat.init(rawValue:))
         options.title = title
         options.artist = artist
         options.album = album
@@ -150,5 +162,12 @@ struct RenderOptionGroup: ParsableArguments {
         options.limits = DecodeLimits(maxPixels: maxCoverPixels)
         options.compression = PNG.Compression(rawValue: pngCompression) ?? .fast
         return options
+    }
+}
+
+/// Checks a `--format` value.
+func validateFormat(_ format: String?) throws {
+    if let format, LyricsFormat(rawValue: format) == nil {
+        throw ValidationError("--format must be one of \(LyricsFormat.allCases.map(\.rawValue).joined(separator: ", "))")
     }
 }

@@ -15,7 +15,7 @@ struct SequenceCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover")) var cover: String
-    @Argument(help: ArgumentHelp("The lyrics (LRC).", valueName: "lyrics")) var lyrics: String
+    @Argument(help: ArgumentHelp("The lyrics: LRC, TTML, YRC, SRT or WebVTT.", valueName: "lyrics")) var lyrics: String
     @Option(help: ArgumentHelp("Frames per second.", valueName: "n")) var fps: Int
     @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir")) var output: String
     @Option(help: ArgumentHelp("Start time (default 0).", valueName: "time")) var from: Timestamp?

@@ -9,7 +9,7 @@ struct SheetCommand: ParsableCommand {
     )
 
     @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover")) var cover: String
-    @Argument(help: ArgumentHelp("The lyrics (LRC).", valueName: "lyrics")) var lyrics: String
+    @Argument(help: ArgumentHelp("The lyrics: LRC, TTML, YRC, SRT or WebVTT.", valueName: "lyrics")) var lyrics: String
     @Option(name: .shortAndLong, help: ArgumentHelp("The sheet PNG to write.", valueName: "file")) var output: String
     @Option(help: ArgumentHelp("Thumbnails per row (default 6, 4 for landscape canvases).", valueName: "n")) var columns: Int?
     @Flag(help: "Open the sheet in the desktop's image viewer.") var open = false

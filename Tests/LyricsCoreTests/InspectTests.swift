@@ -19,16 +19,18 @@ import Testing
         #expect(json == """
             {
               "encoding": "utf-8",
+              "format": "lrc",
               "tags": {
                 "ar": "Nobody\\\\Else",
                 "offset": "-200",
                 "ti": "Tin \\"Roof\\" Weather"
               },
               "offset_ms": -200,
+              "agents": [],
               "lines": [
-                {"start_ms": 5200, "end_ms": 8200, "text": "Kettle on", "translation": "水壶开着", "words": [{"start_ms": 5200, "end_ms": 5600, "text": "Kettle "}, {"start_ms": 5600, "end_ms": 6200, "text": "on"}]},
-                {"start_ms": 8200, "end_ms": 9200, "text": "", "translation": null, "words": []},
-                {"start_ms": 9200, "end_ms": 14200, "text": "Tab\\there", "translation": null, "words": []}
+                {"start_ms": 5200, "end_ms": 6200, "text": "Kettle on", "translation": "水壶开着", "words": [{"start_ms": 5200, "end_ms": 5600, "text": "Kettle "}, {"start_ms": 5600, "end_ms": 6200, "text": "on"}], "role": "lyric", "romanisation": null, "background": null, "agent": null},
+                {"start_ms": 8200, "end_ms": 9200, "text": "", "translation": null, "words": [], "role": "lyric", "romanisation": null, "background": null, "agent": null},
+                {"start_ms": 9200, "end_ms": 14200, "text": "Tab\\there", "translation": null, "words": [], "role": "lyric", "romanisation": null, "background": null, "agent": null}
               ]
             }
             """)
@@ -36,14 +38,15 @@ import Testing
 
     @Test func compactJSONExactly() throws {
         let json = try lrc("[00:01.00]a\n[00:01.00]b").inspectJSON(pretty: false)
-        #expect(json == #"{"encoding":"utf-8","tags":{},"offset_ms":0,"lines":[{"start_ms":1000,"end_ms":6000,"text":"a","translation":"b","words":[]}]}"#)
+        #expect(json == #"{"encoding":"utf-8","format":"lrc","tags":{},"offset_ms":0,"agents":[],"lines":[{"start_ms":1000,"end_ms":6000,"text":"a","translation":"b","words":[],"role":"lyric","romanisation":null,"background":null,"agent":null}]}"#)
     }
 
     @Test func jsonParsesWithTheRightShape() throws {
         for pretty in [true, false] {
             let json = try lrc(Self.sample).inspectJSON(pretty: pretty)
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
-            #expect(Set(object.keys) == ["encoding", "tags", "offset_ms", "lines"])
+            #expect(Set(object.keys) == ["encoding", "format", "tags", "offset_ms", "agents", "lines"])
+            #expect(object["format"] as? String == "lrc")
             #expect(object["encoding"] as? String == "utf-8")
             #expect(object["offset_ms"] as? Int == -200)
             #expect((object["tags"] as? [String: String])?["ti"] == #"Tin "Roof" Weather"#)
@@ -62,8 +65,9 @@ import Testing
         let lyrics = try lrc("[zz:1]\n[aa:2]\n[mm:3]\n[00:01.00]x")
         let json = lyrics.inspectJSON(pretty: false)
         #expect(json == lyrics.inspectJSON(pretty: false))
-        let order = ["\"encoding\"", "\"tags\"", "\"aa\"", "\"mm\"", "\"zz\"", "\"offset_ms\"", "\"lines\"",
-                     "\"start_ms\"", "\"end_ms\"", "\"text\"", "\"translation\"", "\"words\""]
+        let order = ["\"encoding\"", "\"format\"", "\"tags\"", "\"aa\"", "\"mm\"", "\"zz\"", "\"offset_ms\"", "\"agents\"",
+                     "\"lines\"", "\"start_ms\"", "\"end_ms\"", "\"text\"", "\"translation\"", "\"words\"", "\"role\"",
+                     "\"romanisation\"", "\"background\"", "\"agent\""]
         let positions = order.map { json.range(of: $0)?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
@@ -83,6 +87,7 @@ import Testing
     @Test func table() throws {
         let table = try lrc(Self.sample).inspectTable()
         #expect(table == """
+            format    lrc
             encoding  utf-8
             offset    -200 ms
             tags      ar: Nobody\\Else
@@ -91,7 +96,7 @@ import Testing
             lines     3 (2 with text, 1 gap)
 
             #  start      end        text
-            1  00:05.200  00:08.200  Kettle on
+            1  00:05.200  00:06.200  Kettle on
                                      ↳ 水壶开着
                                        2 words timed
             2  00:08.200  00:09.200  ·

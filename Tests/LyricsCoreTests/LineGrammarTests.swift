@@ -93,7 +93,7 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
 
     @Test func errorDescriptions() {
         #expect(LyricsError.empty.description == "file is empty")
-        #expect(LyricsError.noTimedLines.description == "no timed lyric lines (not an LRC file?)")
+        #expect(LyricsError.noTimedLines.description == "no timed lyric lines (not a lyric file?)")
         #expect(LyricsError.undecodable("utf-8").description == "not valid utf-8 text (binary data, or another encoding: name it with --encoding)")
         let unknown = LyricsError.unknownEncoding("xyz").description
         #expect(unknown.hasPrefix("unknown encoding 'xyz' (known: utf-8, utf-16le, utf-16be, gb18030, big5"))

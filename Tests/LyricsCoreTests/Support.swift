@@ -61,10 +61,14 @@ func invariantViolations(_ lyrics: Lyrics) -> [String] {
     var problems: [String] = []
     if lyrics.lines.isEmpty { problems.append("no lines") }
     for (index, line) in lyrics.lines.enumerated() {
-        if line.start.milliseconds < 0 { problems.append("line \(index) starts before zero") }
         if line.end < line.start { problems.append("line \(index) ends before it starts") }
-        if index + 1 < lyrics.lines.count, line.end != lyrics.lines[index + 1].start {
-            problems.append("line \(index) does not end where the next starts")
+        if index + 1 < lyrics.lines.count, lyrics.lines[index + 1].start < line.start {
+            problems.append("line \(index + 1) starts before line \(index)")
+        }
+        // LRC lines tile the song, leaving gaps only where a trailing stamp ends a line early.
+        if lyrics.format == .lrc, let later = lyrics.lines[(index + 1)...].first(where: { $0.start > line.start }),
+           line.end > later.start {
+            problems.append("line \(index) runs into the next")
         }
         if line.text != String(line.text.trimmingWhitespace()) { problems.append("line \(index) text not trimmed") }
         if line.text.isEmpty, line.translation != nil || !line.words.isEmpty { problems.append("blank line \(index) has content") }

@@ -55,11 +55,18 @@ import Testing
         #expect(LRC.Options().offsetSign == .subtract)
     }
 
-    @Test func offsetClampsAtZeroAndKeepsOrder() throws {
+    /// Item 7 of the real-file fixes: display times before zero are kept (inspect shows them); the
+    /// line on screen at 0 is the last one started by then.
+    @Test func offsetKeepsTimesBeforeZero() throws {
         let lyrics = try lrc("[offset:2000]\n[00:00.50]a\n[00:01.00]b\n[00:03.00]c")
-        #expect(lyrics.shown == [Shown(0, "a"), Shown(0, "b"), Shown(1000, "c")])
-        #expect(lyrics.lines[0].end.milliseconds == 0)        // hidden: same start as the next
+        #expect(lyrics.shown == [Shown(-1500, "a"), Shown(-1000, "b"), Shown(1000, "c")])
+        #expect(lyrics.lines[0].end.milliseconds == -1000)
         #expect(invariantViolations(lyrics) == [])
+        let cursor = Timeline(lyrics).cursor(at: .zero)
+        #expect(cursor.index == 1 && !cursor.isInterlude)
+        let single = try lrc("[offset:250]\n[00:00.00]a\n[00:04.00]b")
+        #expect(single.lines[0].start.milliseconds == -250)
+        #expect(Timeline(single).cursor(at: .zero).index == 0)
     }
 
     @Test func negativeOffsetDelays() throws {

@@ -28,11 +28,11 @@ import Testing
                 #expect(cursor.time.milliseconds == t)
                 #expect(cursor.index == (expected >= 0 ? expected : nil), "t=\(t)")
                 let current = expected >= 0 ? lines[expected] : nil
-                let isInterlude = current == nil || current!.text.isEmpty || t >= timeline.end.milliseconds
+                let isInterlude = current.map { !$0.isSung || t >= $0.end.milliseconds } ?? true || t >= timeline.end.milliseconds
                 #expect(cursor.isInterlude == isInterlude, "t=\(t)")
                 let next = lines.indices.first { lines[$0].start.milliseconds > t && !lines[$0].text.isEmpty }
                 #expect(cursor.nextIndex == next, "t=\(t)")
-                if let current { #expect(current.contains(Timestamp(milliseconds: t)) || t >= timeline.end.milliseconds) }
+                if let current { #expect(current.contains(Timestamp(milliseconds: t)) || t >= current.end.milliseconds) }
             }
         }
     }

@@ -27,12 +27,16 @@ public struct Tick: Hashable, Sendable, Codable {
 public enum FramePlan {
     /// One frame per stretch of the song over which the picture stays the same: one per lyric line,
     /// plus an interlude frame before the first line (when it does not start at 0) and for every
-    /// blank stamp of 4 s or more. Short blank stamps extend the line before them.
+    /// silence (a blank stamp, or the time between a line's end and the next line) of 4 s or more.
+    /// Short silences extend the line before them. Lines before 0 (a negative offset) count from 0.
     public static func perLine(_ scenes: SceneBuilder) -> [PlannedFrame] {
         let timeline = scenes.timeline
         let end = timeline.end.milliseconds
         var instants = Set([0])
-        for line in timeline.lines where line.start.milliseconds < end { instants.insert(line.start.milliseconds) }
+        for line in timeline.lines {
+            if line.start.milliseconds < end { instants.insert(max(0, line.start.milliseconds)) }
+            if line.end.milliseconds < end, line.end.milliseconds > 0 { instants.insert(line.end.milliseconds) }
+        }
         let sorted = instants.sorted()
         var frames: [PlannedFrame] = []
         var lastKey: Scene?
@@ -109,7 +113,7 @@ extension Scene {
                      "title=\(title ?? "")", "artist=\(artist ?? "")", "album=\(album ?? "")", "lang=\(language ?? "")",
                      "duration=\(duration?.milliseconds ?? -1)", timeSensitive ? "time=\(time.milliseconds)" : "time=-"]
         for line in lines {
-            parts.append("\(line.role.rawValue)|\(line.lineIndex.map(String.init) ?? "-")|\(line.language ?? "")|\(line.text)|\(line.translation ?? "")|\(line.sung.map { String($0) }.joined(separator: ","))")
+            parts.append("\(line.role.rawValue)|\(line.lineIndex.map(String.init) ?? "-")|\(line.language ?? "")|\(line.text)|\(line.translation ?? "")|\(line.romanisation ?? "")|\(line.voice.rawValue)|\(line.backing.map { $0.text + "|" + $0.sung.map { String($0) }.joined(separator: ",") } ?? "")|\(line.sung.map { String($0) }.joined(separator: ","))")
         }
         return parts.joined(separator: "\n")
     }

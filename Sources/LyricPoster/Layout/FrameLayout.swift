@@ -12,6 +12,9 @@ public struct TextBlock {
     public var shadow: Canvas.Shadow?
     /// Blur radius in pixels (depth of field for lines away from the current one); 0 = sharp.
     public var blur: Double = 0
+    /// For a karaoke line (the current line, its backing vocals): how far each character of
+    /// `text` has been sung, from 0 to 1. Empty: drawn plain.
+    public var sung: [Double] = []
     /// True when the text did not fit and was cut at a line end; it then fades out over the
     /// end of its last line (`fade`) instead of ending in an ellipsis.
     public var cut = false

@@ -11,8 +11,23 @@ extension LayoutEngine {
         var isFocus: Bool
     }
 
-    func group(_ line: Scene.Line, area: Rect, distance: Int) -> Group {
-        let alignment = geometry.lyricsAlignment
+    /// One lyric line's blocks, stacked: the line, its romanisation, its translation, its backing
+    /// vocals. `share` is the part of the region a current line may fill (less than all of it
+    /// when another line is sung at the same time).
+    func group(_ line: Scene.Line, area: Rect, distance: Int, share: Double = 1) -> Group {
+        var alignment = geometry.lyricsAlignment
+        var text = line.text
+        var sung = line.sung
+        if line.voice == .duet {
+            // The second singer sits on the other side; where lines are centred it is marked instead.
+            switch alignment {
+            case .left: alignment = .right
+            case .right: alignment = .left
+            case .center:
+                text = Self.duetMark + text
+                if let first = sung.first { sung = Array(repeating: first, count: Self.duetMark.count) + sung }
+            }
+        }
         var mainLook = look(for: line.role)
         // Lines further from the current one fade (and, with depth blur, soften) step by step.
         let fade = theme.opacityFalloff * Double(max(0, distance - 1))
@@ -20,36 +35,48 @@ extension LayoutEngine {
         let blur = theme.depthBlur * Double(distance) * geometry.unit
         let isCurrent = line.role == .current
         // The current line gets the whole region first; a neighbour at most a third of it.
-        let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: alignment,
-                       maxHeight: isCurrent ? area.height : area.height / 3, minScale: isCurrent ? 0.75 : 1)
-        var blocks = [place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: alignment)]
+        let main = fit(text, look: mainLook, language: line.language, width: area.width, alignment: alignment,
+                       maxHeight: isCurrent ? area.height * share : area.height / 3, minScale: isCurrent ? 0.75 : 1)
+        var mainBlock = place(main, role: line.role, text: text, look: mainLook, area: area, top: 0, alignment: alignment)
+        mainBlock.sung = sung
+        var blocks = [mainBlock]
         var height = main.layout.extentRect.height
-        if let translation = line.translation, !translation.isEmpty {
-            var tLook = look(for: .translation)
-            // Sub-lines: about 0.6 of their line's size (a touch smaller under the larger current line).
-            tLook.size = mainLook.size * (isCurrent ? 0.58 : 0.62) * theme.translationScale / 0.6
+        let budget = isCurrent ? area.height * share : area.height / 3
+
+        /// A sub-line under the line at `scale` of its size; left out when there is no room for one line.
+        func subLine(_ subText: String?, role: Scene.Role, scale: Double, opacity: Double, sung: [Double] = []) {
+            guard let subText, !subText.isEmpty else { return }
+            var subLook = look(for: role)
+            subLook.size = mainLook.size * scale
             if !isCurrent {
-                tLook.color = palette.text.withAlpha(max(0.12, theme.neighbourOpacity * 0.76 - fade))
+                subLook.color = palette.text.withAlpha(max(0.12, theme.neighbourOpacity * 0.76 * opacity - fade))
             } else {
-                // Under the current line, its translation takes the line's own colour, a step quieter.
-                tLook.color = currentColor.withAlpha(theme.translationOpacity)
-                tLook.maxLines = 3
+                // Under the current line, sub-lines take the line's own colour, a step quieter.
+                subLook.color = currentColor.withAlpha(theme.translationOpacity * opacity)
+                subLook.maxLines = 3
             }
-            let language = FontSetup.language(of: translation, songLanguage: nil)
+            let language = FontSetup.language(of: subText, songLanguage: role == .background ? line.language : nil)
             let gap = 0.22 * mainLook.size
-            // What the line leaves of the region; a translation with no room for a line is left out.
-            let room = isCurrent ? area.height - height - gap : area.height / 3
-            if room >= tLook.size * Self.lineHeight * 0.75 {
-                let t = fit(translation, look: tLook, language: language, width: area.width, alignment: alignment,
-                            maxHeight: room, minScale: isCurrent ? 0.8 : 1)
-                blocks.append(place(t, role: .translation, text: translation, look: tLook, area: area,
-                                    top: height + gap, alignment: alignment))
-                height += gap + t.layout.extentRect.height
-            }
+            let room = isCurrent ? budget - height - gap : budget
+            guard room >= subLook.size * Self.lineHeight * 0.75 else { return }
+            let fitted = fit(subText, look: subLook, language: language, width: area.width, alignment: alignment,
+                             maxHeight: room, minScale: isCurrent ? 0.8 : 1)
+            var block = place(fitted, role: role, text: subText, look: subLook, area: area, top: height + gap, alignment: alignment)
+            block.sung = sung
+            blocks.append(block)
+            height += gap + fitted.layout.extentRect.height
         }
+        // Sub-lines: about 0.6 of their line's size (a touch smaller under the larger current line).
+        let subScale = (isCurrent ? 0.58 : 0.62) * theme.translationScale / 0.6
+        subLine(line.romanisation, role: .romanisation, scale: subScale * 0.9, opacity: 0.9)
+        subLine(line.translation, role: .translation, scale: subScale, opacity: 1)
+        subLine(line.backing?.text, role: .background, scale: subScale * 1.05, opacity: 0.85, sung: line.backing?.sung ?? [])
         if blur > 0 { for i in blocks.indices { blocks[i].blur = blur } }
         return Group(blocks: blocks, height: height, isFocus: line.role == .current || line.role == .interlude)
     }
+
+    /// What marks the second singer's lines where lines are centred.
+    static let duetMark = "— "
 
     /// The intro's and outro's centre piece: the title large, the artist line under it.
     func titleCardGroup(_ scene: Scene, area: Rect) -> Group? {
@@ -68,12 +95,29 @@ extension LayoutEngine {
     }
 
     func flow(_ scene: Scene, area: Rect) -> (blocks: [TextBlock], focus: Rect?) {
-        let gap = 0.55 * geometry.neighbourSize
         var lines = scene.lines
         // After the last line there is nothing more to come: no interlude marker.
         if scene.state == .outro { lines.removeAll { $0.role == .interlude } }
         let focusLine = lines.firstIndex { $0.role == .current || $0.role == .interlude } ?? max(0, lines.count - 1)
-        var groups = lines.enumerated().map { group($0.element, area: area, distance: abs($0.offset - focusLine)) }
+        let gap = 0.55 * geometry.neighbourSize
+        // Lines sung at the same time share the current line's room and are one focus.
+        let sungTogether = lines.filter { $0.role == .current }.count
+        let share = sungTogether > 1 ? 1 / Double(sungTogether) : 1
+        let lastFocus = lines.lastIndex { $0.role == .current || $0.role == .interlude } ?? focusLine
+        func distance(_ index: Int) -> Int { index < focusLine ? focusLine - index : max(0, index - lastFocus) }
+        var groups = lines.enumerated().map { group($0.element, area: area, distance: distance($0.offset), share: share) }
+        var merged: [Group] = []
+        for (index, g) in groups.enumerated() {
+            if index > 0, lines[index].role == .current, lines[index - 1].role == .current, var last = merged.popLast() {
+                let top = last.height + gap * 0.6
+                last.blocks += g.blocks.shifted(by: top)
+                last.height = top + g.height
+                merged.append(last)
+            } else {
+                merged.append(g)
+            }
+        }
+        groups = merged
         if isTitleCard(scene), let card = titleCardGroup(scene, area: area) {
             // The title card takes the marker's place (the intro) or closes the song (the outro).
             if scene.state == .intro, let marker = groups.firstIndex(where: \.isFocus) {

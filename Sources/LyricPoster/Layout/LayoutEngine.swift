@@ -65,6 +65,11 @@ public final class LayoutEngine {
         case .interlude: return Look(size: g.neighbourSize, weight: 700, color: text.withAlpha(0.85), maxLines: 1)
         case .translation:
             return Look(size: g.neighbourSize * t.translationScale, weight: 400, color: text.withAlpha(t.translationOpacity), maxLines: 2)
+        case .romanisation:
+            return Look(size: g.neighbourSize * t.translationScale * 0.9, weight: 400,
+                        color: text.withAlpha(t.translationOpacity * 0.9), maxLines: 2)
+        case .background:
+            return Look(size: g.neighbourSize * t.translationScale, weight: 400, color: text.withAlpha(t.translationOpacity * 0.85), maxLines: 2)
         case .title: return Look(size: g.titleSize, weight: 700, color: text, maxLines: 2)
         case .artist: return Look(size: g.artistSize, weight: 400, color: text.withAlpha(t.artistOpacity), maxLines: 1)
         case .elapsed, .total: return Look(size: g.artistSize * 0.8, weight: 400, color: text.withAlpha(0.7), maxLines: 1)

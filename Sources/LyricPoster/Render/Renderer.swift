@@ -56,17 +56,16 @@ public final class Renderer {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }
 
-        let sung = scene.lines.first { $0.role == .current }?.sung ?? []
         for block in layout.blocks {
             try canvas.fading(block.fade) { () throws(GraphicsError) in
-                if block.role == .current, !sung.isEmpty {
+                if !block.sung.isEmpty {
                     // Karaoke: the whole line in the unsung colour, then the sung part over it in
                     // full colour, its front edge a soft half-em gradient rather than a cut.
                     let unsung = unsungColor(block, on: canvas)
                     contrasts["unsung"] = unsung.contrast
                     try canvas.draw(block.layout, at: block.origin, color: unsung.color, shadow: block.shadow)
                     canvas.draw(block.layout, at: block.origin, color: block.color,
-                                revealed: Self.sungRegion(block, text: block.text, shares: sung), feather: 0.5 * block.fontSize)
+                                revealed: Self.sungRegion(block, text: block.text, shares: block.sung), feather: 0.5 * block.fontSize)
                 } else {
                     try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow,
                                     blur: Int(block.blur.rounded()))
@@ -243,7 +242,7 @@ public final class Renderer {
 
     static func isDimmed(_ role: Scene.Role) -> Bool {
         switch role {
-        case .previous, .next, .translation, .artist, .interlude, .elapsed, .total: return true
+        case .previous, .next, .translation, .romanisation, .background, .artist, .interlude, .elapsed, .total: return true
         case .current, .title: return false
         }
     }

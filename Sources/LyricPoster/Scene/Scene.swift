@@ -6,13 +6,35 @@ public struct Scene: Hashable, Sendable {
     /// The part a text block plays; also the `role` in reports.
     public enum Role: String, Hashable, Sendable, Codable {
         case current, previous, next, translation, title, artist, interlude, elapsed, total
+        /// A line in Latin letters (romaji, pinyin) under the line it spells.
+        case romanisation
+        /// Backing vocals under their line.
+        case background
     }
 
-    /// One lyric line in the frame, with its translation.
+    /// Which singer a line belongs to, for duets.
+    public enum Voice: String, Hashable, Sendable, Codable {
+        /// The lead singer, a group, or a file that names no singers.
+        case lead
+        /// The second singer: drawn on the other side in left-aligned themes, marked in centred ones.
+        case duet
+    }
+
+    /// Backing vocals drawn under a line, with their own karaoke fill.
+    public struct Backing: Hashable, Sendable {
+        public var text: String
+        /// How far each character has been sung (as ``Line/sung``); empty: no fill.
+        public var sung: [Double] = []
+    }
+
+    /// One lyric line in the frame, with its translation, romanisation and backing vocals.
     public struct Line: Hashable, Sendable {
         public var role: Role
         public var text: String
         public var translation: String?
+        public var romanisation: String? = nil
+        public var backing: Backing? = nil
+        public var voice: Voice = .lead
         /// BCP 47 language for glyph forms.
         public var language: String?
         /// Index into the timeline's lines (as in `inspect`), nil for the interlude marker.
@@ -39,7 +61,8 @@ public struct Scene: Hashable, Sendable {
     /// The current line's index into the timeline's lines; nil in an interlude.
     public var lineIndex: Int?
     public var isInterlude: Bool
-    /// Lyric lines top to bottom: previous lines, the current line or interlude marker, next lines.
+    /// Lyric lines top to bottom: previous lines, the current line (and any line sung at the same
+    /// time, also `current`) or the interlude marker, next lines.
     public var lines: [Line]
     public var title: String?
     public var artist: String?

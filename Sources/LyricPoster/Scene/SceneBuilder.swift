@@ -28,6 +28,18 @@ public struct SceneBuilder: Sendable {
     public var karaoke = false
     public var lineFill = false
 
+    /// What to do with romanisation sub-lines.
+    public var romanisation: RomanisationMode = .show
+    /// Agents whose lines are the second voice of a duet.
+    private var duetAgents: Set<String> = []
+
+    public enum RomanisationMode: String, Sendable, CaseIterable {
+        /// Between the line and its translation.
+        case show
+        /// Not at all.
+        case hide
+    }
+
     public enum TranslationMode: String, Sendable, CaseIterable {
         /// Under their lines.
         case show
@@ -56,19 +68,41 @@ public struct SceneBuilder: Sendable {
         self.artist = tag(lyrics.artist)
         self.album = tag(lyrics.album)
         self.language = language ?? lyrics.language.flatMap { $0.isEmpty ? nil : $0 }
+        self.duetAgents = Self.duetAgents(lyrics)
+    }
+
+    /// The agents sung as the duet's second voice: every person (or unnamed-kind) agent after the
+    /// first one that sings a line. Groups ("all") and the first singer stay on the lead side.
+    static func duetAgents(_ lyrics: Lyrics) -> Set<String> {
+        var lead: String?
+        var duet: Set<String> = []
+        for line in lyrics.lines where line.isSung {
+            guard let id = line.agent else { continue }
+            let kind = lyrics.agent(id)?.kind ?? .person
+            guard kind != .group else { continue }
+            if lead == nil { lead = id } else if id != lead { duet.insert(id) }
+        }
+        return duet
     }
 
     /// The index of the line shown as current at `time`, or nil for an interlude.
+    ///
+    /// The line on screen while it is sung, and after it through a silence (a gap line, or the
+    /// time between its end and the next line) shorter than the interlude threshold. Of lines
+    /// that start together (a duet), the first sung one. Credits are never current.
     public func currentIndex(at time: Timestamp) -> Int? {
         let lines = timeline.lines
-        guard var index = timeline.cursor(at: time).index else { return nil }
-        if time >= timeline.end { return nil }
-        guard lines[index].text.isEmpty else { return index }
-        // A short blank: keep the last non-blank line before it, if the gap is short.
-        let gap = lines[index].end.milliseconds - lines[index].start.milliseconds
-        guard gap < interludeThreshold.milliseconds else { return nil }
-        while index > 0, lines[index].text.isEmpty { index -= 1 }
-        return lines[index].text.isEmpty ? nil : index
+        let cursor = timeline.cursor(at: time)
+        guard var index = cursor.index, time < timeline.end else { return nil }
+        if !(lines[index].isSung && time < lines[index].end) {
+            // In a silence: keep the last sung line when the silence is short.
+            var steps = 0
+            while index >= 0, !lines[index].isSung, steps < 256 { index -= 1; steps += 1 }
+            guard index >= 0, lines[index].isSung, let next = cursor.nextIndex else { return nil }
+            let silence = lines[next].start.milliseconds - lines[index].end.milliseconds
+            guard silence < interludeThreshold.milliseconds else { return nil }
+        }
+        return timeline.group(of: index).first { lines[$0].isSung } ?? index
     }
 
     /// The scene at `time`.
@@ -85,23 +119,25 @@ public struct SceneBuilder: Sendable {
             previousEnd = current
             nextStart = current + 1
         } else if let index = cursor.index {
-            previousEnd = lines[index].text.isEmpty ? index : index + 1
+            previousEnd = lines[index].isSung ? index + 1 : index
             nextStart = index + 1
         } else {
             previousEnd = 0
             nextStart = 0
         }
 
+        // Lines sung together with the current one, drawn with it.
+        let together = current.map { timeline.group(of: $0).filter { $0 != current && lines[$0].isSung } } ?? []
         var previous: [Int] = []
         var i = previousEnd - 1
         while i >= 0, previous.count < before {
-            if !lines[i].text.isEmpty { previous.insert(i, at: 0) }
+            if lines[i].isSung { previous.insert(i, at: 0) }
             i -= 1
         }
         var next: [Int] = []
-        i = nextStart
+        i = max(nextStart, (together.last ?? -1) + 1)
         while i < lines.count, next.count < after {
-            if !lines[i].text.isEmpty { next.append(i) }
+            if lines[i].isSung { next.append(i) }
             i += 1
         }
 
@@ -116,15 +152,31 @@ public struct SceneBuilder: Sendable {
                 if let t = translation, !t.isEmpty { text = t }
                 translation = nil
             }
+            let romanised = romanisation == .show ? l.romanisation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) } : nil
+            var backing = l.background.map { Scene.Backing(text: DisplayText.clean($0.text, maxCharacters: maxLineCharacters)) }
+            if backing?.text.isEmpty == true { backing = nil }
+            let voice: Scene.Voice = l.agent.map { duetAgents.contains($0) ? .duet : .lead } ?? .lead
             return Scene.Line(role: role, text: text, translation: translation,
+                              romanisation: romanised?.isEmpty == false ? romanised : nil, backing: backing, voice: voice,
                               language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
         }
         result += previous.map { line($0, .previous) }
 
         if let current {
-            var currentLine = line(current, .current)
-            if karaoke, translations != .only { currentLine.sung = sung(lines[current], text: currentLine.text, at: time) }
-            result.append(currentLine)
+            for (position, index) in ([current] + together).enumerated() {
+                var currentLine = line(index, .current)
+                // A second line at one stamp with no singer named is the other voice.
+                if position > 0, lines[index].agent == nil { currentLine.voice = .duet }
+                if karaoke, translations != .only {
+                    currentLine.sung = sung(lines[index].words, text: currentLine.text, start: lines[index].start,
+                                            end: lines[index].end, at: time)
+                    if let backing = lines[index].background, let shown = currentLine.backing?.text {
+                        currentLine.backing?.sung = sung(backing.words, text: shown, start: backing.start, end: backing.end,
+                                                         at: time, fillWithoutWords: false)
+                    }
+                }
+                result.append(currentLine)
+            }
         } else {
             result.append(Scene.Line(role: .interlude, text: "• • •", translation: nil, language: language, lineIndex: nil))
         }
@@ -132,9 +184,9 @@ public struct SceneBuilder: Sendable {
         let state: Scene.State
         if current != nil {
             state = .lyric
-        } else if let first = lines.firstIndex(where: { !$0.text.isEmpty }), previousEnd <= first {
+        } else if let first = lines.firstIndex(where: \.isSung), previousEnd <= first {
             state = .intro
-        } else if !lines[nextStart...].contains(where: { !$0.text.isEmpty }) {
+        } else if !lines[nextStart...].contains(where: \.isSung) {
             state = .outro
         } else {
             state = .interlude
@@ -150,29 +202,30 @@ public struct SceneBuilder: Sendable {
     /// (a word fills evenly over its duration, character by character), else — with `lineFill` —
     /// across the whole line over its duration. Empty when there is nothing to fill (no timing,
     /// or the shown text no longer matches the words, e.g. after cleaning).
-    func sung(_ line: LyricLine, text: String, at time: Timestamp) -> [Double] {
+    func sung(_ words: [Word], text: String, start: Timestamp, end: Timestamp, at time: Timestamp,
+              fillWithoutWords: Bool = true) -> [Double] {
         let t = Double(time.milliseconds)
         func fraction(_ start: Timestamp, _ end: Timestamp) -> Double {
             guard end > start else { return t >= Double(start.milliseconds) ? 1 : 0 }
             return min(1, max(0, (t - Double(start.milliseconds)) / Double(end.milliseconds - start.milliseconds)))
         }
-        if !line.words.isEmpty {
+        if !words.isEmpty {
             var shares: [Double] = []
-            for word in line.words {
+            for word in words {
                 let f = fraction(word.start, word.end)
                 let n = Double(word.text.count)
                 for k in 0..<word.text.count { shares.append(min(1, max(0, f * n - Double(k)))) }
             }
             // The shown text is the words joined, minus outer spaces.
-            let joined = Array(line.words.map(\.text).joined())
+            let joined = Array(words.map(\.text).joined())
             let leading = joined.prefix { $0.isWhitespace }.count
             let trailing = joined.reversed().prefix { $0.isWhitespace }.count
             guard leading + trailing < joined.count,
                   String(joined[leading..<(joined.count - trailing)]) == text else { return [] }
             return Array(shares[leading..<(shares.count - trailing)])
         }
-        guard lineFill else { return [] }
-        let f = fraction(line.start, line.end)
+        guard lineFill, fillWithoutWords else { return [] }
+        let f = fraction(start, end)
         let n = Double(text.count)
         return (0..<text.count).map { min(1, max(0, f * n - Double($0))) }
     }

@@ -11,13 +11,13 @@ import Foundation
 ///   starting with `#` are comments; untimed lines are ignored;
 /// - word timing: `<mm:ss.xx>` (A2 / enhanced LRC) and `[mm:ss.xx]` after the text has begun
 ///   (ESLyric), stripped from the display text into ``LyricLine/words``;
-/// - translations: a later line with the same time tag and different text (NetEase/QQ bilingual
-///   export; a third such line is appended to the translation after `"\n"`), and LyricsX LRCX
-///   `[tr:lang]` attachments (`[tt]`, `[fu]` and `[roma]` attachments are dropped);
+/// - translations and romanisations: same-stamp lines sorted out by script (see ``Parser``), an
+///   untimed line right after a timed one, and LyricsX LRCX `[tr:lang]`/`[roma]` attachments
+///   (`[tt]` and `[fu]` are dropped);
 /// - duplicates: a (time tag, text) pair seen before is dropped; a time tag with no text is a gap
 ///   line, dropped when a line with text has the same tag;
 /// - `[offset:ms]` (the last one, wherever it is), applied to every time as chosen by
-///   ``Options/offsetSign`` and clamped at zero.
+///   ``Options/offsetSign`` (a result below zero is kept: the line is current from the start).
 ///
 /// The parser never fails on odd input: what it cannot read is left as text or ignored. It only
 /// throws when nothing timed is left (``LyricsError/noTimedLines``).

@@ -12,6 +12,11 @@ public enum LyricsError: Error, Equatable, Hashable, Sendable, CustomStringConve
     case undecodable(String)
     /// The text decoded, but not one line carries a valid time tag.
     case noTimedLines
+    /// The text is not valid in its format; the payload names the format and says where and why
+    /// (`"not valid TTML: line 3: …"`).
+    case invalid(String)
+    /// The file is larger than its format's parser accepts; the payload says which limit.
+    case tooLarge(String)
 
     public var description: String {
         switch self {
@@ -22,7 +27,11 @@ public enum LyricsError: Error, Equatable, Hashable, Sendable, CustomStringConve
         case .undecodable(let name):
             return "not valid \(name) text (binary data, or another encoding: name it with --encoding)"
         case .noTimedLines:
-            return "no timed lyric lines (not an LRC file?)"
+            return "no timed lyric lines (not a lyric file?)"
+        case .invalid(let reason):
+            return reason
+        case .tooLarge(let reason):
+            return reason
         }
     }
 }

@@ -12,10 +12,15 @@ extension LRC {
     /// | long minutes, seconds ≥ 60 (literal) | `[103:3.405]`, `[00:99.00]` | 6183405, 99000 |
     ///
     /// Rejected: negative stamps, stamps without minutes (`[10.00]`), any other character. Minutes
-    /// have 1–6 digits, hours 1–3, seconds 1–2; an empty fraction (`[00:12.]`) counts as zero.
+    /// have 1–6 digits, hours 1–3, seconds 1–2 (3 when a fraction follows, `[01:010.010]`); an empty
+    /// fraction (`[00:12.]`) counts as zero.
     enum TimeTag {
         /// Longest tag body worth trying, in scalars (a generous bound so scanning stays linear).
         static let maxBodyLength = 48
+
+        /// Two leading time tags at most this far apart are a line and its delayed first word, not
+        /// one text repeated at two times (a chorus repeats seconds apart, not within one).
+        static let delayedWordWindowMs = 500
 
         /// The time in milliseconds written in `body` (the text between the brackets), or `nil`.
         static func milliseconds<Body: Collection<Unicode.Scalar>>(_ body: Body) -> Int? {
@@ -81,7 +86,8 @@ extension LRC {
                 return integer(group[...], digits: 1...2).map { $0 * 1000 }
             }
             let fraction = group[(separator + 1)...]
-            guard let seconds = integer(group[..<separator], digits: 1...2),
+            // Three-digit seconds (`[01:010.010]`) occur in real files, always with a fraction.
+            guard let seconds = integer(group[..<separator], digits: 1...3),
                   fraction.count <= 6, fraction.allSatisfy({ $0 != "." && $0 != "," })
             else { return nil }
             return seconds * 1000 + fractionMilliseconds(fraction)

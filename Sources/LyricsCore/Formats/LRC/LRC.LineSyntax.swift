@@ -21,8 +21,12 @@ extension LRC {
             case text(Body)
             /// An LRCX `[tr]`/`[tr:lang]` attachment: a translation of the line with the same time tag.
             case translation(String)
-            /// An LRCX attachment LyricPoster does not use (`[tt]`, `[fu]`, `[roma]`).
+            /// An LRCX `[roma]` attachment: the romanisation of the line with the same time tag.
+            case romanisation(String)
+            /// An LRCX attachment LyricPoster does not use (`[tt]`, `[fu]`).
             case ignoredAttachment
+            /// A line with text but no time tag and no ID tag (trimmed, not empty).
+            case untimed(String)
         }
 
         /// Lyric text split at its word time tags (`<mm:ss.xx>`, or `[mm:ss.xx]` once text has begun).
@@ -31,6 +35,9 @@ extension LRC {
             var leading: String
             /// Each word tag with the text that follows it up to the next word tag, untrimmed.
             var words: [WordTag] = []
+            /// When the first word starts, if later than the line (`[t1][t2]text` with `t2` just
+            /// after `t1`: a delayed first word).
+            var firstWordStart: Int?
         }
 
         struct WordTag: Hashable, Sendable {

@@ -33,19 +33,36 @@ extension LRC {
                     continue
                 }
                 if let close, let attachment = attachment(scalars[(index + 1)..<close]) {
+                    let payload = String(String(String.UnicodeScalarView(scalars[(close + 1)...])).trimmingWhitespace())
                     switch attachment {
                     case .translation:
-                        let payload = String(String.UnicodeScalarView(scalars[(close + 1)...]))
-                        syntax.content = .translation(String(payload.trimmingWhitespace()))
-                    default:
+                        syntax.content = .translation(payload)
+                    case .romanisation:
+                        syntax.content = .romanisation(payload)
+                    case .other:
                         syntax.content = .ignoredAttachment
                     }
                     return syntax
                 }
                 break
             }
-            guard !syntax.stamps.isEmpty else { return syntax }  // untimed text is ignored
-            syntax.content = .text(body(scalars[index...]))
+            guard !syntax.stamps.isEmpty else {
+                // Untimed text: kept for the parser, which may read it as the translation of the line above.
+                if syntax.tags.isEmpty {
+                    let text = String(String.UnicodeScalarView(scalars[index...])).trimmingWhitespace()
+                    if !text.isEmpty { syntax.content = .untimed(String(text)) }
+                }
+                return syntax
+            }
+            var body = Self.body(scalars[index...])
+            // `[t1][t2]text` with t2 just after t1 is one line whose first word waits (AMLL, SPL);
+            // a repeated line (fan-out) is never this close to its first time.
+            if syntax.stamps.count == 2, case let delay = syntax.stamps[1] - syntax.stamps[0],
+               delay > 0, delay <= TimeTag.delayedWordWindowMs {
+                body.firstWordStart = syntax.stamps[1]
+                syntax.stamps.removeLast()
+            }
+            syntax.content = .text(body)
             return syntax
         }
 
@@ -108,7 +125,7 @@ extension LRC {
             return (LineSyntax.Tag(key: key, value: String(value)), cursor + 1)
         }
 
-        private enum Attachment { case translation, other }
+        private enum Attachment { case translation, romanisation, other }
 
         /// LyricsX LRCX attachment tags, recognised only right after a time tag:
         /// `[tr]`, `[tr:lang]`, `[tt]`, `[fu]`, `[roma]` (lower case, as LyricsKit writes them).
@@ -117,7 +134,9 @@ extension LRC {
             switch name {
             case "tr":
                 return .translation
-            case "tt", "fu", "roma":
+            case "roma":
+                return .romanisation
+            case "tt", "fu":
                 return .other
             default:
                 guard name.hasPrefix("tr:") else { return nil }

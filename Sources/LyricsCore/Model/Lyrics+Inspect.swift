@@ -2,14 +2,20 @@ extension Lyrics {
     /// The JSON printed by `lyricposter inspect`, a contract other tools parse.
     ///
     /// ```
-    /// {"encoding": "utf-8", "tags": {"ti": "…"}, "offset_ms": 0,
+    /// {"encoding": "utf-8", "format": "lrc" | "ttml" | "yrc" | "srt" | "vtt", "tags": {"ti": "…"},
+    ///  "offset_ms": 0, "agents": [{"id": "v1", "type": "person", "name": "…" | null}],
     ///  "lines": [{"start_ms": 5200, "end_ms": 11850, "text": "…", "translation": "…" | null,
-    ///             "words": [{"start_ms": 5200, "end_ms": 5600, "text": "Every "}]}]}
+    ///             "words": [{"start_ms": 5200, "end_ms": 5600, "text": "Every "}],
+    ///             "role": "lyric" | "credit", "romanisation": "…" | null,
+    ///             "background": null | {"start_ms", "end_ms", "text", "translation", "romanisation", "words"},
+    ///             "agent": "v1" | null}]}
     /// ```
     ///
     /// Keys appear in exactly this order; tags are sorted by key; times are display times (offset
-    /// applied) in milliseconds; blank lines appear with `"text": ""`; non-ASCII text is written as
-    /// UTF-8, not `\u` escapes. The output is deterministic and ends without a newline.
+    /// applied) in milliseconds and may be negative; blank lines appear with `"text": ""`; non-ASCII
+    /// text is written as UTF-8, not `\u` escapes. The output is deterministic and ends without a
+    /// newline. `format`, `agents`, `role`, `romanisation`, `background` and `agent` were added after
+    /// the first version of the contract; the other keys keep their meaning.
     ///
     /// This is the pretty form; see ``inspectJSON(pretty:)``.
     public func inspectJSON() -> String {
@@ -27,28 +33,54 @@ extension Lyrics {
         func field(_ key: String, _ value: String) -> String { JSONText.quoted(key) + colon + value }
 
         let tagFields = tags.keys.sorted().map { field($0, JSONText.quoted(tags[$0] ?? "")) }
-        let lineObjects = lines.map { line -> String in
-            let words = line.words.map { word in
-                "{" + [
+        func object(_ fields: [String]) -> String { "{" + fields.joined(separator: comma) + "}" }
+        func words(_ words: [Word]) -> String {
+            "[" + words.map { word in
+                object([
                     field("start_ms", String(word.start.milliseconds)),
                     field("end_ms", String(word.end.milliseconds)),
                     field("text", JSONText.quoted(word.text)),
-                ].joined(separator: comma) + "}"
-            }
-            return "{" + [
+                ])
+            }.joined(separator: comma) + "]"
+        }
+        let lineObjects = lines.map { line -> String in
+            let background = line.background.map { backing in
+                object([
+                    field("start_ms", String(backing.start.milliseconds)),
+                    field("end_ms", String(backing.end.milliseconds)),
+                    field("text", JSONText.quoted(backing.text)),
+                    field("translation", JSONText.quoted(backing.translation)),
+                    field("romanisation", JSONText.quoted(backing.romanisation)),
+                    field("words", words(backing.words)),
+                ])
+            } ?? "null"
+            return object([
                 field("start_ms", String(line.start.milliseconds)),
                 field("end_ms", String(line.end.milliseconds)),
                 field("text", JSONText.quoted(line.text)),
                 field("translation", JSONText.quoted(line.translation)),
-                field("words", "[" + words.joined(separator: comma) + "]"),
-            ].joined(separator: comma) + "}"
+                field("words", words(line.words)),
+                field("role", JSONText.quoted(line.role.rawValue)),
+                field("romanisation", JSONText.quoted(line.romanisation)),
+                field("background", background),
+                field("agent", JSONText.quoted(line.agent)),
+            ])
+        }
+        let agentObjects = agents.map { agent in
+            object([
+                field("id", JSONText.quoted(agent.id)),
+                field("type", JSONText.quoted(agent.kind.rawValue)),
+                field("name", JSONText.quoted(agent.name)),
+            ])
         }
 
         guard pretty else {
             return "{" + [
                 field("encoding", JSONText.quoted(encoding)),
+                field("format", JSONText.quoted(format.rawValue)),
                 field("tags", "{" + tagFields.joined(separator: ",") + "}"),
                 field("offset_ms", String(offsetMs)),
+                field("agents", "[" + agentObjects.joined(separator: ",") + "]"),
                 field("lines", "[" + lineObjects.joined(separator: ",") + "]"),
             ].joined(separator: ",") + "}"
         }
@@ -57,8 +89,10 @@ extension Lyrics {
         }
         return "{\n  " + [
             field("encoding", JSONText.quoted(encoding)),
+            field("format", JSONText.quoted(format.rawValue)),
             field("tags", block("{", tagFields, "}")),
             field("offset_ms", String(offsetMs)),
+            field("agents", block("[", agentObjects, "]")),
             field("lines", block("[", lineObjects, "]")),
         ].joined(separator: ",\n  ") + "\n}"
     }
@@ -67,7 +101,8 @@ extension Lyrics {
     /// row per line (index, start, end, text; gaps shown as `·`), with the translation and the word
     /// count on indented rows below. Ends with a newline.
     public func inspectTable() -> String {
-        var out = "encoding  \(encoding)\n"
+        var out = "format    \(format.rawValue)\n"
+        out += "encoding  \(encoding)\n"
         out += "offset    \(offsetMs > 0 ? "+" : "")\(offsetMs) ms\n"
         if let length { out += "length    \(length)\n" }
         let keys = tags.keys.sorted()
@@ -88,9 +123,16 @@ extension Lyrics {
         for (index, line) in lines.enumerated() {
             out += pad(String(index + 1), numberWidth, right: true) + "  "
             out += pad(line.start.description, timeWidth) + "  " + pad(line.end.description, timeWidth) + "  "
-            out += (line.text.isEmpty ? "·" : Self.singleLine(line.text)) + "\n"
+            let marks = (line.role == .credit ? "[credit] " : "") + (line.agent.map { "[\($0)] " } ?? "")
+            out += marks + (line.text.isEmpty ? "·" : Self.singleLine(line.text)) + "\n"
+            if let romanisation = line.romanisation {
+                out += indent + "~ " + Self.singleLine(romanisation) + "\n"
+            }
             if let translation = line.translation {
                 out += indent + "↳ " + Self.singleLine(translation) + "\n"
+            }
+            if let backing = line.background {
+                out += indent + "( " + Self.singleLine(backing.text) + " )\n"
             }
             if !line.words.isEmpty {
                 out += indent + "  \(line.words.count) word\(line.words.count == 1 ? "" : "s") timed\n"

@@ -1,0 +1,124 @@
+/// The writing system a line of lyrics is in, coarsely: enough to tell a line from its translation
+/// or its romanisation when a file puts them side by side without saying which is which.
+enum Script: Hashable, Sendable {
+    /// Han characters without kana or Hangul (Chinese).
+    case han
+    /// Any kana (Japanese, with or without kanji).
+    case japanese
+    /// Any Hangul (Korean).
+    case korean
+    case latin, cyrillic, greek, arabic, hebrew, thai, devanagari
+    /// Letters of some other script.
+    case other
+    /// No letters at all: digits, punctuation, symbols, emoji.
+    case none
+
+    /// The script of `text`: kana or Hangul anywhere decide first; otherwise Han when any Han
+    /// character is present; otherwise the script of the most frequent kind of letter.
+    static func of(_ text: String) -> Script {
+        var counts: [Script: Int] = [:]
+        for scalar in text.unicodeScalars {
+            let kind = kind(of: scalar)
+            if kind != .none { counts[kind, default: 0] += 1 }
+        }
+        if counts[.japanese] != nil { return .japanese }
+        if counts[.korean] != nil { return .korean }
+        if counts[.han] != nil { return .han }
+        return counts.max { ($0.value, $0.key.rank) < ($1.value, $1.key.rank) }?.key ?? .none
+    }
+
+    /// Han, kana or Hangul.
+    var isCJK: Bool { self == .han || self == .japanese || self == .korean }
+
+    /// `true` when every letter of `text` is Latin (at least one letter): a candidate romanisation.
+    static func isLatinOnly(_ text: String) -> Bool {
+        var letters = 0
+        for scalar in text.unicodeScalars {
+            switch kind(of: scalar) {
+            case .latin: letters += 1
+            case .none: continue
+            default: return false
+            }
+        }
+        return letters > 0
+    }
+
+    /// Whether `text` reads like Hanyu Pinyin: every word one or more pinyin syllables (tone marks
+    /// or tone digits allowed). English lines almost always hold a word that is not.
+    static func looksLikePinyin(_ text: String) -> Bool {
+        let words = text.lowercased().split { !$0.isLetter && !$0.isNumber && $0 != "'" }
+        guard !words.isEmpty else { return false }
+        return words.allSatisfy { word in
+            let plain = String(word.unicodeScalars.map { Self.toneless[$0] ?? Character($0) })
+                .filter { !$0.isNumber && $0 != "'" }
+            return !plain.isEmpty && pinyinSyllables(plain[...])
+        }
+    }
+
+    // MARK: - Details
+
+    private var rank: Int {
+        switch self {
+        case .latin: 0
+        case .cyrillic: 1
+        case .greek: 2
+        case .arabic: 3
+        case .hebrew: 4
+        case .thai: 5
+        case .devanagari: 6
+        default: 7
+        }
+    }
+
+    private static func kind(of scalar: Unicode.Scalar) -> Script {
+        let v = scalar.value
+        switch v {
+        case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9D: return .japanese
+        case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: return .korean
+        case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3134F: return .han
+        default: break
+        }
+        guard scalar.properties.isAlphabetic else { return .none }
+        switch v {
+        case 0x41...0x5A, 0x61...0x7A, 0xC0...0x24F, 0x1E00...0x1EFF, 0xFF21...0xFF3A, 0xFF41...0xFF5A: return .latin
+        case 0x370...0x3FF, 0x1F00...0x1FFF: return .greek
+        case 0x400...0x52F: return .cyrillic
+        case 0x590...0x5FF: return .hebrew
+        case 0x600...0x6FF, 0x750...0x77F, 0xFB50...0xFDFF, 0xFE70...0xFEFF: return .arabic
+        case 0x900...0x97F: return .devanagari
+        case 0xE00...0xE7F: return .thai
+        case 0x300...0x36F: return .none  // combining marks follow their base letter
+        default: return .other
+        }
+    }
+
+    private static let toneless: [Unicode.Scalar: Character] = {
+        var map: [Unicode.Scalar: Character] = [:]
+        for (plain, marked) in [("a", "āáǎà"), ("e", "ēéěè"), ("i", "īíǐì"), ("o", "ōóǒò"), ("u", "ūúǔù"), ("v", "ǖǘǚǜü")] {
+            for scalar in marked.unicodeScalars { map[scalar] = Character(plain) }
+        }
+        return map
+    }()
+
+    private static let initials = ["zh", "ch", "sh", "b", "p", "m", "f", "d", "t", "n", "l", "g", "k", "h",
+                                   "j", "q", "x", "r", "z", "c", "s", "y", "w", ""]
+    private static let finals: Set<String> = [
+        "a", "o", "e", "i", "u", "v", "ai", "ei", "ao", "ou", "an", "en", "ang", "eng", "ong", "er",
+        "ia", "ie", "iao", "iu", "ian", "in", "iang", "ing", "iong", "ua", "uo", "uai", "ui", "uan",
+        "un", "uang", "ue", "ve", "van", "vn", "io",
+    ]
+
+    /// Whether `word` splits into pinyin syllables (greedy from the longest final; small and exact
+    /// enough for the lines lyrics carry).
+    private static func pinyinSyllables(_ word: Substring) -> Bool {
+        if word.isEmpty { return true }
+        for initial in initials where word.hasPrefix(initial) {
+            let rest = word.dropFirst(initial.count)
+            for length in stride(from: min(4, rest.count), through: 1, by: -1) {
+                let final = String(rest.prefix(length))
+                if finals.contains(final), pinyinSyllables(rest.dropFirst(length)) { return true }
+            }
+        }
+        return false
+    }
+}

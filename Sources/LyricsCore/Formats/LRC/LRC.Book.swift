@@ -1,0 +1,210 @@
+extension LRC.Parser {
+    /// One line of lyrics before sorting, times as written.
+    struct Entry {
+        var stamp: Int
+        var text: String
+        var words: [PendingWord]
+        /// A trailing word stamp: where the file says the line ends.
+        var end: Int?
+        var translations: [String] = []
+        var romanisation: String?
+    }
+
+    /// A word whose end is `nil` until the line's end is known.
+    struct PendingWord {
+        var start: Int
+        var end: Int?
+        var text: String
+    }
+
+    /// Collects entries in file order and sorts out what shares a stamp (see ``LRC/Parser``).
+    struct Book {
+        private var list: [Entry] = []
+        private var seen: [Int: Set<String>] = [:]       // stamp → texts already used there
+        private var blanks: Set<Int> = []
+        private var attachments: [(stamp: Int, text: String, isRomanisation: Bool)] = []
+        private var untimed: [(entries: [Int], text: String)] = []
+
+        /// Adds a timed line; returns its entry's index when it has text and is not a duplicate.
+        mutating func add(_ body: LRC.LineSyntax.Body, at stamp: Int) -> Int? {
+            let (text, words, end) = Self.words(of: body, lineStamp: stamp)
+            if text.isEmpty {
+                if blanks.insert(stamp).inserted { list.append(Entry(stamp: stamp, text: "", words: [])) }
+                return nil
+            }
+            guard seen[stamp, default: []].insert(text).inserted else { return nil }
+            list.append(Entry(stamp: stamp, text: text, words: words, end: end))
+            return list.count - 1
+        }
+
+        /// An LRCX `[tr]` attachment for the line at `stamp`.
+        mutating func attach(_ translation: String, at stamp: Int) {
+            attachments.append((stamp, translation, false))
+        }
+
+        /// An LRCX `[roma]` attachment for the line at `stamp`.
+        mutating func attach(romanisation: String, at stamp: Int) {
+            attachments.append((stamp, romanisation, true))
+        }
+
+        /// An untimed line that followed the timed `entries` on its own: their translation. One pair
+        /// of enclosing parentheses is removed (syncedlyrics writes `(translated line)`).
+        mutating func attachUntimed(_ text: String, to entries: [Int]) {
+            var text = Substring(text)
+            if let first = text.first, let last = text.last, text.count >= 2,
+               (first == "(" && last == ")") || (first == "（" && last == "）"),
+               !text.dropFirst().dropLast().contains(where: { "()（）".contains($0) }) {
+                text = text.dropFirst().dropLast().trimmingWhitespace()
+            }
+            untimed.append((entries, String(text)))
+        }
+
+        /// The entries in file order: same-stamp lines sorted out, attachments applied, hidden
+        /// blanks removed.
+        func entries() -> [Entry] {
+            var list = self.list
+            var groups: [Int: [Int]] = [:]
+            var order: [Int] = []
+            for (index, entry) in list.enumerated() where !entry.text.isEmpty {
+                if groups[entry.stamp] == nil { order.append(entry.stamp) }
+                groups[entry.stamp, default: []].append(index)
+            }
+            // A bilingual export pairs (nearly) every stamp; a duet only some.
+            let paired = groups.values.filter { $0.count >= 2 }.count
+            let bilingual = paired > 0 && paired * 4 >= groups.count * 3
+
+            var absorbed = Set<Int>()
+            var main: [Int: Int] = [:]  // stamp → index of the line that the stamp's extras attach to
+            for stamp in order {
+                let members = groups[stamp] ?? []
+                let roles = Self.sortOut(members.map { list[$0].text }, bilingual: bilingual)
+                let lead = members[roles.main]
+                main[stamp] = lead
+                if let r = roles.romanisation {
+                    list[lead].romanisation = list[members[r]].text
+                    absorbed.insert(members[r])
+                }
+                for t in roles.translations {
+                    absorbed.insert(members[t])
+                    if list[members[t]].text != Self.placeholder { list[lead].translations.append(list[members[t]].text) }
+                }
+            }
+            func add(_ text: String, asTranslationOf index: Int) {
+                guard !text.isEmpty, text != Self.placeholder, text != list[index].text,
+                      !list[index].translations.contains(text), list[index].romanisation != text else { return }
+                list[index].translations.append(text)
+            }
+            for held in untimed {
+                for entry in held.entries {
+                    let target = absorbed.contains(entry) ? (main[list[entry].stamp] ?? entry) : entry
+                    add(held.text, asTranslationOf: target)
+                }
+            }
+            for attachment in attachments {
+                guard let index = main[attachment.stamp] else { continue }
+                if attachment.isRomanisation {
+                    if list[index].romanisation == nil, !attachment.text.isEmpty { list[index].romanisation = attachment.text }
+                } else {
+                    add(attachment.text, asTranslationOf: index)
+                }
+            }
+            return list.enumerated()
+                .filter { !absorbed.contains($0.offset) && (!$0.element.text.isEmpty || main[$0.element.stamp] == nil) }
+                .map(\.element)
+        }
+
+        /// NetEase's "no translation" placeholder.
+        private static let placeholder = "//"
+
+        /// What each of the distinct texts written at one stamp is (indices into `texts`).
+        ///
+        /// - A Latin-only first line before a CJK line is the CJK line's romanisation (LDDC writes
+        ///   romaji, original, translation) when the CJK line is Japanese or Korean, a third line
+        ///   follows, or the Latin line reads as pinyin; the CJK line is then the main line.
+        /// - With a CJK main line and two or more others, a Latin-only one beside a non-Latin one is
+        ///   the romanisation (original, romaji, translation).
+        /// - Every other line is a translation when the file is a bilingual export or its script
+        ///   differs from the main line's; otherwise it is a line of its own (a second voice).
+        static func sortOut(_ texts: [String], bilingual: Bool) -> (main: Int, romanisation: Int?, translations: [Int]) {
+            let scripts = texts.map(Script.of)
+            var main = 0
+            var romanisation: Int?
+            if texts.count >= 2, Script.isLatinOnly(texts[0]), scripts[1].isCJK,
+               texts.count >= 3 || scripts[1] == .japanese || scripts[1] == .korean || Script.looksLikePinyin(texts[0]) {
+                romanisation = 0
+                main = 1
+            }
+            var rest = texts.indices.filter { $0 != main && $0 != romanisation }
+            if romanisation == nil, scripts[main].isCJK, rest.count >= 2,
+               let latin = rest.first(where: { Script.isLatinOnly(texts[$0]) }),
+               rest.contains(where: { !Script.isLatinOnly(texts[$0]) && scripts[$0] != .none }) {
+                romanisation = latin
+                rest.removeAll { $0 == latin }
+            }
+            let translations = rest.filter { index in
+                bilingual || texts[index] == placeholder
+                    || (scripts[index] != scripts[main] && scripts[index] != .none && scripts[main] != .none)
+            }
+            return (main, romanisation, translations)
+        }
+
+        /// Display text, words and explicit end of a body.
+        ///
+        /// Without word tags the text is the body trimmed (one word from a delayed first-word
+        /// stamp, if there is one). With word tags, text before the first tag (if not blank) is a
+        /// word starting at the line's stamp (or the delayed stamp); each tag starts a word that ends
+        /// at the next tag. A tag earlier than the tag before it is ignored (ESLyric files write
+        /// `word[end] [start]word` with starts that jump back), its text joining the word before. A
+        /// tag followed by nothing (or only spaces) ends the word before it, and when it is the last
+        /// tag it ends the line. Whitespace moves to the end of the word before it, and whitespace on
+        /// both sides of a tag (A2 style `<t> word <t> word`) is kept once, so the words join into
+        /// the display text.
+        static func words(of body: LRC.LineSyntax.Body, lineStamp: Int) -> (String, [LRC.Parser.PendingWord], Int?) {
+            var tags: [LRC.LineSyntax.WordTag] = []
+            var leading = body.leading
+            for tag in body.words {
+                if let last = tags.last, tag.stamp < last.stamp {
+                    tags[tags.count - 1].text += tag.text
+                } else {
+                    tags.append(tag)
+                }
+            }
+            if let delayed = body.firstWordStart, tags.first.map({ $0.stamp > delayed }) ?? true {
+                tags.insert(.init(stamp: delayed, text: leading), at: 0)
+                leading = ""
+            }
+            guard let first = tags.first else {
+                return (String(leading.trimmingWhitespace()), [], nil)
+            }
+            var segments: [LRC.Parser.PendingWord] = []
+            if !leading.trimmingWhitespace().isEmpty {
+                segments.append(.init(start: lineStamp, end: first.stamp, text: leading))
+            }
+            for (index, tag) in tags.enumerated() {
+                let end = index + 1 < tags.count ? tags[index + 1].stamp : nil
+                segments.append(.init(start: tag.stamp, end: end, text: tag.text))
+            }
+            let lineEnd = tags[tags.count - 1].text.trimmingWhitespace().isEmpty
+                ? tags[tags.count - 1].stamp : nil
+
+            var words: [LRC.Parser.PendingWord] = []
+            for var segment in segments {
+                let scalars = segment.text.unicodeScalars
+                let lead = scalars.prefix(while: \.properties.isWhitespace)
+                if !lead.isEmpty {
+                    segment.text = String(scalars[lead.endIndex...])
+                    if let last = words.indices.last,
+                       words[last].text.unicodeScalars.last?.properties.isWhitespace == false {
+                        words[last].text += String(lead)
+                    }
+                }
+                if segment.text.isEmpty { continue }
+                words.append(segment)
+            }
+            if let last = words.indices.last {
+                words[last].text = String(words[last].text.trimmingWhitespace())
+            }
+            return (words.map(\.text).joined(), words, words.isEmpty ? nil : lineEnd)
+        }
+    }
+}

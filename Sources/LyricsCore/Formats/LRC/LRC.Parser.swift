@@ -1,0 +1,187 @@
+extension LRC {
+    /// Turns decoded LRC text into ``Lyrics``: splits lines, scans each one, sorts out what shares a
+    /// stamp (original, translation, romanisation, or a second voice), sorts, applies the offset and
+    /// fills in ends.
+    ///
+    /// Decisions (each one a place where real parsers disagree, LRC.md §4, §7, §8):
+    /// - **Fan-out.** `[t1][t2]text` gives one line per time tag, unless `t2` follows `t1` within
+    ///   ``TimeTag/delayedWordWindowMs``: then it is one line at `t1` whose first word starts at `t2`.
+    /// - **Same stamp.** The distinct non-blank texts at one stamp, in file order, are sorted out by
+    ///   ``Book/sortOut(_:bilingual:)``: a Latin-only line before a CJK one is that line's
+    ///   romanisation (LDDC's order); a later line is a translation when it is in another script than
+    ///   the first, or when the file pairs (nearly) every stamp (a bilingual export); otherwise it is a
+    ///   line of its own, sung at the same time (a duet). A translation equal to `//` is dropped.
+    /// - **Untimed line after a timed one** (`[t]line` then `(translated line)`): the translation of
+    ///   the line above, unless another untimed line follows it (a block of plain text).
+    /// - **Duplicates.** A (time tag, text) pair seen before is dropped.
+    /// - **Gaps.** A time tag with no text is kept as a blank line, once per tag; it is dropped when a
+    ///   non-blank line has the same tag (it would be hidden or hide that line; SPL's "end marker").
+    /// - **LRCX.** `[t][tr:lang]text` adds `text` as a translation of the line at `t`, whatever the
+    ///   order of the lines; an attachment with no line at `t` is dropped; `[roma]` is the line's
+    ///   romanisation; `[tt]`, `[fu]` are dropped.
+    /// - **Ends.** A trailing word stamp (`…words[01:19.453]`) ends the line there when that is
+    ///   before the next line; otherwise a line ends where the next (later) stamp begins.
+    /// - **Credits.** The leading lines that read as credits (`作词 : …`) get the credit role.
+    /// - **Order.** Lines are sorted stably by the time as written, so equal times keep file order.
+    /// - **Offset.** The last `[offset:]` anywhere in the file applies to every time, lines and words;
+    ///   results may be negative (a line before the song starts).
+    struct Parser {
+        var options: Options
+
+        func parse(_ text: String, encoding: String) throws(LyricsError) -> Lyrics {
+            var tags: [String: String] = [:]
+            var book = Book()
+            // Entries written by the previous physical line, and an untimed line waiting to learn
+            // whether it stands alone after them (then it is their translation).
+            var previousTimed: [Int] = []
+            var pending: (entries: [Int], text: String)?
+            var pendingIsAlone = true
+            func settle() {
+                if let held = pending, pendingIsAlone { book.attachUntimed(held.text, to: held.entries) }
+                pending = nil
+                pendingIsAlone = true
+            }
+            for line in Self.physicalLines(of: text) {
+                let syntax = LineScanner.scan(line)
+                for tag in syntax.tags { tags[tag.key] = tag.value }
+                if case .untimed(let text) = syntax.content {
+                    if pending != nil || Self.holdsTimeTag(text) {
+                        // A run of untimed lines, or a broken timed line, is no translation.
+                        pendingIsAlone = false
+                    } else if !previousTimed.isEmpty {
+                        pending = (previousTimed, text)
+                    }
+                    previousTimed = []
+                    continue
+                }
+                settle()
+                previousTimed = []
+                switch syntax.content {
+                case .none, .ignoredAttachment, .untimed:
+                    break
+                case .translation(let translation):
+                    for stamp in syntax.stamps { book.attach(translation, at: stamp) }
+                case .romanisation(let romanisation):
+                    for stamp in syntax.stamps { book.attach(romanisation: romanisation, at: stamp) }
+                case .text(let body):
+                    previousTimed = syntax.stamps.compactMap { book.add(body, at: $0) }
+                }
+            }
+            settle()
+            let entries = book.entries()
+            guard !entries.isEmpty else { throw .noTimedLines }
+
+            let offset = tags["offset"].flatMap(TagValue.offset) ?? 0
+            let metadata = Lyrics.Metadata(
+                title: tags["ti"], artist: tags["ar"], album: tags["al"], language: tags["la"],
+                length: tags["length"].flatMap(TagValue.length) ?? tags["total"].flatMap(TagValue.milliseconds).map(Timestamp.init)
+            )
+            var lines = resolve(entries, offset: offset, length: metadata.length)
+            Credits.mark(&lines)
+            return Lyrics(format: .lrc, encoding: encoding, tags: tags, metadata: metadata, offsetMs: offset, lines: lines)
+        }
+
+        /// Whether `text` holds a time tag somewhere (`eng||[00:02.00]b`): a timed line the scanner
+        /// could not read, not a translation.
+        static func holdsTimeTag(_ text: String) -> Bool {
+            let scalars = Array(text.unicodeScalars)
+            for (index, scalar) in scalars.enumerated() where scalar == "[" || scalar == "<" {
+                let close: Unicode.Scalar = scalar == "[" ? "]" : ">"
+                let limit = min(scalars.count, index + TimeTag.maxBodyLength + 2)
+                if let end = scalars[(index + 1)..<limit].firstIndex(of: close),
+                   TimeTag.milliseconds(scalars[(index + 1)..<end]) != nil { return true }
+            }
+            return false
+        }
+
+        /// Splits at LF, CR, CRLF and NUL (blank lines between CR and LF are harmless: they carry no
+        /// time tag). Strips a `xx||`/`xxx||` language prefix at the very start of the text and U+FEFF
+        /// at the start of every line (some files carry a BOM at the start of random lines).
+        static func physicalLines(of text: String) -> [Substring] {
+            var scalars = Substring(text).unicodeScalars
+            while scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+            if let prefixEnd = languagePrefixEnd(scalars) { scalars = scalars[prefixEnd...] }
+            return scalars
+                .split(whereSeparator: { $0 == "\n" || $0 == "\r" || $0 == "\0" })
+                .map { line in
+                    var line = line
+                    while line.first == "\u{FEFF}" { line.removeFirst() }
+                    return Substring(line)
+                }
+        }
+
+        /// End of an ID3-style language prefix (`eng||`, `en||`: 2–3 ASCII letters and `||`), if any.
+        private static func languagePrefixEnd(_ scalars: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView.Index? {
+            var index = scalars.startIndex
+            var letters = 0
+            while index < scalars.endIndex, letters < 4,
+                  ("a"..."z").contains(scalars[index]) || ("A"..."Z").contains(scalars[index]) {
+                letters += 1
+                index = scalars.index(after: index)
+            }
+            guard (2...3).contains(letters) else { return nil }
+            for _ in 0..<2 {
+                guard index < scalars.endIndex, scalars[index] == "|" else { return nil }
+                index = scalars.index(after: index)
+            }
+            return index
+        }
+
+        /// Sorts, applies the offset, fills ends and word ends.
+        private func resolve(_ entries: [Entry], offset: Int, length: Timestamp?) -> [LyricLine] {
+            let sorted = entries.enumerated()
+                .sorted { ($0.element.stamp, $0.offset) < ($1.element.stamp, $1.offset) }
+                .map(\.element)
+            let display: (Int) -> Int = { [sign = options.offsetSign] stamp in
+                sign == .subtract ? stamp - offset : stamp + offset
+            }
+            let starts = sorted.map { display($0.stamp) }
+            var lines: [LyricLine] = []
+            lines.reserveCapacity(sorted.count)
+            var nextDifferent = 0  // index of the first later start after the current run of equal starts
+            for (index, entry) in sorted.enumerated() {
+                let start = starts[index]
+                if nextDifferent <= index {
+                    nextDifferent = index + 1
+                    while nextDifferent < starts.count, starts[nextDifferent] == start { nextDifferent += 1 }
+                }
+                let explicitEnd = entry.end.map(display).flatMap { $0 >= start ? $0 : nil }
+                var end: Int
+                if nextDifferent < starts.count {
+                    end = min(starts[nextDifferent], explicitEnd ?? .max)
+                } else if let explicitEnd {
+                    end = explicitEnd
+                } else if entry.text.isEmpty {
+                    // A trailing blank marks the end of the song.
+                    end = max(start, length?.milliseconds ?? start)
+                } else if let length, length.milliseconds > start {
+                    end = length.milliseconds
+                } else {
+                    let lastWordEnd = entry.words.compactMap(\.end).map(display).max() ?? start
+                    end = max(start + Self.lastLineDefaultMs, lastWordEnd)
+                }
+                end = max(end, start)
+                let words = entry.words.map { word in
+                    let wordStart = display(word.start)
+                    return Word(
+                        start: Timestamp(milliseconds: wordStart),
+                        end: Timestamp(milliseconds: max(wordStart, word.end.map(display) ?? end)),
+                        text: word.text
+                    )
+                }
+                lines.append(LyricLine(
+                    start: Timestamp(milliseconds: start),
+                    end: Timestamp(milliseconds: end),
+                    text: entry.text,
+                    translation: entry.translations.isEmpty ? nil : entry.translations.joined(separator: "\n"),
+                    words: words,
+                    romanisation: entry.romanisation
+                ))
+            }
+            return lines
+        }
+
+        /// How long the last line lasts when the file gives no `[length:]` after it.
+        static let lastLineDefaultMs = 5000
+    }
+}

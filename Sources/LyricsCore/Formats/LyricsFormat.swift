@@ -1,0 +1,100 @@
+import Foundation
+
+/// The lyric file formats LyricPoster reads.
+public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
+    /// LRC, with its enhanced (word-timed), bilingual and LRCX variants.
+    case lrc
+    /// TTML as Apple Music and AMLL write it: syllables, translations, romanisations, backing
+    /// vocals, duet agents.
+    case ttml
+    /// NetEase's word-timed YRC.
+    case yrc
+    /// SubRip subtitles.
+    case srt
+    /// WebVTT subtitles.
+    case vtt
+
+    /// Which format `text` is in, judged from its content (a file's name is not trusted: lyric
+    /// sites save TTML and YRC as `.lrc`, `.txt` or `.xml`).
+    ///
+    /// - TTML: the first markup is an XML declaration or a `<tt` element (after a BOM, whitespace
+    ///   and comments).
+    /// - WebVTT: the text starts with `WEBVTT`.
+    /// - YRC: a line starts `[digits,digits]` and holds `(digits,digits,digits)` word timing.
+    /// - SRT: a line `hh:mm:ss,mmm --> hh:mm:ss,mmm` (cue timing with a comma or a dot).
+    /// - LRC: anything else (its parser reports when nothing in it is timed).
+    public static func sniff(_ text: String) -> LyricsFormat {
+        let head = text.unicodeScalars.prefix(65_536)
+        var trimmed = Substring(String(String.UnicodeScalarView(head)))
+        while let first = trimmed.unicodeScalars.first, first == "\u{FEFF}" || first.properties.isWhitespace {
+            trimmed = trimmed.dropFirst()
+        }
+        if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<tt") || trimmed.hasPrefix("<!--") && trimmed.contains("<tt") {
+            return .ttml
+        }
+        if trimmed.hasPrefix("WEBVTT") { return .vtt }
+        for line in trimmed.split(whereSeparator: \.isNewline).prefix(400) {
+            if YRC.isLineHeader(line) { return .yrc }
+            if Subtitles.isCueTiming(line) { return .srt }
+        }
+        return .lrc
+    }
+}
+
+/// Choices a caller can make about how a lyric file is read.
+public struct ReadOptions: Hashable, Sendable {
+    /// How LRC's `[offset:]` moves the lyrics. Default ``OffsetSign/subtract``.
+    public var offsetSign: OffsetSign = .subtract
+
+    public init() {}
+
+    /// Options with the given offset convention.
+    public init(offsetSign: OffsetSign) {
+        self.offsetSign = offsetSign
+    }
+}
+
+/// The direction in which LRC's `[offset:]` shifts the lyrics. Real players disagree (LRC.md §6).
+public enum OffsetSign: Hashable, Sendable {
+    /// display = tag − offset: a positive offset makes lyrics appear sooner. This is the
+    /// definition on Wikipedia and what LyricsKit, foo_openlyrics, OSD Lyrics, FFmpeg and lemony do.
+    case subtract
+    /// display = tag + offset: a positive offset makes lyrics appear later (lrc-kit, pylrc,
+    /// ModernLrc, several Android players).
+    case add
+}
+
+/// Reads lyric files in any format LyricPoster knows: decodes the bytes, picks the format from the
+/// content (or takes the one forced) and hands the text to that format's parser.
+public enum LyricsReader {
+    /// Decodes lyric file bytes and parses them.
+    ///
+    /// - Parameters:
+    ///   - data: the file's bytes.
+    ///   - format: the format to read; `nil` detects it (``LyricsFormat/sniff(_:)``).
+    ///   - forced: an encoding name (see ``TextDecoding/knownEncodings``); `nil` detects: BOM, then
+    ///     strict UTF-8, then GB18030.
+    ///   - options: how to apply LRC's `[offset:]`.
+    /// - Throws: ``LyricsError``: empty, undecodable, not valid in the format, or nothing timed.
+    public static func load(_ data: Data, format: LyricsFormat? = nil, encoding forced: String? = nil,
+                            options: ReadOptions = .init()) throws(LyricsError) -> Lyrics {
+        let decoded = try TextDecoding.decode(data, forcing: forced)
+        return try parse(decoded.text, format: format, encoding: decoded.encoding, options: options)
+    }
+
+    /// Parses lyric text that is already decoded.
+    ///
+    /// - Parameters:
+    ///   - encoding: the label to report in ``Lyrics/encoding``; not used for parsing.
+    public static func parse(_ text: String, format: LyricsFormat? = nil, encoding: String = "utf-8",
+                             options: ReadOptions = .init()) throws(LyricsError) -> Lyrics {
+        guard !text.isEmpty else { throw .empty }
+        switch format ?? LyricsFormat.sniff(text) {
+        case .lrc: return try LRC.parse(text, encoding: encoding, options: options)
+        case .ttml: return try TTML.parse(text, encoding: encoding)
+        case .yrc: return try YRC.parse(text, encoding: encoding)
+        case .srt: return try Subtitles.parse(text, dialect: .srt, encoding: encoding)
+        case .vtt: return try Subtitles.parse(text, dialect: .webVTT, encoding: encoding)
+        }
+    }
+}
