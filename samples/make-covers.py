@@ -13,6 +13,7 @@ Covers written:
     samples/night-drive/cover.jpg      1500x1500, dark neon night road, JPEG q90
     samples/paper-lanterns/cover.png   1200x1200, light paper with soft lanterns
     samples/all-scripts/cover.png      1000x1000, mid-tone saturated geometry
+    samples/river-lights/cover.png     1200x1200, dusk river with lights and reflections
 """
 
 import math
@@ -509,10 +510,62 @@ def all_scripts(path):
     return out
 
 
+def river_lights(path):
+    """Dusk river: deep blue sky over dark water, warm lights on the far bank and their long
+    wavering reflections, a faint mist band (1200x1200 PNG, mid-dark)."""
+    W = H = 1200
+    rng = random.Random(1107)
+    nrng = np.random.default_rng(1107)
+    arr = vertical_gradient(W, H, [(0.0, "#101a3a"), (0.45, "#2b3f73"), (0.52, "#1a2547"), (1.0, "#070b1c")])
+    horizon = int(H * 0.5)
+    # Far bank: a dark band with a soft top edge.
+    bank = np.zeros((H, W), dtype=np.float32)
+    bank[horizon - 40:horizon + 6, :] = 1.0
+    arr = blend_color(arr, bank, "#0b1028", 0.85)
+    lights = layer(W, H)
+    draw = ImageDraw.Draw(lights)
+    colours = ["#ffb347", "#ffd27f", "#ff8c5a", "#ffe6a8"]
+    spots = []
+    for _ in range(26):
+        x = rng.uniform(30, W - 30)
+        y = horizon - rng.uniform(8, 34)
+        r = rng.uniform(4, 11)
+        c = rng.choice(colours)
+        spots.append((x, y, r, c))
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=hex_rgb(c) + (255,))
+    glow = blur_rgba(np.asarray(lights, dtype=np.float32) / 255.0, 14)
+    arr = over(arr, glow)
+    arr = over(arr, np.asarray(lights, dtype=np.float32) / 255.0)
+    # Reflections: broken vertical streaks under each light, wider and fainter further down.
+    refl = layer(W, H)
+    draw = ImageDraw.Draw(refl)
+    for x, y, r, c in spots:
+        yy = horizon + 8
+        while yy < H:
+            w = r * (0.6 + (yy - horizon) / H * 2.2) * rng.uniform(0.6, 1.4)
+            h = rng.uniform(3, 9)
+            a = int(200 * max(0.0, 1 - (yy - horizon) / (H - horizon)) * rng.uniform(0.4, 1.0))
+            dx = rng.uniform(-4, 4)
+            draw.rectangle([x + dx - w, yy, x + dx + w, yy + h], fill=hex_rgb(c) + (a,))
+            yy += h + rng.uniform(2, 10)
+    arr = over(arr, blur_rgba(np.asarray(refl, dtype=np.float32) / 255.0, 2))
+    # Mist over the water line.
+    mist = np.zeros((H, W), dtype=np.float32)
+    for yy in range(horizon - 20, horizon + 90):
+        mist[yy, :] = math.exp(-((yy - horizon - 30) / 45.0) ** 2)
+    arr = screen_color(arr, mist, "#5a6fa8", 0.35)
+    arr = vignette(arr, 0.35)
+    arr = add_grain(arr, nrng, 0.012)
+    out = to_image(arr)
+    out.save(path, "PNG", optimize=True)
+    return out
+
+
 COVERS = {
     "night-drive": ("night-drive/cover.jpg", night_drive),
     "paper-lanterns": ("paper-lanterns/cover.png", paper_lanterns),
     "all-scripts": ("all-scripts/cover.png", all_scripts),
+    "river-lights": ("river-lights/cover.png", river_lights),
 }
 
 

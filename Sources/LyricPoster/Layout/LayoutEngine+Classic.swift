@@ -30,11 +30,25 @@ extension LayoutEngine {
             mainLook.size = isCurrent ? geometry.currentSize : geometry.neighbourSize
             mainLook.maxLines = isCurrent ? 8 : 2
             if line.role == .interlude { mainLook.color = currentColor }
+            // Rows are centred: the duet's second singer is marked by the palette's second hue.
+            if line.voice == .duet { mainLook.color = palette.duet.withAlpha(mainLook.color.alpha) }
             let area = Rect(x: inset, y: 0, width: width, height: 0)
             let main = fit(line.text, look: mainLook, language: line.language, width: width, alignment: .center,
                            maxHeight: (limitBottom - limitTop) / 2, minScale: 1)
             var blocks = [place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: .center)]
+            blocks[0].sung = line.sung
             var height = main.layout.extentRect.height
+            // The current row spells its line in Latin letters under it, when the file does.
+            if isCurrent, let romanisation = line.romanisation, !romanisation.isEmpty {
+                var rLook = look(for: .romanisation)
+                rLook.size = geometry.translationSize * 0.9
+                rLook.maxLines = 1
+                rLook.color = currentColor.withAlpha(0.7)
+                let r = fit(romanisation, look: rLook, language: nil, width: width, alignment: .center, minScale: 1)
+                blocks.append(place(r, role: .romanisation, text: romanisation, look: rLook, area: area,
+                                    top: height + 2 * u, alignment: .center))
+                height += 2 * u + r.layout.extentRect.height
+            }
             if let translation = line.translation, !translation.isEmpty {
                 var tLook = look(for: .translation)
                 tLook.size = geometry.translationSize

@@ -16,19 +16,17 @@ extension LayoutEngine {
     /// when another line is sung at the same time).
     func group(_ line: Scene.Line, area: Rect, distance: Int, share: Double = 1) -> Group {
         var alignment = geometry.lyricsAlignment
-        var text = line.text
-        var sung = line.sung
+        var mainLook = look(for: line.role)
         if line.voice == .duet {
-            // The second singer sits on the other side; where lines are centred it is marked instead.
+            // The second singer sits on the other side; where lines are centred, it sings in the
+            // palette's second hue instead.
             switch alignment {
             case .left: alignment = .right
             case .right: alignment = .left
-            case .center:
-                text = Self.duetMark + text
-                if let first = sung.first { sung = Array(repeating: first, count: Self.duetMark.count) + sung }
+            case .center: mainLook.color = palette.duet.withAlpha(mainLook.color.alpha)
             }
         }
-        var mainLook = look(for: line.role)
+        let text = line.text, sung = line.sung
         // Lines further from the current one fade (and, with depth blur, soften) step by step.
         let fade = theme.opacityFalloff * Double(max(0, distance - 1))
         if distance > 0 { mainLook.color = mainLook.color.withAlpha(max(0.15, mainLook.color.alpha - fade)) }
@@ -74,9 +72,6 @@ extension LayoutEngine {
         if blur > 0 { for i in blocks.indices { blocks[i].blur = blur } }
         return Group(blocks: blocks, height: height, isFocus: line.role == .current || line.role == .interlude)
     }
-
-    /// What marks the second singer's lines where lines are centred.
-    static let duetMark = "— "
 
     /// The intro's and outro's centre piece: the title large, the artist line under it.
     func titleCardGroup(_ scene: Scene, area: Rect) -> Group? {

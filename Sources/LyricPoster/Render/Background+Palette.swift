@@ -104,11 +104,25 @@ extension Background {
     /// one, an ink of the cover's own hue and an accent deepened until it reads there.
     static func makePalette(theme: Theme, scheme: Palette.Scheme, colours: CoverColours) -> Palette {
         let accent = currentColor(for: theme, vibrant: colours.vibrant)
-        guard scheme == .light else { return Palette(scheme: .dark, text: theme.textColor, current: accent) }
+        // The duet's second voice: the complement of the cover's hue (a warm gold on a grey cover),
+        // clearly apart from the lead, as legible as the current line.
+        let duetHue = capped(complement(colours.vibrant) ?? Color(red: 0.95, green: 0.75, blue: 0.4), saturation: 0.55)
+        guard scheme == .light else {
+            let duet = lightened(duetHue, step: 0.02) { $0.relativeLuminance >= 0.55 }
+            return Palette(scheme: .dark, text: theme.textColor, current: accent, duet: duet)
+        }
         let ink = darkened(colours.muted, to: 14)
         let current = accent == theme.textColor ? ink
             : darkened(capped(theme.accentColor ?? colours.vibrant ?? accent, saturation: 0.8), to: 8)
-        return Palette(scheme: .light, text: ink, current: current)
+        return Palette(scheme: .light, text: ink, current: current, duet: darkened(duetHue, to: 8))
+    }
+
+    /// The opposite hue of `colour` at the same lightness and saturation (`nil` for none or a grey).
+    static func complement(_ colour: Color?) -> Color? {
+        guard let c = colour else { return nil }
+        let high = max(c.red, c.green, c.blue), low = min(c.red, c.green, c.blue)
+        guard high - low > 0.08 else { return nil }
+        return Color(red: high + low - c.red, green: high + low - c.green, blue: high + low - c.blue)
     }
 
     /// The colour the current line is drawn in under `theme` on a dark backdrop: a fixed accent,

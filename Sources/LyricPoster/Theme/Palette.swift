@@ -10,11 +10,14 @@ public struct Palette: Hashable, Sendable {
     public var text: Color
     /// The current line's colour (the text colour, or an accent).
     public var current: Color
+    /// What marks the second singer's lines of a duet where lines are centred (a second hue).
+    public var duet: Color
 
-    public init(scheme: Scheme = .dark, text: Color = .white, current: Color? = nil) {
+    public init(scheme: Scheme = .dark, text: Color = .white, current: Color? = nil, duet: Color? = nil) {
         self.scheme = scheme
         self.text = text
         self.current = current ?? text
+        self.duet = duet ?? current ?? text
     }
 
     /// Light text on a dark backdrop.
