@@ -1,6 +1,7 @@
 import Foundation
 
-// One libFuzzer executable, two targets: FUZZ_TARGET=lrc (FuzzLRC.swift) or cover (FuzzCover.swift).
+// One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt (FuzzLyrics.swift)
+// or cover (FuzzCover.swift).
 //
 // libFuzzer's driver is looked up at run time: `make fuzz` links libclang_rt.fuzzer_no_main whole
 // and exports it. It is found through dlsym rather than linked by name so that an ordinary
@@ -12,12 +13,16 @@ typealias FuzzerDriver = @convention(c) (
 ) -> Int32
 
 let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
-    "lrc": { data, size in fuzzLRC(data, size) },
+    "lrc": { data, size in fuzzLyrics(data, size, format: .lrc) },
+    "ttml": { data, size in fuzzLyrics(data, size, format: .ttml) },
+    "yrc": { data, size in fuzzLyrics(data, size, format: .yrc) },
+    "srt": { data, size in fuzzLyrics(data, size, format: .srt) },
+    "vtt": { data, size in fuzzLyrics(data, size, format: .vtt) },
     "cover": { data, size in fuzzCover(data, size) },
 ]
 let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 guard let target = targets[name] else {
-    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc or cover\n".utf8))
+    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt or cover\n".utf8))
     exit(64)
 }
 guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {

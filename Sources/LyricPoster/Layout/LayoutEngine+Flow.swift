@@ -105,6 +105,11 @@ extension LayoutEngine {
         for (index, g) in groups.enumerated() {
             if index > 0, lines[index].role == .current, lines[index - 1].role == .current, var last = merged.popLast() {
                 let top = last.height + gap * 0.6
+                // A line sung together that does not fit under the others is left out.
+                guard top + g.height <= area.height else {
+                    merged.append(last)
+                    continue
+                }
                 last.blocks += g.blocks.shifted(by: top)
                 last.height = top + g.height
                 merged.append(last)

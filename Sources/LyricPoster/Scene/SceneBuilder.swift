@@ -127,7 +127,8 @@ public struct SceneBuilder: Sendable {
         }
 
         // Lines sung together with the current one, drawn with it.
-        let together = current.map { timeline.group(of: $0).filter { $0 != current && lines[$0].isSung } } ?? []
+        // (at most two more: a file with many lines at one stamp is not a choir of ten).
+        let together = current.map { Array(timeline.group(of: $0).filter { $0 != current && lines[$0].isSung }.prefix(2)) } ?? []
         var previous: [Int] = []
         var i = previousEnd - 1
         while i >= 0, previous.count < before {
