@@ -22,6 +22,12 @@ done
 render night-drive-intro "$nd/cover.jpg" "$nd/night-drive.lrc" 0:03 lockscreen
 render night-drive-gap "$nd/cover.jpg" "$nd/night-drive.lrc" 1:36 lockscreen
 render all-scripts "$as/cover.png" "$as/all-scripts.lrc" 0:37.5 landscape --before 5 --after 6
+# A TTML duet with romanisation, translations and backing vocals.
+rl=samples/river-lights
+render river-lights "$rl/cover.png" "$rl/river-lights.ttml" 0:21.6 lockscreen
+render river-lights-duet "$rl/cover.png" "$rl/river-lights.ttml" 0:29 landscape --theme immersive
+"$bin" inspect "$rl/river-lights.ttml" > "$out/river-lights.json"
+echo "$out/river-lights.json"
 render all-scripts "$as/cover.png" "$as/all-scripts.lrc" 0:57.5 lockscreen --before 4 --after 0
 "$bin" inspect "$pl/paper-lanterns.lrc" > "$out/paper-lanterns.json"
 echo "$out/paper-lanterns.json"

@@ -72,5 +72,14 @@ echo docs/landscape.png
 convert "$out/sheet.png" -resize 900x docs/sheet.png
 echo docs/sheet.png
 
+# A TTML duet: romanisation and translation under each line, backing vocals filling as they are
+# sung, the second singer on the other side (left-aligned themes) or in a second hue (centred ones).
+rl=samples/river-lights
+frame "$out/ttml-card.png" "$rl/cover.png" "$rl/river-lights.ttml" 0:21.6 lockscreen card
+frame "$out/ttml-immersive.png" "$rl/cover.png" "$rl/river-lights.ttml" 0:31.9 lockscreen immersive
+frame "$out/ttml-duet.png" "$rl/cover.png" "$rl/river-lights.ttml" 0:24 lockscreen card
+montage "$out"/ttml-{card,immersive,duet}.png -tile 3x1 -geometry 300x533+6+6 -background '#202020' docs/ttml.png
+echo docs/ttml.png
+
 # 8 bits per channel and no time stamps: small files that only change when the pictures do.
 mogrify -depth 8 -strip -define png:compression-level=9 docs/*.png
