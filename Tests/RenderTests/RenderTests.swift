@@ -17,6 +17,29 @@ final class RenderTests: XCTestCase {
     [00:12.00]Last line 🎵
     """
 
+    /// A TTML duet: romanised Japanese with translations, backing vocals, a second singer.
+    static let duet = """
+    <tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttm="http://www.w3.org/ns/ttml#metadata" xml:lang="ja">\
+    <head><metadata><ttm:title>Two Lanterns</ttm:title><ttm:agent type="person" xml:id="v1"/><ttm:agent type="person" xml:id="v2"/></metadata></head>\
+    <body><p begin="1" end="3.5" ttm:agent="v1"><span begin="1" end="1.5">灯</span><span begin="1.5" end="2">が</span><span begin="2" end="3">揺れる</span>\
+    <span ttm:role="x-roman">hi ga yureru</span><span ttm:role="x-translation">The light sways</span>\
+    <span ttm:role="x-bg"><span begin="2.5" end="3">(揺れる)</span></span></p>\
+    <p begin="4" end="6" ttm:agent="v2"><span begin="4" end="5">ここ</span><span begin="5" end="6">にいる</span>\
+    <span ttm:role="x-roman">koko ni iru</span><span ttm:role="x-translation">I am here</span></p>\
+    <p begin="7" end="9" ttm:agent="v1"><span begin="7" end="9">また明日</span></p></body></tt>
+    """
+
+    func testGoldenRolesCentred() throws {
+        let frame = try renderFrame(cover: try Self.dusk.get(), lrc: Self.duet, at: 2_750, preset: .custom(width: 270, height: 480), karaoke: true)
+        try assertGolden(frame.canvas, named: "roles-centred-2750")
+    }
+
+    func testGoldenDuetSideInSplit() throws {
+        let frame = try renderFrame(cover: try Self.dusk.get(), lrc: Self.duet, at: 4_500, preset: .custom(width: 480, height: 270),
+                                    theme: .immersive, karaoke: true)
+        try assertGolden(frame.canvas, named: "duet-split-4500")
+    }
+
     static let dusk = Result { try makeCover(top: Color(red: 0.9, green: 0.5, blue: 0.3), bottom: Color(red: 0.2, green: 0.1, blue: 0.4)) }
 
     func testGoldenStackBilingual() throws {

@@ -56,7 +56,7 @@ func renderFrame(cover: Bitmap, lrc: String, at ms: Int, preset: Preset, before:
     let engine = LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Shared.fonts), theme: theme,
                               palette: background.palette)
     let renderer = Renderer(background: background, layoutEngine: engine)
-    var builder = SceneBuilder(lyrics: try LRC.parse(lrc), before: before, after: after)
+    var builder = SceneBuilder(lyrics: try LyricsReader.parse(lrc), before: before, after: after)
     builder.karaoke = karaoke
     builder.timeSensitive = theme.showProgress
     let scene = builder.scene(at: Timestamp(milliseconds: ms))
