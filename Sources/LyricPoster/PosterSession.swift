@@ -215,7 +215,7 @@ public struct RenderedFrame: Sendable {
 /// Renders scenes of one prepared song to PNG bytes. Not thread-safe: one per thread.
 public final class FrameRenderer {
     /// Bumped whenever the same inputs would render different pixels, so resumed batches re-render.
-    public static let version = 2
+    public static let version = 3
 
     private let renderer: Renderer
     private let options: RenderOptions

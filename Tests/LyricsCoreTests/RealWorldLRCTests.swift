@@ -212,3 +212,29 @@ import Testing
         #expect(try lrc("[00:10.00][00:40.00]chorus").lines.count == 2)
     }
 }
+
+/// NetEase's LRC opens with the same JSON credit lines as its YRC.
+@Suite struct NetEaseLRCTests {
+    static let text = """
+        {"t":0,"c":[{"tx":"作词: "},{"tx":"某人"}]}
+        {"t":1000,"c":[{"tx":"作曲: "},{"tx":"另一人"}]}
+        [00:05.00]第一行
+        [00:09.00]第二行
+        """
+
+    @Test func jsonCreditsAreCreditsAndTheFileStaysLRC() throws {
+        #expect(LyricsFormat.sniff(Self.text) == .lrc)
+        let lyrics = try LyricsReader.parse(Self.text)
+        #expect(lyrics.format == .lrc)
+        #expect(lyrics.lines.map(\.text) == ["作词: 某人", "作曲: 另一人", "第一行", "第二行"])
+        #expect(lyrics.lines.map(\.role) == [.credit, .credit, .lyric, .lyric])
+        #expect(lyrics.lines.map(\.start.milliseconds) == [0, 1000, 5000, 9000])
+        #expect(lyrics.lines[2].translation == nil)
+    }
+
+    @Test func jsonAfterATimedLineIsNoTranslation() throws {
+        let lyrics = try lrc("[00:01.00]a\n{\"t\":2000,\"c\":[{\"tx\":\"Producer: X\"}]}\n[00:05.00]b")
+        #expect(lyrics.lines.map(\.translation) == [nil, nil, nil])
+        #expect(lyrics.lines.map(\.role) == [.lyric, .credit, .lyric])
+    }
+}

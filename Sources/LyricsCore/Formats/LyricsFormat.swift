@@ -20,7 +20,8 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
     /// - TTML: the first markup is an XML declaration or a `<tt` element (after a BOM, whitespace
     ///   and comments).
     /// - WebVTT: the text starts with `WEBVTT`.
-    /// - YRC: a line starts `[digits,digits]` and holds `(digits,digits,digits)` word timing.
+    /// - YRC: a line starts `[digits,digits]` and holds `(digits,digits,digits)` word timing
+    ///   (JSON credit lines alone do not decide: NetEase's LRC opens with them too).
     /// - SRT: a line `hh:mm:ss,mmm --> hh:mm:ss,mmm` (cue timing with a comma or a dot).
     /// - LRC: anything else (its parser reports when nothing in it is timed).
     public static func sniff(_ text: String) -> LyricsFormat {
@@ -34,7 +35,8 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
         }
         if trimmed.hasPrefix("WEBVTT") { return .vtt }
         for line in trimmed.split(whereSeparator: \.isNewline).prefix(400) {
-            if YRC.isLineHeader(line) { return .yrc }
+            // JSON credit lines open NetEase's LRC as well as its YRC: only a timed YRC line decides.
+            if YRC.isLineHeader(line), line.drop(while: \.isWhitespace).first != "{" { return .yrc }
             if Subtitles.isCueTiming(line) { return .srt }
         }
         return .lrc

@@ -8,6 +8,8 @@ extension LRC.Parser {
         var end: Int?
         var translations: [String] = []
         var romanisation: String?
+        /// A JSON credit line: a credit whatever it says, never grouped with lyrics at its stamp.
+        var isCredit = false
     }
 
     /// A word whose end is `nil` until the line's end is known.
@@ -35,6 +37,12 @@ extension LRC.Parser {
             guard seen[stamp, default: []].insert(text).inserted else { return nil }
             list.append(Entry(stamp: stamp, text: text, words: words, end: end))
             return list.count - 1
+        }
+
+        /// A JSON credit line at `stamp` (written as is, never grouped with lines at its stamp).
+        mutating func addCredit(_ text: String, at stamp: Int) {
+            guard seen[stamp, default: []].insert(text).inserted else { return }
+            list.append(Entry(stamp: stamp, text: text, words: [], isCredit: true))
         }
 
         /// An LRCX `[tr]` attachment for the line at `stamp`.
@@ -65,7 +73,7 @@ extension LRC.Parser {
             var list = self.list
             var groups: [Int: [Int]] = [:]
             var order: [Int] = []
-            for (index, entry) in list.enumerated() where !entry.text.isEmpty {
+            for (index, entry) in list.enumerated() where !entry.text.isEmpty && !entry.isCredit {
                 if groups[entry.stamp] == nil { order.append(entry.stamp) }
                 groups[entry.stamp, default: []].append(index)
             }

@@ -21,7 +21,8 @@ extension LRC {
     ///   romanisation; `[tt]`, `[fu]` are dropped.
     /// - **Ends.** A trailing word stamp (`…words[01:19.453]`) ends the line there when that is
     ///   before the next line; otherwise a line ends where the next (later) stamp begins.
-    /// - **Credits.** The leading lines that read as credits (`作词 : …`) get the credit role.
+    /// - **Credits.** The leading (and trailing) lines that read as credits (`作词 : …`) get the
+    ///   credit role, as do NetEase's JSON credit lines (`{"t":0,"c":[{"tx":"作词: "},…]}`).
     /// - **Order.** Lines are sorted stably by the time as written, so equal times keep file order.
     /// - **Offset.** The last `[offset:]` anywhere in the file applies to every time, lines and words;
     ///   results may be negative (a line before the song starts).
@@ -45,6 +46,13 @@ extension LRC {
                 let syntax = LineScanner.scan(line)
                 for tag in syntax.tags { tags[tag.key] = tag.value }
                 if case .untimed(let text) = syntax.content {
+                    // NetEase's JSON credit lines (`{"t":0,"c":[{"tx":"作词: "},…]}`) are timed credits.
+                    if text.hasPrefix("{"), let credit = JSONCredit(Substring(text)) {
+                        settle()
+                        book.addCredit(credit.text, at: credit.start)
+                        previousTimed = []
+                        continue
+                    }
                     if pending != nil || Self.holdsTimeTag(text) {
                         // A run of untimed lines, or a broken timed line, is no translation.
                         pendingIsAlone = false
@@ -175,6 +183,7 @@ extension LRC {
                     text: entry.text,
                     translation: entry.translations.isEmpty ? nil : entry.translations.joined(separator: "\n"),
                     words: words,
+                    role: entry.isCredit ? .credit : .lyric,
                     romanisation: entry.romanisation
                 ))
             }

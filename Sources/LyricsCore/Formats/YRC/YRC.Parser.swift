@@ -29,7 +29,7 @@ extension YRC {
                 let scalars = Array(line.unicodeScalars)
                 let first = LineSyntax.skipBlanks(scalars, from: 0)
                 if first < scalars.count, scalars[first] == "{" {
-                    if lines.count < Limits.maxLines, let credit = Credit(line) {
+                    if lines.count < Limits.maxLines, let credit = JSONCredit(line) {
                         let start = Timestamp(milliseconds: credit.start)
                         lines.append(LyricLine(start: start, end: start, text: credit.text, role: .credit))
                         fromJSON.append(true)
