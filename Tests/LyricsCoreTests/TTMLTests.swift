@@ -307,3 +307,20 @@ import Testing
         }
     }
 }
+
+extension TTMLTests {
+    @Test func wordTimedTranslationsAreTextNotSyllables() throws {
+        let lyrics = try Self.parse(Self.tt("""
+            <p begin="1" end="3"><span begin="1" end="3">雨</span>\
+            <span ttm:role="x-translation"><span begin="1" end="2">The</span> <span begin="2" end="3">rain</span>\
+            <span ttm:role="x-bg">(yes)</span></span>\
+            <span ttm:role="x-bg"><span begin="2" end="3">(うん)</span></span></p>
+            """))
+        let line = try #require(lyrics.lines.first)
+        #expect(line.text == "雨")
+        #expect(line.words.count == 1)
+        #expect(line.translation == "The rain")
+        #expect(line.background?.text == "うん")
+        #expect(line.background?.translation == "(yes)")
+    }
+}

@@ -29,6 +29,10 @@ extension TTML {
             case background
             case translation
             case romanisation
+            /// A span inside a translation or romanisation: more of its text.
+            case roleText
+            /// The backing vocals' part of a translation (`true`) or romanisation (`false`).
+            case roleBackground(Bool)
             /// Ruby annotation text, not shown.
             case ignored
             /// A ruby container: one syllable whose times come from its annotations.
@@ -103,6 +107,11 @@ extension TTML {
                 inBackground = 0
                 return .line
             case "span" where line != nil:
+                // Spans inside a translation or romanisation (word-timed ones) are its text; a
+                // backing-vocal span there is the backing vocals' part of it.
+                if let role = openRole() {
+                    return attribute["role"] == "x-bg" ? .roleBackground(role) : .roleText
+                }
                 return lineSpan(attribute, parser)
             case "br" where line != nil:
                 appendText(" ")
@@ -164,8 +173,11 @@ extension TTML {
                 return .romanisation
             case "x-bg":
                 if inBackground == 0 {
-                    line?.background = Run(begin: attribute["begin"].flatMap(TTML.milliseconds),
-                                           end: attribute["end"].flatMap(TTML.milliseconds))
+                    // (A translation read earlier may have started the run with its part.)
+                    var run = line?.background ?? Run()
+                    run.begin = run.begin ?? attribute["begin"].flatMap(TTML.milliseconds)
+                    run.end = run.end ?? attribute["end"].flatMap(TTML.milliseconds)
+                    line?.background = run
                 }
                 inBackground += 1
                 return .background
@@ -206,6 +218,18 @@ extension TTML {
                 setRole(translation: text)
             case .romanisation:
                 setRole(romanisation: text)
+            case .roleBackground(let isTranslation):
+                let value = Self.collapsed(roleBackgroundText)
+                roleBackgroundText = ""
+                if !value.isEmpty {
+                    let saved = inBackground
+                    inBackground = 1
+                    mutateRun { run in
+                        if isTranslation, run.translation == nil { run.translation = value }
+                        if !isTranslation, run.romanisation == nil { run.romanisation = value }
+                    }
+                    inBackground = saved
+                }
             case .rubyContainer:
                 // A container whose annotations carried no times is no syllable.
                 if case .word(let wordText, let begin, _)? = currentRun?.pieces.last, begin == Int.max {
@@ -257,6 +281,17 @@ extension TTML {
         }
 
         private var headBackgroundText = ""
+        /// The backing vocals' part of the inline translation or romanisation being read.
+        private var roleBackgroundText = ""
+
+        /// Whether an inline translation (`true`) or romanisation (`false`) is open.
+        private func openRole() -> Bool? {
+            for frame in stack.reversed() {
+                if case .translation = frame { return true }
+                if case .romanisation = frame { return false }
+            }
+            return nil
+        }
 
         private func openHeadText() -> (String, HeadKind)? {
             for frame in stack.reversed() {
@@ -278,8 +313,10 @@ extension TTML {
                 return
             case .line, .background, .plainSpan:
                 appendText(string)
-            case .translation, .romanisation, .agentName, .title, .songwriter, .headText:
+            case .translation, .romanisation, .roleText, .agentName, .title, .songwriter, .headText:
                 if buffer.utf8.count < 65_536 { buffer += string }
+            case .roleBackground:
+                if roleBackgroundText.utf8.count < 65_536 { roleBackgroundText += string }
             case .headBackground:
                 if headBackgroundText.utf8.count < 65_536 { headBackgroundText += string }
             case .other:
