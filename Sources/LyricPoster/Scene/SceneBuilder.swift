@@ -153,7 +153,9 @@ public struct SceneBuilder: Sendable {
                 if let t = translation, !t.isEmpty { text = t }
                 translation = nil
             }
-            let romanised = romanisation == .show ? l.romanisation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) } : nil
+            // A romanisation spells the original: not shown when the translation takes its place.
+            let replaced = translations == .only && l.translation?.isEmpty == false
+            let romanised = romanisation == .show && !replaced ? l.romanisation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) } : nil
             var backing = l.background.map { Scene.Backing(text: DisplayText.clean($0.text, maxCharacters: maxLineCharacters)) }
             if backing?.text.isEmpty == true { backing = nil }
             let voice: Scene.Voice = l.agent.map { duetAgents.contains($0) ? .duet : .lead } ?? .lead
