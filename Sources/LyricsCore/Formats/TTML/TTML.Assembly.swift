@@ -95,7 +95,7 @@ extension TTML {
             guard !words.isEmpty else {
                 return (Reader.collapsed(leading), [])
             }
-            if !leading.isEmpty { words[0].text = leading + (leading.last == " " ? "" : "") + words[0].text }
+            if !leading.isEmpty { words[0].text = leading + words[0].text }
             words[0].text = String(words[0].text.drop { $0 == " " })
             words[words.count - 1].text = String(words[words.count - 1].text.trimmingWhitespace())
             let kept = words.filter { !$0.text.isEmpty }.map {
@@ -125,8 +125,7 @@ extension TTML {
                     if depth == 0, index < text.count - 1 { return settled }  // the first pair closes early
                 }
             }
-            text = String(text.dropFirst().dropLast()).trimmingWhitespace().description
-            guard !words.isEmpty else { return (text, []) }
+            guard !words.isEmpty else { return (String(text.dropFirst().dropLast().trimmingWhitespace()), []) }
             words[0].text = String(words[0].text.dropFirst())
             words[words.count - 1].text = String(words[words.count - 1].text.dropLast())
             words = words.filter { !$0.text.isEmpty }
