@@ -25,6 +25,11 @@ let package = Package(
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
         .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebp libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]
+        ),
+        .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
@@ -40,7 +45,7 @@ let package = Package(
         // Pure Swift: timestamps, LRC decoding and parsing, timeline.
         .target(name: "LyricsCore"),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
-        .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto"]),
+        .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
         // Scenes, layout, rendering and output, built from values.
         .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics"]),
         .executableTarget(

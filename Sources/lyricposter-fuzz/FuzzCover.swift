@@ -1,6 +1,6 @@
-// libFuzzer target for the cover decoders (PNG through libpng, JPEG through TurboJPEG, EXIF).
-// Built by `make fuzz` with AddressSanitizer and coverage instrumentation and linked with libFuzzer
-// (driven through LLVMFuzzerRunDriver, see main.swift; FUZZ_TARGET=cover).
+// libFuzzer target for the cover decoders (PNG through libpng, JPEG through TurboJPEG, WebP through
+// libwebp and its demuxer, EXIF). Built by `make fuzz` with AddressSanitizer and coverage instrumentation
+// and linked with libFuzzer (driven through LLVMFuzzerRunDriver, see main.swift; FUZZ_TARGET=cover).
 import Foundation
 import PosterGraphics
 

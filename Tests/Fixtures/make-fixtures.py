@@ -261,6 +261,31 @@ def make_bad():
     write("corrupt.jpg", base[:sos_end] + garbage + b"\xff\xd9")
 
 
+def make_webp():
+    """WebP covers: lossless, lossy, with alpha, animated (the first frame is the pattern), and
+    bad ones: truncated, and a header claiming 16383x16383 pixels (checked before decoding)."""
+    rgb = rgb_image()
+    def webp(img, **kw):
+        buf = io.BytesIO()
+        img.save(buf, "WEBP", **kw)
+        return buf.getvalue()
+    write("lossless.webp", webp(rgb, lossless=True))
+    write("lossy.webp", webp(rgb, quality=95, method=6))
+    rgba = Image.new("RGBA", (W, H))
+    rgba.putdata([q for row in pattern(((255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 128), (255, 255, 255, 0)))
+                  for q in row])
+    write("alpha.webp", webp(rgba, lossless=True, exact=True))
+    second = Image.new("RGB", (W, H), (0, 0, 0))
+    write("animated.webp", webp(rgb, save_all=True, append_images=[second], duration=[100, 100], loop=0, lossless=True))
+    full = webp(rgb, lossless=True)
+    write("truncated.webp", full[: len(full) // 2])
+    # VP8L: signature 0x2F, then width-1 and height-1 in 14 bits each, alpha bit, 3-bit version.
+    bits = (16382) | (16382 << 14) | (0 << 28) | (0 << 29)
+    vp8l = b"\x2f" + struct.pack("<I", bits) + bytes(64)
+    chunk_data = b"VP8L" + struct.pack("<I", len(vp8l)) + vp8l
+    write("bomb.webp", b"RIFF" + struct.pack("<I", 4 + len(chunk_data)) + b"WEBP" + chunk_data)
+
+
 def find_marker(data, code):
     """Offset of the first FFxx marker with the given code, walking the segments."""
     i = 2
@@ -331,6 +356,10 @@ def verify():
         ("exif-orient-6.jpg", "RGB", rgba, 6, (H, W)),
         ("exif-orient-8.jpg", "RGB", rgba, 6, (H, W)),
         ("wrong-extension.jpg", "RGB", rgba, 0, (W, H)),
+        ("lossless.webp", "RGB", rgba, 0, (W, H)),
+        ("lossy.webp", "RGB", rgba, 8, (W, H)),
+        ("alpha.webp", "RGBA", ((255, 0, 0, 255), (0, 255, 0, 255), (0, 0, 255, 128), (255, 255, 255, 0)), 0, (W, H)),
+        ("animated.webp", None, rgba, 0, (W, H)),
     ]
     for name, mode, expected, tol, size in cases:
         img = Image.open(os.path.join(OUT, name))
@@ -406,6 +435,7 @@ def main(argv):
         make_png()
         make_jpeg()
         make_bad()
+        make_webp()
     for line in verify():
         print(line)
     print("all fixtures verified")

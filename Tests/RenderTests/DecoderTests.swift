@@ -48,6 +48,30 @@ final class DecoderTests: XCTestCase {
         try assertQuadrants("grey.jpg", grey: true)
     }
 
+    func testWebPVariants() throws {
+        try assertQuadrants("lossless.webp", tolerance: 0)
+        try assertQuadrants("lossy.webp", tolerance: 12)
+        try assertQuadrants("alpha.webp", tolerance: 1, transparentCorner: true)
+        let alpha = try decode("alpha.webp")
+        XCTAssertEqual(alpha.rgba(x: 16, y: 36).a, 128)
+        XCTAssertEqual(Int(alpha.rgba(x: 16, y: 36).b), 255, accuracy: 2, "straight colour survives premultiplication")
+        // An animated WebP: the first frame is the cover (the second is black).
+        try assertQuadrants("animated.webp", tolerance: 0)
+    }
+
+    func testBadWebPFilesFailWithAReason() throws {
+        XCTAssertThrowsError(try decode("truncated.webp")) { error in
+            XCTAssertTrue("\(error)".contains("WebP"), "\(error)")
+        }
+        // 16383×16383 in the header: refused before any pixel memory is allocated.
+        XCTAssertThrowsError(try decode("bomb.webp")) { error in
+            XCTAssertEqual(error as? ImageError, .tooLarge(width: 16383, height: 16383, limit: 100_000_000))
+        }
+        XCTAssertThrowsError(try decode("lossless.webp", limits: DecodeLimits(maxPixels: 100))) { error in
+            XCTAssertEqual(error as? ImageError, .tooLarge(width: 64, height: 48, limit: 100))
+        }
+    }
+
     func testEXIFOrientationIsApplied() throws {
         for name in ["exif-orient-3.jpg", "exif-orient-6.jpg", "exif-orient-8.jpg"] { try assertQuadrants(name) }
     }
@@ -63,7 +87,7 @@ final class DecoderTests: XCTestCase {
     func testBadFilesFailWithAReason() throws {
         let cases: [(String, String)] = [
             ("truncated.png", "corrupt PNG"), ("truncated.jpg", "corrupt JPEG"), ("corrupt.jpg", "corrupt JPEG"),
-            ("not-an-image.png", "not a PNG or JPEG image"), ("empty.png", "file is empty"),
+            ("not-an-image.png", "not a PNG, JPEG or WebP image"), ("empty.png", "file is empty"),
         ]
         for (name, reason) in cases {
             XCTAssertThrowsError(try decode(name), name) { error in

@@ -23,16 +23,19 @@ public struct DecodeLimits: Sendable, Equatable {
     }
 }
 
-/// Decodes cover images (PNG or JPEG, told apart by their bytes, not their names) into upright
-/// `Bitmap`s, honouring EXIF orientation.
+/// Decodes cover images (PNG, JPEG or WebP, told apart by their bytes, not their names) into
+/// upright `Bitmap`s, honouring EXIF orientation.
 public enum ImageDecoder {
-    public enum Format: String, Sendable { case png, jpeg }
+    public enum Format: String, Sendable { case png, jpeg, webp }
 
     public static func sniff(_ data: Data) -> Format? {
         if data.count >= 8, data.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             return .png
         }
         if data.count >= 3, data.prefix(3).elementsEqual([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        // RIFF <size> WEBP
+        if data.count >= 12, data.prefix(4).elementsEqual(Array("RIFF".utf8)),
+           data.dropFirst(8).prefix(4).elementsEqual(Array("WEBP".utf8)) { return .webp }
         return nil
     }
 
@@ -47,6 +50,7 @@ public enum ImageDecoder {
         switch sniff(data) {
         case .png: return try PNG.Decoder.decode(data, limits: limits)
         case .jpeg: return try JPEG.Decoder.decode(data, limits: limits, minimumSize: minimumSize)
+        case .webp: return try WebP.Decoder.decode(data, limits: limits)
         case nil: throw .unknownFormat
         }
     }

@@ -1,0 +1,5 @@
+// libwebp reports errors as return codes, so Swift can call it directly. The demux library reads
+// animated WebP (its first frame is the cover).
+#include <stddef.h>
+#include <webp/decode.h>
+#include <webp/demux.h>
