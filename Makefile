@@ -5,7 +5,8 @@
 SWIFT ?= swift
 OUT ?= out
 PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev \
-           libturbojpeg0-dev libdeflate-dev libssl-dev libwebp-dev fonts-noto-cjk fonts-noto-color-emoji
+           libturbojpeg0-dev libdeflate-dev libssl-dev libwebp-dev libtag1-dev fonts-noto-cjk fonts-noto-color-emoji \
+           ffmpeg python3-mutagen
 BIN = .build/release/lyricposter
 
 .PHONY: all deps build demo gallery test bench fuzz test-sanitized clean

@@ -42,12 +42,21 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
 
+        // TagLib is C++ that Swift cannot import here: this shim reads tags, lyrics and pictures and
+        // hands them over as plain C structs.
+        .target(
+            name: "CTagLibShim",
+            linkerSettings: [.linkedLibrary("tag"), .linkedLibrary("stdc++")]
+        ),
+        // Audio files: their tags, embedded lyrics and pictures, as Swift values (TagLib behind CTagLibShim).
+        .target(name: "MediaTags", dependencies: ["CTagLibShim"]),
+
         // Pure Swift: timestamps, LRC decoding and parsing, timeline.
         .target(name: "LyricsCore"),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
         .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
         // Scenes, layout, rendering and output, built from values.
-        .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics"]),
+        .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics", "MediaTags"]),
         .executableTarget(
             name: "lyricposter",
             dependencies: [
@@ -68,5 +77,6 @@ let package = Package(
             resources: [.copy("Goldens")]
         ),
         .testTarget(name: "CLITests", dependencies: ["LyricsCore"]),
+        .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags"]),
     ]
 )
