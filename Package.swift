@@ -60,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "lyricposter",
             dependencies: [
-                "LyricPoster", "LyricsCore",
+                "LyricPoster", "LyricsCore", "MediaTags",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

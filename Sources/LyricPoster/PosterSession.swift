@@ -49,6 +49,12 @@ public struct RenderOptions: Sendable {
 
 /// Reads input files into values, with errors that name the file.
 public enum Inputs {
+    /// Whether something exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
     /// Reads a whole file, refusing folders and files over `limit` bytes. Pipes and `-` (standard
     /// input) are read to their end, up to the same limit.
     public static func read(_ path: String, limit: Int) throws(PosterError) -> Data {
@@ -128,15 +134,20 @@ public final class PosterSession: @unchecked Sendable {
     public let lyricsDigest: String
     private let mainRenderer: FrameRenderer
 
-    public init(cover coverPath: String, lyrics lyricsPath: String, options: RenderOptions,
-                timings: Timings = Timings()) throws(PosterError) {
+    /// Where the cover and lyrics came from (files, sidecars, tags).
+    public let song: ResolvedSong
+
+    public convenience init(cover coverPath: String, lyrics lyricsPath: String, options: RenderOptions,
+                            timings: Timings = Timings()) throws(PosterError) {
+        try self.init(source: .files(cover: coverPath, lyrics: lyricsPath), options: options, timings: timings)
+    }
+
+    public init(source: SongSource, options: RenderOptions, timings: Timings = Timings()) throws(PosterError) {
         self.options = options
         self.timings = timings
-        let lyricsData = try Inputs.read(lyricsPath, limit: options.maxLyricsBytes)
-        let lyrics = try timings.measure("lyrics") { () throws(PosterError) in
-            try Inputs.lyrics(lyricsData, path: lyricsPath, format: options.format, encoding: options.encoding,
-                              offsetSign: options.offsetSign)
-        }
+        let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options) }
+        self.song = song
+        let lyrics = song.lyrics, lyricsPath = song.lyricsPath, lyricsData = song.lyricsData
         if lyrics.lines.count > options.maxLyricsLines {
             throw PosterError(path: lyricsPath, reason: "has \(lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines) (see --max-lyrics-lines)")
         }
@@ -145,9 +156,7 @@ public final class PosterSession: @unchecked Sendable {
         }
         let preset = options.preset
         let geometry = PosterGeometry(preset: preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
-        // A compressed cover can never legitimately be larger than its pixel limit uncompressed.
-        let (bytes, overflow) = options.limits.maxPixels.multipliedReportingOverflow(by: 4)
-        let coverData = try Inputs.read(coverPath, limit: max(64 * 1024 * 1024, overflow ? Int.max : bytes))
+        let coverData = song.coverData, coverPath = song.coverPath
         // The largest area the cover is drawn at is the whole canvas.
         let cover = try timings.measure("decode") { () throws(PosterError) in
             do { return try ImageDecoder.decode(coverData, limits: options.limits, minimumSize: (preset.width, preset.height)) } catch {

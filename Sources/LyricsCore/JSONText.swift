@@ -1,9 +1,9 @@
 /// Minimal JSON writing for output whose key order is part of a contract (JSONSerialization sorts
 /// or scrambles keys and escapes `/`).
-enum JSONText {
+public enum JSONText {
     /// `value` as a JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t`, … or
     /// `\u00XX`; everything else, including non-ASCII, written as UTF-8.
-    static func quoted(_ value: String) -> String {
+    public static func quoted(_ value: String) -> String {
         var out = "\""
         out.unicodeScalars.reserveCapacity(value.unicodeScalars.count + 2)
         for scalar in value.unicodeScalars {
@@ -27,7 +27,7 @@ enum JSONText {
     }
 
     /// `value` quoted, or `null`.
-    static func quoted(_ value: String?) -> String {
+    public static func quoted(_ value: String?) -> String {
         value.map { quoted($0) } ?? "null"
     }
 }

@@ -118,10 +118,10 @@ struct BatchPlan {
 /// The common run of `lines` and `sequence`: check outputs, prepare the song, render the plan
 /// into `output` with progress and signals handled, write the `--report` copy, and exit 130
 /// after an interruption. `after` runs on a complete result (e.g. the dense sequence).
-func runBatch(cover: String, lyrics: String, output: String, report: String?, render: RenderOptionGroup,
+func runBatch(source: SongSource, output: String, report: String?, render: RenderOptionGroup,
               batch: BatchOptionGroup, timed: Bool = false, plan: (PosterSession) throws(PosterError) -> BatchPlan,
               after: (BatchRenderer.Result) throws(PosterError) -> Void = { _ in }) throws {
-    try checkOutputs([output, report].compactMap { $0 }, inputs: [cover, lyrics])
+    try checkOutputs([output, report].compactMap { $0 }, inputs: source.paths)
     let stop = StopFlag()
     stop.installSignalHandlers()
     let clock = Timings()
@@ -129,10 +129,11 @@ func runBatch(cover: String, lyrics: String, output: String, report: String?, re
     var label = ""
     let progress = Progress(label: "frames", quiet: batch.quiet)
     do throws(PosterError) {
-        let session = try PosterSession(cover: cover, lyrics: lyrics, options: try render.renderOptions(timed: timed), timings: clock)
+        let session = try PosterSession(source: source, options: try render.renderOptions(timed: timed), timings: clock)
         session.warnings.forEach(warn)
         let planned = try plan(session)
-        let renderer = BatchRenderer(session: session, directory: output, coverPath: cover, lyricsPath: lyrics,
+        let renderer = BatchRenderer(session: session, directory: output, coverPath: session.song.coverPath,
+                                     lyricsPath: session.song.lyricsPath,
                                      jobs: batch.jobs, force: batch.force)
         let result = try renderer.run(frames: planned.frames, kind: planned.kind, fps: planned.fps, ticks: planned.ticks,
                                       stop: stop, progress: progress.update)

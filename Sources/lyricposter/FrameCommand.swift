@@ -9,20 +9,17 @@ struct FrameCommand: ParsableCommand {
         abstract: "Render the poster for one instant of a song.",
         discussion: """
         Times: 83.45, 1:23.45, 01:23.450, 1:02:03.5 or 83450ms.
-        Example: lyricposter frame cover.jpg song.lrc --at 1:23.4 -o now.png
+        Examples: lyricposter frame cover.jpg song.lrc --at 1:23.4 -o now.png
+                  lyricposter frame song.flac --at 1:23.4
         """
     )
 
-    @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover"))
-    var cover: String
-
-    @Argument(help: ArgumentHelp("The lyrics: LRC, TTML, YRC, SRT or WebVTT.", valueName: "lyrics"))
-    var lyrics: String
+    @OptionGroup var song: SongArguments
 
     @Option(help: ArgumentHelp("The instant to render.", valueName: "time"))
     var at: Timestamp
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the PNG (default: <lyrics name>.png here).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the PNG (default: <lyrics or audio name>.png here).", valueName: "file"))
     var output: String?
 
     @Option(help: ArgumentHelp("Also write a JSON report of what was drawn where.", valueName: "file"))
@@ -41,13 +38,13 @@ struct FrameCommand: ParsableCommand {
     }
 
     var outputPath: String {
-        output ?? (URL(fileURLWithPath: lyrics).deletingPathExtension().lastPathComponent + ".png")
+        output ?? (song.source.stem + ".png")
     }
 
     func run() throws {
         let out = outputPath
         for target in [out, report].compactMap({ $0 }) {
-            for input in [cover, lyrics] where OutputFile.sameFile(target, input) {
+            for input in song.source.paths where OutputFile.sameFile(target, input) {
                 throw fail(PosterError(path: target, reason: "output would overwrite the input \(input)"))
             }
         }
@@ -56,7 +53,7 @@ struct FrameCommand: ParsableCommand {
         }
         let clock = Timings()
         do {
-            let session = try PosterSession(cover: cover, lyrics: lyrics, options: try render.renderOptions(timed: true), timings: clock)
+            let session = try PosterSession(source: song.source, options: try render.renderOptions(timed: true), timings: clock)
             session.warnings.forEach(warn)
             let frame = try session.render(at: at)
             try clock.measure("write") { () throws(PosterError) in

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LyricPoster
 import LyricsCore
+import MediaTags
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,8 +10,11 @@ struct InspectCommand: ParsableCommand {
         abstract: "Print the parsed lyrics as JSON (or a table with --text)."
     )
 
-    @Argument(help: ArgumentHelp("The lyrics (LRC, TTML, YRC, SRT or WebVTT).", valueName: "lyrics"))
+    @Argument(help: ArgumentHelp("The lyrics (LRC, TTML, YRC, SRT or WebVTT), or an audio file (its sidecar or embedded lyrics).", valueName: "lyrics | audio"))
     var lyrics: String
+
+    @Option(name: .customLong("lyrics"), help: ArgumentHelp("With an audio file: the lyrics file to use instead of its sidecar or tags.", valueName: "file"))
+    var lyricsOverride: String?
 
     @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt or vtt (detected from the content when omitted).", valueName: "format"))
     var format: String?
@@ -33,6 +37,25 @@ struct InspectCommand: ParsableCommand {
     }
 
     func run() throws {
+        if MediaTags.isAudioFile(lyrics) {
+            var options = RenderOptions()
+            options.format = format.flatMap(LyricsFormat.init(rawValue:))
+            options.encoding = encoding
+            options.offsetSign = offsetSign == "add" ? .add : .subtract
+            do {
+                if text {
+                    let song = try SongResolver.resolve(.audio(lyrics, cover: nil, lyrics: lyricsOverride), options: options, needCover: false)
+                    print("source    lyrics: \(song.lyricsSource), cover: \(song.coverSource.isEmpty ? "none" : song.coverSource)")
+                    print(song.lyrics.inspectTable(), terminator: "")
+                } else {
+                    print(try SongResolver.inspectJSON(audio: lyrics, lyrics: lyricsOverride, options: options))
+                }
+            } catch {
+                throw fail(error)
+            }
+            return
+        }
+        if lyricsOverride != nil { throw fail(PosterError(path: lyrics, reason: "--lyrics goes with an audio file")) }
         do {
             let parsed = try Inputs.lyrics(lyrics, format: format.flatMap(LyricsFormat.init(rawValue:)), encoding: encoding,
                                            offsetSign: offsetSign == "add" ? .add : .subtract)

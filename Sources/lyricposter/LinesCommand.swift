@@ -13,8 +13,7 @@ struct LinesCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover")) var cover: String
-    @Argument(help: ArgumentHelp("The lyrics: LRC, TTML, YRC, SRT or WebVTT.", valueName: "lyrics")) var lyrics: String
+    @OptionGroup var song: SongArguments
     @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir")) var output: String
     @Option(help: ArgumentHelp("Also write the manifest to this file.", valueName: "file")) var report: String?
     @Flag(help: "Open the first frame in the desktop's image viewer.") var open = false
@@ -27,7 +26,7 @@ struct LinesCommand: ParsableCommand {
 
     func run() throws {
         var first: String?
-        try runBatch(cover: cover, lyrics: lyrics, output: output, report: report, render: render, batch: batch,
+        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             BatchPlan(frames: FramePlan.perLine(session.scenes), kind: "lines")
         }, after: { (result: BatchRenderer.Result) throws(PosterError) in

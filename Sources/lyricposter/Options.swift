@@ -167,7 +167,7 @@ struct RenderOptionGroup: ParsableArguments {
 
 /// Checks a `--format` value.
 func validateFormat(_ format: String?) throws {
-    if let format, LyricsFormat(rawValue: format) == nil {
-        throw ValidationError("--format must be one of \(LyricsFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+    if let format, !LyricsFormat.fileFormats.contains(where: { $0.rawValue == format }) {
+        throw ValidationError("--format must be one of \(LyricsFormat.fileFormats.map(\.rawValue).joined(separator: ", "))")
     }
 }

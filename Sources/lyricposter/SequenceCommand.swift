@@ -14,8 +14,7 @@ struct SequenceCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover")) var cover: String
-    @Argument(help: ArgumentHelp("The lyrics: LRC, TTML, YRC, SRT or WebVTT.", valueName: "lyrics")) var lyrics: String
+    @OptionGroup var song: SongArguments
     @Option(help: ArgumentHelp("Frames per second.", valueName: "n")) var fps: Int
     @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir")) var output: String
     @Option(help: ArgumentHelp("Start time (default 0).", valueName: "time")) var from: Timestamp?
@@ -32,12 +31,12 @@ struct SequenceCommand: ParsableCommand {
     }
 
     func run() throws {
-        try runBatch(cover: cover, lyrics: lyrics, output: output, report: report, render: render, batch: batch, timed: true,
+        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, timed: true,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             let start = from ?? Timestamp(milliseconds: 0)
             let end = to ?? session.scenes.timeline.end
             guard end > start else {
-                throw PosterError(path: lyrics, reason: "the lyrics end at \(end), before --from \(start)")
+                throw PosterError(path: session.song.lyricsPath, reason: "the lyrics end at \(end), before --from \(start)")
             }
             let plan = FramePlan.sequence(session.scenes, fps: fps, from: start, to: end)
             return BatchPlan(frames: plan.frames, kind: "sequence", fps: fps, ticks: plan.ticks)

@@ -8,8 +8,7 @@ struct SheetCommand: ParsableCommand {
         abstract: "Render a contact sheet: every line's frame as a thumbnail with its index and time."
     )
 
-    @Argument(help: ArgumentHelp("The cover image (PNG or JPEG).", valueName: "cover")) var cover: String
-    @Argument(help: ArgumentHelp("The lyrics: LRC, TTML, YRC, SRT or WebVTT.", valueName: "lyrics")) var lyrics: String
+    @OptionGroup var song: SongArguments
     @Option(name: .shortAndLong, help: ArgumentHelp("The sheet PNG to write.", valueName: "file")) var output: String
     @Option(help: ArgumentHelp("Thumbnails per row (default 6, 4 for landscape canvases).", valueName: "n")) var columns: Int?
     @Flag(help: "Open the sheet in the desktop's image viewer.") var open = false
@@ -22,14 +21,14 @@ struct SheetCommand: ParsableCommand {
     }
 
     func run() throws {
-        try checkOutputs([output], inputs: [cover, lyrics])
+        try checkOutputs([output], inputs: song.source.paths)
         let stop = StopFlag()
         stop.installSignalHandlers()
         let clock = Timings()
         let progress = Progress(label: "sheet", quiet: batch.quiet)
         do throws(PosterError) {
             let options = try render.renderOptions()
-            let session = try PosterSession(cover: cover, lyrics: lyrics, options: options, timings: clock)
+            let session = try PosterSession(source: song.source, options: options, timings: clock)
             session.warnings.forEach(warn)
             let frames = FramePlan.perLine(session.scenes)
             let wide = options.preset.width > options.preset.height

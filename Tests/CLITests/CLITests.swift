@@ -114,7 +114,7 @@ final class CLITests: CLITestCase {
     func testBadCoversFailWithOneLine() throws {
         let out = temp("out.png")
         let cases: [(String, String)] = [
-            ("missing.png", "no such file"), ("empty.png", "file is empty"), ("not-an-image.png", "not a PNG or JPEG"),
+            ("missing.png", "no such file"), ("empty.png", "file is empty"), ("not-an-image.png", "not a PNG, JPEG or WebP"),
             ("truncated.png", "corrupt PNG"), ("truncated.jpg", "corrupt JPEG"), ("corrupt.jpg", "corrupt JPEG"),
             ("bomb.png", "more than the limit"), ("bomb.jpg", "more than the limit"),
         ]

@@ -13,6 +13,11 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
     case srt
     /// WebVTT subtitles.
     case vtt
+    /// ID3 synchronised lyrics (`SYLT`), read from an MP3's tag only (see ``SYLT``).
+    case sylt
+
+    /// The formats a lyrics file can be in (and `--format` can name).
+    public static let fileFormats: [LyricsFormat] = [.lrc, .ttml, .yrc, .srt, .vtt]
 
     /// Which format `text` is in, judged from its content (a file's name is not trusted: lyric
     /// sites save TTML and YRC as `.lrc`, `.txt` or `.xml`).
@@ -97,6 +102,7 @@ public enum LyricsReader {
         case .yrc: return try YRC.parse(text, encoding: encoding)
         case .srt: return try Subtitles.parse(text, dialect: .srt, encoding: encoding)
         case .vtt: return try Subtitles.parse(text, dialect: .webVTT, encoding: encoding)
+        case .sylt: throw .invalid("SYLT lyrics are read from an MP3's tag, not from a file")
         }
     }
 }

@@ -1,0 +1,265 @@
+import Foundation
+import LyricsCore
+import MediaTags
+
+/// Where a song's cover and lyrics come from: two files, or an audio file (with either part
+/// overridden by a file).
+public enum SongSource: Sendable, Hashable {
+    case files(cover: String, lyrics: String)
+    case audio(String, cover: String?, lyrics: String?)
+
+    /// Every input path named (for "output would overwrite the input" checks).
+    public var paths: [String] {
+        switch self {
+        case .files(let cover, let lyrics): return [cover, lyrics]
+        case .audio(let audio, let cover, let lyrics): return [audio] + [cover, lyrics].compactMap { $0 }
+        }
+    }
+
+    /// The name outputs are called after by default: the lyrics file's or the audio file's stem.
+    public var stem: String {
+        switch self {
+        case .files(_, let lyrics): return URL(fileURLWithPath: lyrics).deletingPathExtension().lastPathComponent
+        case .audio(let audio, _, _): return URL(fileURLWithPath: audio).deletingPathExtension().lastPathComponent
+        }
+    }
+}
+
+/// A song's inputs, found and read: the parsed lyrics and the cover's bytes, and where each came from.
+public struct ResolvedSong: Sendable {
+    public var lyrics: Lyrics
+    /// The bytes the lyrics were read from (for digests).
+    public var lyricsData: Data
+    /// The file errors about the lyrics name (the lyrics file, or the audio file).
+    public var lyricsPath: String
+    /// `file:…`, `sidecar:…`, or the tag: `uslt`, `sylt`, `txxx:…`, `vorbis:LYRICS`, `mp4:©lyr`.
+    public var lyricsSource: String
+    public var coverData: Data
+    /// What errors about the cover name: the image file, or `song.mp3: apic`.
+    public var coverPath: String
+    /// `file:…`, or the tag: `apic`, `flac:picture`, `vorbis:METADATA_BLOCK_PICTURE`, `mp4:covr`.
+    public var coverSource: String
+    /// The audio file's tags, when the song is an audio file.
+    public var audio: AudioTags?
+}
+
+/// Finds and reads a song's parts, in this order (the README's precedence table):
+///
+/// | part | 1 | 2 | 3 | 4 |
+/// |---|---|---|---|---|
+/// | lyrics | `--lyrics FILE` | a sidecar with the audio file's stem (any lyric format, case-insensitive) | embedded: SYLT when it agrees in time span with the text lyrics (or there are none), else USLT / TXXX / Vorbis `LYRICS` / MP4 `©lyr` | — |
+/// | cover | `--cover FILE` | the embedded picture (the front cover first) | `cover`, `folder`, `front`, `album`, `albumart` `.jpg/.jpeg/.png/.webp` in the audio file's folder, case-insensitive | — |
+public enum SongResolver {
+    /// Lyric sidecar extensions, in the order tried.
+    public static let sidecarExtensions = ["lrc", "ttml", "yrc", "srt", "vtt", "txt"]
+    /// Folder cover names, in the order tried.
+    public static let folderCoverNames = ["cover", "folder", "front", "album", "albumart"]
+    public static let folderCoverExtensions = ["jpg", "jpeg", "png", "webp"]
+
+    /// - Parameter needCover: `false` for `inspect`: a song without a cover is not an error.
+    public static func resolve(_ source: SongSource, options: RenderOptions, needCover: Bool = true) throws(PosterError) -> ResolvedSong {
+        switch source {
+        case .files(let cover, let lyrics):
+            let (parsed, data) = try readLyrics(lyrics, options: options)
+            return ResolvedSong(lyrics: parsed, lyricsData: data, lyricsPath: lyrics, lyricsSource: "file:" + lyrics,
+                                coverData: needCover ? try readCover(cover, options: options) : Data(), coverPath: cover, coverSource: "file:" + cover,
+                                audio: nil)
+        case .audio(let audioPath, let coverOverride, let lyricsOverride):
+            let tags: AudioTags
+            do {
+                tags = try MediaTags.read(audioPath, maxPictureBytes: coverByteLimit(options))
+            } catch {
+                throw PosterError(path: audioPath, reason: Inputs.exists(audioPath) ? error.description : "no such file")
+            }
+            var song = try lyricsOf(audioPath, tags: tags, override: lyricsOverride, options: options)
+            do {
+                try coverOf(audioPath, tags: tags, override: coverOverride, options: options, into: &song)
+            } catch {
+                if needCover { throw error }
+            }
+            // The audio file knows the song better than its lyrics: its tags and length win.
+            var metadata = song.lyrics.metadata
+            metadata = Lyrics.Metadata(title: tags.title ?? metadata.title, artist: tags.artist ?? metadata.artist,
+                                       album: tags.album ?? metadata.album, language: metadata.language,
+                                       length: tags.lengthMs.map(Timestamp.init) ?? metadata.length)
+            song.lyrics.metadata = metadata
+            song.audio = tags
+            return song
+        }
+    }
+
+    // MARK: - Lyrics
+
+    /// The audio file's lyrics, or its unsynchronised text (which time-based commands refuse).
+    enum Found {
+        case timed(ResolvedSong)
+        case unsynced(source: String, text: String)
+    }
+
+    private static func lyricsOf(_ audioPath: String, tags: AudioTags, override: String?,
+                                 options: RenderOptions) throws(PosterError) -> ResolvedSong {
+        switch try findLyrics(audioPath, tags: tags, override: override, options: options) {
+        case .timed(let song):
+            return song
+        case .unsynced(let source, _):
+            throw PosterError(path: audioPath, reason: "\(source): the lyrics are plain text without times (unsynchronised); give timed lyrics with --lyrics")
+        }
+    }
+
+    static func findLyrics(_ audioPath: String, tags: AudioTags, override: String?,
+                           options: RenderOptions) throws(PosterError) -> Found {
+        let empty = Data()
+        func song(_ lyrics: Lyrics, _ data: Data, _ path: String, _ source: String) -> ResolvedSong {
+            ResolvedSong(lyrics: lyrics, lyricsData: data, lyricsPath: path, lyricsSource: source,
+                         coverData: empty, coverPath: "", coverSource: "", audio: nil)
+        }
+        if let override {
+            let (parsed, data) = try readLyrics(override, options: options)
+            return .timed(song(parsed, data, override, "file:" + override))
+        }
+        if let sidecar = sidecar(of: audioPath) {
+            let (parsed, data) = try readLyrics(sidecar, options: options)
+            return .timed(song(parsed, data, sidecar, "sidecar:" + (sidecar as NSString).lastPathComponent))
+        }
+        // Embedded: the text lyrics parsed with the same engine as files; SYLT where it agrees.
+        var text: (lyrics: Lyrics, data: Data, source: String)?
+        var unsynced: AudioTags.Text?
+        var firstError: String?
+        for item in tags.lyrics {
+            let data = Data(item.text.utf8)
+            do {
+                let parsed = try LyricsReader.load(data, format: options.format, encoding: nil,
+                                                   options: ReadOptions(offsetSign: options.offsetSign))
+                text = (parsed, data, item.source)
+                break
+            } catch {
+                if error == .noTimedLines { unsynced = unsynced ?? item } else { firstError = firstError ?? "\(item.source): \(error)" }
+            }
+        }
+        let length = tags.lengthMs.map(Timestamp.init)
+        let synced = tags.synced.isEmpty ? nil : try? SYLT.lyrics(tags.synced.map { ($0.ms, $0.text) }, length: length)
+        if let synced {
+            let data = Data(tags.synced.map { "\($0.ms)\t\($0.text)" }.joined(separator: "\n").utf8)
+            if let text, !agree(synced, text.lyrics) {
+                return .timed(song(text.lyrics, text.data, audioPath, text.source))
+            }
+            return .timed(song(synced, data, audioPath, "sylt"))
+        }
+        if let text { return .timed(song(text.lyrics, text.data, audioPath, text.source)) }
+        if let unsynced { return .unsynced(source: unsynced.source, text: unsynced.text) }
+        if let firstError { throw PosterError(path: audioPath, reason: firstError) }
+        if tags.syncedInFrames {
+            throw PosterError(path: audioPath, reason: "sylt: timed in MPEG frames, which is not read; give the lyrics with --lyrics")
+        }
+        throw PosterError(path: audioPath, reason: "no lyrics: none embedded and no sidecar (\(sidecarExtensions.map { "." + $0 }.joined(separator: ", "))); give them with --lyrics")
+    }
+
+    /// Whether SYLT and text lyrics cover the same stretch of the song: their first and last
+    /// lines start within 10 % of the longer span (at least 2 s) of each other.
+    static func agree(_ a: Lyrics, _ b: Lyrics) -> Bool {
+        func span(_ lyrics: Lyrics) -> (Int, Int)? {
+            let starts = lyrics.lines.filter(\.isSung).map(\.start.milliseconds)
+            guard let first = starts.first, let last = starts.last else { return nil }
+            return (first, last)
+        }
+        guard let x = span(a), let y = span(b) else { return false }
+        let tolerance = max(2000, (max(x.1 - x.0, y.1 - y.0)) / 10)
+        return abs(x.0 - y.0) <= tolerance && abs(x.1 - y.1) <= tolerance
+    }
+
+    /// The lyrics file beside `audioPath` with the same stem, case-insensitively.
+    static func sidecar(of audioPath: String) -> String? {
+        let url = URL(fileURLWithPath: audioPath)
+        let stem = url.deletingPathExtension().lastPathComponent.lowercased()
+        let folder = url.deletingLastPathComponent().path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+        for ext in sidecarExtensions {
+            if let match = names.first(where: { ($0 as NSString).deletingPathExtension.lowercased() == stem
+                && ($0 as NSString).pathExtension.lowercased() == ext }) {
+                return (folder as NSString).appendingPathComponent(match)
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Cover
+
+    private static func coverOf(_ audioPath: String, tags: AudioTags, override: String?, options: RenderOptions,
+                                into song: inout ResolvedSong) throws(PosterError) {
+        if let override {
+            song.coverData = try readCover(override, options: options)
+            (song.coverPath, song.coverSource) = (override, "file:" + override)
+            return
+        }
+        if let picture = tags.pictures.first {
+            song.coverData = picture.data
+            (song.coverPath, song.coverSource) = (audioPath + ": " + picture.source, picture.source)
+            return
+        }
+        if let file = folderCover(of: audioPath) {
+            song.coverData = try readCover(file, options: options)
+            (song.coverPath, song.coverSource) = (file, "file:" + (file as NSString).lastPathComponent)
+            return
+        }
+        let skipped = tags.picturesSkipped > 0 ? " (\(tags.picturesSkipped) embedded picture(s) over the size limit)" : ""
+        throw PosterError(path: audioPath, reason: "no cover: no embedded picture\(skipped) and no cover.jpg, folder.jpg, front, album or albumart image beside it; give one with --cover")
+    }
+
+    /// `cover|folder|front|album|albumart.(jpg|jpeg|png|webp)` in the audio file's folder.
+    static func folderCover(of audioPath: String) -> String? {
+        let folder = URL(fileURLWithPath: audioPath).deletingLastPathComponent().path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+        for base in folderCoverNames {
+            for ext in folderCoverExtensions {
+                if let match = names.first(where: { $0.lowercased() == base + "." + ext }) {
+                    return (folder as NSString).appendingPathComponent(match)
+                }
+            }
+        }
+        return nil
+    }
+
+    // MARK: - Files
+
+    static func readLyrics(_ path: String, options: RenderOptions) throws(PosterError) -> (Lyrics, Data) {
+        let data = try Inputs.read(path, limit: options.maxLyricsBytes)
+        return (try Inputs.lyrics(data, path: path, format: options.format, encoding: options.encoding,
+                                  offsetSign: options.offsetSign), data)
+    }
+
+    static func readCover(_ path: String, options: RenderOptions) throws(PosterError) -> Data {
+        try Inputs.read(path, limit: coverByteLimit(options))
+    }
+
+    /// A compressed cover can never legitimately be larger than its pixel limit uncompressed.
+    static func coverByteLimit(_ options: RenderOptions) -> Int {
+        let (bytes, overflow) = options.limits.maxPixels.multipliedReportingOverflow(by: 4)
+        return max(64 * 1024 * 1024, overflow ? Int.max : bytes)
+    }
+}
+
+extension SongResolver {
+    /// `inspect` for an audio file: the lyrics JSON (see ``Lyrics/inspectJSON(pretty:)``) with
+    /// `"source": {"lyrics": …, "cover": …}` and `"audio": {"title", "artist", "album", "length_ms"}`
+    /// after `encoding`; unsynchronised lyrics come as `"unsynced": "…"` with no lines.
+    public static func inspectJSON(audio: String, lyrics override: String?, options: RenderOptions) throws(PosterError) -> String {
+        let tags: AudioTags
+        do { tags = try MediaTags.read(audio, maxPictureBytes: coverByteLimit(options)) } catch {
+            throw PosterError(path: audio, reason: Inputs.exists(audio) ? error.description : "no such file")
+        }
+        var coverSource: String? = tags.pictures.first?.source
+        if coverSource == nil, let file = folderCover(of: audio) { coverSource = "file:" + (file as NSString).lastPathComponent }
+        func q(_ value: String?) -> String { JSONText.quoted(value) }
+        let audioFields = "{\"title\": \(q(tags.title)), \"artist\": \(q(tags.artist)), \"album\": \(q(tags.album)), \"length_ms\": \(tags.lengthMs.map(String.init) ?? "null")}"
+        switch try findLyrics(audio, tags: tags, override: override, options: options) {
+        case .timed(var song):
+            song.lyrics.metadata.length = tags.lengthMs.map(Timestamp.init) ?? song.lyrics.metadata.length
+            let json = song.lyrics.inspectJSON()
+            let extra = "\n  \"source\": {\"lyrics\": \(q(song.lyricsSource)), \"cover\": \(q(coverSource))},\n  \"audio\": \(audioFields),"
+            guard json.hasPrefix("{") else { return json }
+            return "{" + extra + json.dropFirst()
+        case .unsynced(let source, let text):
+            return "{\n  \"format\": \"text\",\n  \"source\": {\"lyrics\": \(q(source)), \"cover\": \(q(coverSource))},\n  \"audio\": \(audioFields),\n  \"unsynced\": \(q(text)),\n  \"lines\": []\n}"
+        }
+    }
+}
