@@ -154,3 +154,34 @@ func runBatch(source: SongSource, output: String, report: String?, render: Rende
     }
 }
 
+
+/// Runs `body` for each song of a several-songs command (`lines`, `sheet`): a song that fails is
+/// reported (its error line is already on stderr) and skipped; an interruption stops the run.
+/// Exits 1 when any song failed.
+///
+/// `body` gets the song's path and its output name: the file's stem, or its whole name where two
+/// songs share a stem (`song.mp3`, `song.flac`).
+func eachSong(_ song: SongArguments, batch: BatchOptionGroup, _ body: (String, String) throws -> Void) throws {
+    let paths: [String]
+    do { paths = try song.songs() } catch { throw fail(error) }
+    var stems: [String: Int] = [:]
+    for path in paths { stems[SongSource.audio(path, cover: nil, lyrics: nil).stem, default: 0] += 1 }
+    var failed: [String] = []
+    for path in paths {
+        let stem = SongSource.audio(path, cover: nil, lyrics: nil).stem
+        let name = stems[stem, default: 0] > 1 ? (path as NSString).lastPathComponent : stem
+        do {
+            try body(path, name)
+        } catch let exit as ExitCode where exit == ExitCode(130) {
+            throw exit
+        } catch {
+            failed.append((path as NSString).lastPathComponent)
+        }
+    }
+    if !batch.quiet || !failed.isEmpty {
+        let done = paths.count - failed.count
+        let skipped = failed.isEmpty ? "" : "; skipped \(failed.count): \(failed.joined(separator: ", "))"
+        FileHandle.standardError.write(Data("\(done) of \(paths.count) songs rendered\(skipped)\n".utf8))
+    }
+    if !failed.isEmpty { throw ExitCode(1) }
+}

@@ -34,6 +34,7 @@ struct FrameCommand: ParsableCommand {
     @OptionGroup var render: RenderOptionGroup
 
     func validate() throws {
+        try song.validateOne("frame")
         if output == "" || report == "" { throw ValidationError("-o and --report need a path") }
     }
 

@@ -9,7 +9,8 @@ struct LinesCommand: ParsableCommand {
         discussion: """
         Writes <dir>/NNNN-MMmSS.mmms.png for each lyric line (the frame shown while it is current), an \
         interlude frame before the first line and for each gap of 4 s or more, <dir>/manifest.json and \
-        <dir>/frames.ffconcat. Re-running into the same folder renders only frames whose inputs changed.
+        <dir>/frames.ffconcat. Re-running into the same folder renders only frames whose inputs changed. \
+        Several audio files (or a folder of them) render into <dir>/<song name>/ each.
         """
     )
 
@@ -22,9 +23,22 @@ struct LinesCommand: ParsableCommand {
 
     func validate() throws {
         if output.isEmpty { throw ValidationError("-o needs a path") }
+        if song.isMany, report != nil { throw ValidationError("--report goes with one song") }
     }
 
     func run() throws {
+        if song.isMany {
+            // One sub-folder per song, named after the audio file; a song that fails is reported
+            // and skipped, and the exit code says whether any did.
+            try eachSong(song, batch: batch) { (path: String, name: String) throws in
+                let folder = (output as NSString).appendingPathComponent(name)
+                try runBatch(source: .audio(path, cover: nil, lyrics: nil), output: folder, report: nil, render: render, batch: batch,
+                             plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
+                    BatchPlan(frames: FramePlan.perLine(session.scenes), kind: "lines")
+                })
+            }
+            return
+        }
         var first: String?
         try runBatch(source: song.source, output: output, report: report, render: render, batch: batch,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in

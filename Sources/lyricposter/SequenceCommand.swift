@@ -25,6 +25,7 @@ struct SequenceCommand: ParsableCommand {
     @OptionGroup var batch: BatchOptionGroup
 
     func validate() throws {
+        try song.validateOne("sequence")
         if output.isEmpty { throw ValidationError("-o needs a path") }
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be from 1 to 240") }
         if let from, let to, to <= from { throw ValidationError("--to must be later than --from") }

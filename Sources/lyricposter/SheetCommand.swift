@@ -9,7 +9,7 @@ struct SheetCommand: ParsableCommand {
     )
 
     @OptionGroup var song: SongArguments
-    @Option(name: .shortAndLong, help: ArgumentHelp("The sheet PNG to write.", valueName: "file")) var output: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("The sheet PNG to write (with several songs: the folder for one sheet each).", valueName: "file")) var output: String
     @Option(help: ArgumentHelp("Thumbnails per row (default 6, 4 for landscape canvases).", valueName: "n")) var columns: Int?
     @Flag(help: "Open the sheet in the desktop's image viewer.") var open = false
     @OptionGroup var render: RenderOptionGroup
@@ -21,14 +21,32 @@ struct SheetCommand: ParsableCommand {
     }
 
     func run() throws {
-        try checkOutputs([output], inputs: song.source.paths)
+        if song.isMany {
+            // One sheet per song in the -o folder, named after the audio file.
+            do {
+                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+            } catch {
+                throw fail(PosterError(path: output, reason: "cannot create the folder: \(error.localizedDescription)"))
+            }
+            try eachSong(song, batch: batch) { (path: String, name: String) throws in
+                let sheet = (output as NSString).appendingPathComponent(name + ".png")
+                try renderSheet(.audio(path, cover: nil, lyrics: nil), to: sheet)
+            }
+            return
+        }
+        try renderSheet(song.source, to: output)
+        if open { Viewer.open(output) }
+    }
+
+    func renderSheet(_ source: SongSource, to output: String) throws {
+        try checkOutputs([output], inputs: source.paths)
         let stop = StopFlag()
         stop.installSignalHandlers()
         let clock = Timings()
         let progress = Progress(label: "sheet", quiet: batch.quiet)
         do throws(PosterError) {
             let options = try render.renderOptions()
-            let session = try PosterSession(source: song.source, options: options, timings: clock)
+            let session = try PosterSession(source: source, options: options, timings: clock)
             session.warnings.forEach(warn)
             let frames = FramePlan.perLine(session.scenes)
             let wide = options.preset.width > options.preset.height
@@ -38,7 +56,6 @@ struct SheetCommand: ParsableCommand {
             progress.finish(String(format: "%d frames on %@ in %.2f s", frames.count, output, progress.elapsed))
             if batch.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
             print(output)
-            if open { Viewer.open(output) }
         } catch {
             progress.finish()
             throw fail(error)

@@ -17,6 +17,10 @@ struct SongArguments: ParsableArguments {
     var lyrics: String?
 
     func validate() throws {
+        if isMany {
+            if cover != nil || lyrics != nil { throw ValidationError("--cover and --lyrics go with one audio file, not several songs") }
+            return
+        }
         switch inputs.count {
         case 1:
             break
@@ -30,6 +34,37 @@ struct SongArguments: ParsableArguments {
             throw ValidationError("too many inputs: give an audio file, or a cover image and a lyrics file")
         }
         if inputs.contains(where: \.isEmpty) || cover == "" || lyrics == "" { throw ValidationError("input paths must not be empty") }
+    }
+
+    /// Several songs: a folder, or two or more audio files (`lines` and `sheet` render each).
+    var isMany: Bool {
+        inputs.contains(where: Self.isFolder) || (inputs.count >= 2 && inputs.allSatisfy(MediaTags.isAudioFile))
+    }
+
+    /// The audio files named, folders replaced by their audio files in name order.
+    func songs() throws(PosterError) -> [String] {
+        var songs: [String] = []
+        for input in inputs {
+            guard Self.isFolder(input) else { songs.append(input); continue }
+            let names: [String]
+            do { names = try FileManager.default.contentsOfDirectory(atPath: input) } catch {
+                throw PosterError(path: input, reason: "cannot read the folder: \(error.localizedDescription)")
+            }
+            let audio = names.filter(MediaTags.isAudioFile).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+            if audio.isEmpty { throw PosterError(path: input, reason: "no audio files (\(MediaTags.audioExtensions.sorted().joined(separator: ", "))) in this folder") }
+            songs += audio.map { (input as NSString).appendingPathComponent($0) }
+        }
+        return songs
+    }
+
+    static func isFolder(_ path: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+
+    /// For commands that render one song.
+    func validateOne(_ command: String) throws {
+        if isMany { throw ValidationError("\(command) renders one song: give one audio file, or a cover image and a lyrics file") }
     }
 
     var source: SongSource {

@@ -122,6 +122,31 @@ final class AudioCLITests: CLITestCase {
         XCTAssertEqual((plain["lines"] as? [Any])?.count, 0)
     }
 
+    func testAFolderOfSongsRendersEachAndReportsTheOnesWithoutLyrics() throws {
+        let library = work.appendingPathComponent("library")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        for (name, copy) in [("tagged.flac", "02 river.flac"), ("tagged.m4a", "01 harbour.m4a"), ("bare.mp3", "03 silent.mp3")] {
+            try FileManager.default.copyItem(atPath: try audio(name), toPath: library.appendingPathComponent(copy).path)
+        }
+        try Data("not audio".utf8).write(to: library.appendingPathComponent("notes.txt"))
+        let out = work.appendingPathComponent("out").path
+        let result = try run(["lines", library.path, "-o", out, "--preset", "square", "--quiet"])
+        XCTAssertEqual(result.status, 1, "one song has no lyrics")
+        XCTAssertTrue(result.stderr.contains("03 silent.mp3: no lyrics"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("2 of 3 songs rendered; skipped 1: 03 silent.mp3"), result.stderr)
+        let folders = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        XCTAssertEqual(folders, ["01 harbour", "02 river"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/01 harbour/manifest.json"))
+        // Several files, sheets: one per song; all good → exit 0.
+        let sheets = work.appendingPathComponent("sheets").path
+        let sheet = try run(["sheet", library.appendingPathComponent("01 harbour.m4a").path,
+                             library.appendingPathComponent("02 river.flac").path, "-o", sheets, "--quiet"])
+        XCTAssertEqual(sheet.status, 0, sheet.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: sheets).sorted(), ["01 harbour.png", "02 river.png"])
+        // One song at a time for frame.
+        XCTAssertEqual(try run(["frame", library.path, "--at", "1"]).status, 64)
+    }
+
     func testInputCountsAreUsageErrors() throws {
         for arguments in [["frame", "--at", "1"], ["frame", cover, lyrics, "extra.lrc", "--at", "1"],
                           ["frame", cover, lyrics, "--cover", cover, "--at", "1"]] {
