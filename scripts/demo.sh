@@ -22,6 +22,10 @@ done
 render night-drive-intro "$nd/cover.jpg" "$nd/night-drive.lrc" 0:03 lockscreen
 render night-drive-gap "$nd/cover.jpg" "$nd/night-drive.lrc" 1:36 lockscreen
 render all-scripts "$as/cover.png" "$as/all-scripts.lrc" 0:37.5 landscape --before 5 --after 6
+# Straight from an audio file: lyrics (USLT) and cover (APIC) come from its tags.
+"$bin" frame samples/harbour-bells/harbour-bells.mp3 --at 0:07 -o "$out/harbour-bells.png"
+"$bin" inspect samples/harbour-bells/harbour-bells.mp3 > "$out/harbour-bells.json"
+echo "$out/harbour-bells.json"
 # A TTML duet with romanisation, translations and backing vocals.
 rl=samples/river-lights
 render river-lights "$rl/cover.png" "$rl/river-lights.ttml" 0:21.6 lockscreen

@@ -1,7 +1,7 @@
 import Foundation
 
 // One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt (FuzzLyrics.swift)
-// or cover (FuzzCover.swift).
+// cover (FuzzCover.swift) or tags (FuzzTags.swift).
 //
 // libFuzzer's driver is looked up at run time: `make fuzz` links libclang_rt.fuzzer_no_main whole
 // and exports it. It is found through dlsym rather than linked by name so that an ordinary
@@ -19,10 +19,11 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
     "srt": { data, size in fuzzLyrics(data, size, format: .srt) },
     "vtt": { data, size in fuzzLyrics(data, size, format: .vtt) },
     "cover": { data, size in fuzzCover(data, size) },
+    "tags": { data, size in fuzzTags(data, size) },
 ]
 let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 guard let target = targets[name] else {
-    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt or cover\n".utf8))
+    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, cover or tags\n".utf8))
     exit(64)
 }
 guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
