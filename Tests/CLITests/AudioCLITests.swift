@@ -73,6 +73,11 @@ final class AudioCLITests: CLITestCase {
         // No picture in the tags: the folder image, whatever its case.
         let bare = try folder(with: "bare.mp3", as: "track.mp3", beside: ["track.lrc": lrc, "FOLDER.jpg": try Data(contentsOf: URL(fileURLWithPath: fixture("baseline.jpg")))])
         XCTAssertEqual(source(try inspect([bare])), ["sidecar:track.lrc", "file:FOLDER.jpg"])
+        // cover comes before folder, whatever the image type (a WebP here).
+        let webp = try folder(with: "bare.mp3", as: "t.mp3", beside: ["t.srt": Data("1\n00:00:00,500 --> 00:00:02,000\nA cue\n".utf8),
+                                                                      "folder.png": png, "cover.WEBP": try Data(contentsOf: URL(fileURLWithPath: fixture("lossless.webp")))])
+        XCTAssertEqual(source(try inspect([webp])), ["sidecar:t.srt", "file:cover.WEBP"])
+        XCTAssertEqual(try run(["frame", webp, "--at", "1", "-o", work.appendingPathComponent("w.png").path]).status, 0)
         let out = work.appendingPathComponent("bare.png").path
         let frame = try run(["frame", bare, "--at", "0.5", "-o", out, "--preset", "square"])
         XCTAssertEqual(frame.status, 0, frame.stderr)
@@ -112,6 +117,12 @@ final class AudioCLITests: CLITestCase {
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         }
+        // An embedded picture over the pixel limit names the audio file and the tag.
+        let limited = try run(["frame", try audio("tagged.mp3"), "--at", "1", "--max-cover-pixels", "100",
+                               "-o", work.appendingPathComponent("l.png").path])
+        XCTAssertEqual(limited.status, 1)
+        XCTAssertTrue(limited.stderr.hasPrefix("error: \(try audio("tagged.mp3")): apic: image is 64×64 pixels, more than the limit of 100"),
+                      limited.stderr)
         // Cut short after its tag: the tag still reads (or the file is refused); never a crash.
         let truncated = try run(["frame", try audio("truncated.mp3"), "--at", "1", "-o", work.appendingPathComponent("t.png").path])
         XCTAssertTrue(truncated.status == 0 || (truncated.status == 1 && truncated.stderr.split(separator: "\n").count == 1), truncated.stderr)
