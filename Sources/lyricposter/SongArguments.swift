@@ -38,7 +38,9 @@ struct SongArguments: ParsableArguments {
 
     /// Several songs: a folder, or two or more audio files (`lines` and `sheet` render each).
     var isMany: Bool {
-        inputs.contains(where: Self.isFolder) || (inputs.count >= 2 && inputs.allSatisfy(MediaTags.isAudioFile))
+        // (A folder beside a lyrics file is the two-file form with a bad cover, said as such.)
+        inputs.allSatisfy { MediaTags.isAudioFile($0) || Self.isFolder($0) }
+            && (inputs.count >= 2 || inputs.contains(where: Self.isFolder))
     }
 
     /// The audio files named, folders replaced by their audio files in name order.
