@@ -70,11 +70,22 @@ extension LRC {
         private static func body(_ scalars: ArraySlice<Unicode.Scalar>) -> LineSyntax.Body {
             var leading = String.UnicodeScalarView()
             var words: [(stamp: Int, text: String.UnicodeScalarView)] = []
+            // The next `]` and `>` from each position, found in one backward pass, so that a line of
+            // thousands of brackets costs one look each.
+            var nextSquare = [Int](repeating: scalars.endIndex, count: scalars.count + 1)
+            var nextAngle = nextSquare
+            for offset in stride(from: scalars.count - 1, through: 0, by: -1) {
+                let scalar = scalars[scalars.startIndex + offset]
+                nextSquare[offset] = scalar == "]" ? scalars.startIndex + offset : nextSquare[offset + 1]
+                nextAngle[offset] = scalar == ">" ? scalars.startIndex + offset : nextAngle[offset + 1]
+            }
             var index = scalars.startIndex
             while index < scalars.endIndex {
                 let scalar = scalars[index]
+                let offset = index - scalars.startIndex
                 if scalar == "[" || scalar == "<",
-                   let close = closing(scalar == "[" ? "]" : ">", in: scalars, openingAt: index),
+                   case let close = scalar == "[" ? nextSquare[offset + 1] : nextAngle[offset + 1],
+                   close < scalars.endIndex, close - index - 1 <= TimeTag.maxBodyLength,
                    let stamp = TimeTag.milliseconds(scalars[(index + 1)..<close]) {
                     words.append((stamp, String.UnicodeScalarView()))
                     index = close + 1

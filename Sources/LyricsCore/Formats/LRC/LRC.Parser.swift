@@ -92,12 +92,19 @@ extension LRC {
         /// Whether `text` holds a time tag somewhere (`eng||[00:02.00]b`): a timed line the scanner
         /// could not read, not a translation.
         static func holdsTimeTag(_ text: String) -> Bool {
+            // One pass: each closing bracket is checked against the last opening one before it.
             let scalars = Array(text.unicodeScalars)
-            for (index, scalar) in scalars.enumerated() where scalar == "[" || scalar == "<" {
-                let close: Unicode.Scalar = scalar == "[" ? "]" : ">"
-                let limit = min(scalars.count, index + TimeTag.maxBodyLength + 2)
-                if let end = scalars[(index + 1)..<limit].firstIndex(of: close),
-                   TimeTag.milliseconds(scalars[(index + 1)..<end]) != nil { return true }
+            var open: (index: Int, close: Unicode.Scalar)?
+            for (index, scalar) in scalars.enumerated() {
+                switch scalar {
+                case "[": open = (index, "]")
+                case "<": open = (index, ">")
+                case "]", ">":
+                    if let o = open, o.close == scalar, index - o.index - 1 <= TimeTag.maxBodyLength,
+                       TimeTag.milliseconds(scalars[(o.index + 1)..<index]) != nil { return true }
+                    open = nil
+                default: break
+                }
             }
             return false
         }
