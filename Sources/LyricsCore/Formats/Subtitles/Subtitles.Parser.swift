@@ -56,7 +56,7 @@ extension Subtitles {
                 lines.append(line)
             }
 
-            for (number, line) in Self.physicalLines(of: text) {
+            for (number, line) in NumberedLines.of(text) {
                 guard line.utf8.count <= Limits.maxLineBytes else { continue }
                 if number == 1, dialect == .webVTT, Self.opens(line, with: "WEBVTT") {
                     skipping = true
@@ -138,32 +138,11 @@ extension Subtitles {
                 segments.append((time, run.text))
                 latest = time
             }
-            var kept: [(start: Int, end: Int, text: String.UnicodeScalarView)] = []
-            for (index, var segment) in segments.enumerated() {
-                let segmentEnd = index + 1 < segments.count ? segments[index + 1].start : end
-                let lead = segment.text.prefix(while: \.properties.isWhitespace)
-                if !lead.isEmpty {
-                    segment.text = String.UnicodeScalarView(segment.text[lead.endIndex...])
-                    if let last = kept.indices.last, kept[last].text.last?.properties.isWhitespace == false {
-                        kept[last].text.append(contentsOf: lead)
-                    }
-                }
-                if segment.text.isEmpty { continue }
-                kept.append((segment.start, max(segment.start, segmentEnd), segment.text))
+            // Each segment lasts until the next one (the last until the cue's end).
+            let timed = segments.enumerated().map { index, segment in
+                TimedSegment(start: segment.start, end: index + 1 < segments.count ? segments[index + 1].start : end, text: segment.text)
             }
-            if kept.count > Limits.maxWords {
-                // Only when the stampless run had text: it and the stamped words exceed the limit by one.
-                let last = Limits.maxWords - 1
-                for extra in kept[(last + 1)...] {
-                    kept[last].text.append(contentsOf: extra.text)
-                    kept[last].end = max(kept[last].end, extra.end)
-                }
-                kept.removeSubrange((last + 1)...)
-            }
-            if let last = kept.indices.last {
-                while let scalar = kept[last].text.last, scalar.properties.isWhitespace { kept[last].text.removeLast() }
-            }
-            let words = kept.map { Word(start: Timestamp(milliseconds: $0.start), end: Timestamp(milliseconds: $0.end), text: String($0.text)) }
+            let words = TimedSegment.words(timed, maxWords: Limits.maxWords)
             return (words.map(\.text).joined(), words)
         }
 
@@ -172,35 +151,6 @@ extension Subtitles {
             guard line.unicodeScalars.starts(with: word.unicodeScalars) else { return false }
             let rest = line.unicodeScalars.dropFirst(word.unicodeScalars.count)
             return rest.first.map { $0 == " " || $0 == "\t" } ?? true
-        }
-
-        /// The physical lines with their 1-based numbers: split at LF, CR and CRLF (CRLF counts as
-        /// one break, so no blank line appears between its halves), U+FEFF removed from the start
-        /// of each line.
-        static func physicalLines(of text: String) -> [(number: Int, text: Substring)] {
-            let scalars = text.unicodeScalars
-            var result: [(number: Int, text: Substring)] = []
-            var lineStart = scalars.startIndex
-            var index = lineStart
-            var previousWasCR = false
-            func emit(upTo end: String.UnicodeScalarView.Index) {
-                var line = scalars[lineStart..<end]
-                while line.first == "\u{FEFF}" { line.removeFirst() }
-                result.append((result.count + 1, Substring(line)))
-            }
-            while index < scalars.endIndex {
-                let scalar = scalars[index]
-                if scalar == "\n" && previousWasCR {
-                    lineStart = scalars.index(after: index)   // the LF of a CRLF
-                } else if scalar == "\n" || scalar == "\r" {
-                    emit(upTo: index)
-                    lineStart = scalars.index(after: index)
-                }
-                previousWasCR = scalar == "\r"
-                index = scalars.index(after: index)
-            }
-            if lineStart < scalars.endIndex { emit(upTo: scalars.endIndex) }
-            return result
         }
     }
 }

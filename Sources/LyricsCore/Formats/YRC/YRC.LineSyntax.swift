@@ -20,11 +20,7 @@ extension YRC {
         }
 
         /// A word group and the text that follows it, up to the next group.
-        struct Group {
-            var start: Int
-            var end: Int
-            var text: String.UnicodeScalarView
-        }
+        typealias Group = TimedSegment
 
         /// A scanned line: its header, the text before the first group, and the groups.
         struct Body {

@@ -24,7 +24,7 @@ extension YRC {
             var lines: [LyricLine] = []
             var fromJSON: [Bool] = []
             var broken: (line: Int, header: String)?
-            for (number, line) in physicalLines(of: text) {
+            for (number, line) in NumberedLines.of(text) {
                 guard line.utf8.count <= Limits.maxLineBytes else { continue }
                 let scalars = Array(line.unicodeScalars)
                 let first = LineSyntax.skipBlanks(scalars, from: 0)
@@ -81,46 +81,13 @@ extension YRC {
                 let start = min(header.start, firstGroup.start)
                 segments.insert(LineSyntax.Group(start: start, end: firstGroup.start, text: body.leading), at: 0)
             }
-            let words = settle(segments)
+            let words = TimedSegment.words(segments, maxWords: Limits.maxWords)
             guard let firstStart = words.map(\.start.milliseconds).min(), let lastEnd = words.map(\.end.milliseconds).max()
             else { return nil }
             let start = min(header.start, firstStart)
             let end = max(headerEnd, lastEnd, start)
             return LyricLine(start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: end),
                              text: words.map(\.text).joined(), words: words)
-        }
-
-        /// Words from groups: leading whitespace moves to the word before, whitespace-only groups
-        /// are dropped, the last word is trimmed at its end (see the decisions above).
-        static func settle(_ segments: [LineSyntax.Group]) -> [Word] {
-            var kept: [LineSyntax.Group] = []
-            for var segment in segments {
-                let lead = segment.text.prefix(while: \.properties.isWhitespace)
-                if !lead.isEmpty {
-                    segment.text = String.UnicodeScalarView(segment.text[lead.endIndex...])
-                    if let last = kept.indices.last, kept[last].text.last?.properties.isWhitespace == false {
-                        kept[last].text.append(contentsOf: lead)
-                    }
-                }
-                if segment.text.isEmpty { continue }
-                kept.append(segment)
-            }
-            if kept.count > Limits.maxWords {
-                // Only with text before the first group: it and the kept groups exceed the limit by one.
-                let last = Limits.maxWords - 1
-                for extra in kept[(last + 1)...] {
-                    kept[last].text.append(contentsOf: extra.text)
-                    kept[last].end = max(kept[last].end, extra.end)
-                }
-                kept.removeSubrange((last + 1)...)
-            }
-            if let last = kept.indices.last {
-                while let scalar = kept[last].text.last, scalar.properties.isWhitespace { kept[last].text.removeLast() }
-            }
-            return kept.map { group in
-                Word(start: Timestamp(milliseconds: group.start), end: Timestamp(milliseconds: max(group.start, group.end)),
-                     text: String(group.text))
-            }
         }
 
         /// Gives each JSON credit (sorted lines) the start of the next line that starts later as
@@ -133,36 +100,6 @@ extension YRC {
                 if fromJSON[index] { lines[index].end = max(lines[index].start, nextLater ?? lines[index].start) }
                 index -= 1
             }
-        }
-
-        /// The physical lines with their 1-based numbers: split at LF, CR and CRLF (CRLF counts as
-        /// one break), U+FEFF removed from the start of each line.
-        static func physicalLines(of text: String) -> [(number: Int, text: Substring)] {
-            let scalars = text.unicodeScalars
-            var result: [(number: Int, text: Substring)] = []
-            var lineStart = scalars.startIndex
-            var index = lineStart
-            var previousWasCR = false
-            var number = 0
-            func emit(upTo end: String.UnicodeScalarView.Index) {
-                var line = scalars[lineStart..<end]
-                while line.first == "\u{FEFF}" { line.removeFirst() }
-                number += 1
-                result.append((number, Substring(line)))
-            }
-            while index < scalars.endIndex {
-                let scalar = scalars[index]
-                if scalar == "\n" && previousWasCR {
-                    lineStart = scalars.index(after: index)   // the LF of a CRLF
-                } else if scalar == "\n" || scalar == "\r" {
-                    emit(upTo: index)
-                    lineStart = scalars.index(after: index)
-                }
-                previousWasCR = scalar == "\r"
-                index = scalars.index(after: index)
-            }
-            if lineStart < scalars.endIndex { emit(upTo: scalars.endIndex) }
-            return result
         }
     }
 }
