@@ -2,38 +2,10 @@ import Foundation
 import Testing
 @testable import LyricsCore
 
-/// A subtitle line expectation: interval, text, translation, words and agent (times in ms).
-struct CueLine: Hashable, Sendable, CustomStringConvertible {
-    var start: Int, end: Int, text: String, translation: String?, words: [W], agent: String?, credit: Bool
-    init(_ start: Int, _ end: Int, _ text: String, tr translation: String? = nil, _ words: [W] = [],
-         agent: String? = nil, credit: Bool = false) {
-        (self.start, self.end, self.text, self.translation, self.words, self.agent, self.credit) =
-            (start, end, text, translation, words, agent, credit)
-    }
-    init(_ line: LyricLine) {
-        self.init(line.start.milliseconds, line.end.milliseconds, line.text, tr: line.translation, line.words.map(W.init),
-                  agent: line.agent, credit: line.role == .credit)
-    }
-    var description: String {
-        "\(start)–\(end) \(text.debugDescription)" + (translation.map { " tr \($0.debugDescription)" } ?? "")
-            + (agent.map { " agent \($0)" } ?? "") + (credit ? " credit" : "") + (words.isEmpty ? "" : " \(words)")
-    }
-}
-
-struct CueCase: Sendable, CustomTestStringConvertible {
-    var name: String
-    var input: String
-    var expected: [CueLine]
-    var testDescription: String { name }
-    init(_ name: String, _ input: String, _ expected: [CueLine]) {
-        (self.name, self.input, self.expected) = (name, input, expected)
-    }
-}
-
 /// SubRip and WebVTT cues read as lyric lines. Texts are made up for the tests.
 @Suite struct SubtitleTests {
-    static let srtCases: [CueCase] = [
-        CueCase("two cues, the gap between them kept", """
+    static let srtCases: [TimedCase] = [
+        TimedCase("two cues, the gap between them kept", """
             1
             00:00:01,000 --> 00:00:02,500
             Paper kites
@@ -42,70 +14,70 @@ struct CueCase: Sendable, CustomTestStringConvertible {
             00:00:03,000 --> 00:00:04,000
             climb the hill
 
-            """, [CueLine(1000, 2500, "Paper kites"), CueLine(3000, 4000, "climb the hill")]),
-        CueCase("second text line is the translation", "1\n00:00:01,000 --> 00:00:02,000\nPaper kites\n纸风筝\n",
-                [CueLine(1000, 2000, "Paper kites", tr: "纸风筝")]),
-        CueCase("lines after the first join as the translation", "1\n00:00:01,000 --> 00:00:02,000\nA line\nuna línea\n一行\n",
-                [CueLine(1000, 2000, "A line", tr: "una línea\n一行")]),
-        CueCase("formatting tags stripped",
+            """, [TimedLine(1000, 2500, "Paper kites"), TimedLine(3000, 4000, "climb the hill")]),
+        TimedCase("second text line is the translation", "1\n00:00:01,000 --> 00:00:02,000\nPaper kites\n纸风筝\n",
+                [TimedLine(1000, 2000, "Paper kites", tr: "纸风筝")]),
+        TimedCase("lines after the first join as the translation", "1\n00:00:01,000 --> 00:00:02,000\nA line\nuna línea\n一行\n",
+                [TimedLine(1000, 2000, "A line", tr: "una línea\n一行")]),
+        TimedCase("formatting tags stripped",
                 "1\n00:00:01,000 --> 00:00:02,000\n<i>Paper</i> <B>kites</B> <u>climb</u> <font color=\"#ff0000\">high</font>",
-                [CueLine(1000, 2000, "Paper kites climb high")]),
-        CueCase("ASS override blocks stripped", "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}Top line{\\i1}!",
-                [CueLine(1000, 2000, "Top line!")]),
-        CueCase("plain braces and stray angles stay", "1\n00:00:01,000 --> 00:00:02,000\n{la} a < b > c <unknown>",
-                [CueLine(1000, 2000, "{la} a < b > c <unknown>")]),
-        CueCase("entities decoded", "1\n00:00:01,000 --> 00:00:02,000\nSalt &amp; pepper &lt;3&gt; &copy;&nbsp;",
-                [CueLine(1000, 2000, "Salt & pepper <3> &copy;")]),
-        CueCase("missing index", "00:00:01,000 --> 00:00:02,000\nNo index here\n\n00:00:03,000 --> 00:00:04,000\nNor here",
-                [CueLine(1000, 2000, "No index here"), CueLine(3000, 4000, "Nor here")]),
-        CueCase("dot separator", "1\n00:00:01.000 --> 00:00:02.250\nDotted", [CueLine(1000, 2250, "Dotted")]),
-        CueCase("one-digit hours and missing hours", "1\n1:00:01,000 --> 1:00:02,000\nLate\n\n2\n00:01,500 --> 00:02,000\nEarly",
-                [CueLine(1500, 2000, "Early"), CueLine(3_601_000, 3_602_000, "Late")]),
-        CueCase("out-of-order cues sorted", "2\n00:00:05,000 --> 00:00:06,000\nSecond\n\n1\n00:00:01,000 --> 00:00:02,000\nFirst",
-                [CueLine(1000, 2000, "First"), CueLine(5000, 6000, "Second")]),
-        CueCase("overlapping cues kept", "00:00:01,000 --> 00:00:05,000\nLong\n\n00:00:02,000 --> 00:00:03,000\nShort",
-                [CueLine(1000, 5000, "Long"), CueLine(2000, 3000, "Short")]),
-        CueCase("CRLF", "1\r\n00:00:01,000 --> 00:00:02,000\r\nOne\r\nUno\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\nTwo\r\n",
-                [CueLine(1000, 2000, "One", tr: "Uno"), CueLine(3000, 4000, "Two")]),
-        CueCase("BOM", "\u{FEFF}1\n00:00:01,000 --> 00:00:02,000\nOne", [CueLine(1000, 2000, "One")]),
-        CueCase("no blank line between cues: the index is not text",
+                [TimedLine(1000, 2000, "Paper kites climb high")]),
+        TimedCase("ASS override blocks stripped", "1\n00:00:01,000 --> 00:00:02,000\n{\\an8}Top line{\\i1}!",
+                [TimedLine(1000, 2000, "Top line!")]),
+        TimedCase("plain braces and stray angles stay", "1\n00:00:01,000 --> 00:00:02,000\n{la} a < b > c <unknown>",
+                [TimedLine(1000, 2000, "{la} a < b > c <unknown>")]),
+        TimedCase("entities decoded", "1\n00:00:01,000 --> 00:00:02,000\nSalt &amp; pepper &lt;3&gt; &copy;&nbsp;",
+                [TimedLine(1000, 2000, "Salt & pepper <3> &copy;")]),
+        TimedCase("missing index", "00:00:01,000 --> 00:00:02,000\nNo index here\n\n00:00:03,000 --> 00:00:04,000\nNor here",
+                [TimedLine(1000, 2000, "No index here"), TimedLine(3000, 4000, "Nor here")]),
+        TimedCase("dot separator", "1\n00:00:01.000 --> 00:00:02.250\nDotted", [TimedLine(1000, 2250, "Dotted")]),
+        TimedCase("one-digit hours and missing hours", "1\n1:00:01,000 --> 1:00:02,000\nLate\n\n2\n00:01,500 --> 00:02,000\nEarly",
+                [TimedLine(1500, 2000, "Early"), TimedLine(3_601_000, 3_602_000, "Late")]),
+        TimedCase("out-of-order cues sorted", "2\n00:00:05,000 --> 00:00:06,000\nSecond\n\n1\n00:00:01,000 --> 00:00:02,000\nFirst",
+                [TimedLine(1000, 2000, "First"), TimedLine(5000, 6000, "Second")]),
+        TimedCase("overlapping cues kept", "00:00:01,000 --> 00:00:05,000\nLong\n\n00:00:02,000 --> 00:00:03,000\nShort",
+                [TimedLine(1000, 5000, "Long"), TimedLine(2000, 3000, "Short")]),
+        TimedCase("CRLF", "1\r\n00:00:01,000 --> 00:00:02,000\r\nOne\r\nUno\r\n\r\n2\r\n00:00:03,000 --> 00:00:04,000\r\nTwo\r\n",
+                [TimedLine(1000, 2000, "One", tr: "Uno"), TimedLine(3000, 4000, "Two")]),
+        TimedCase("BOM", "\u{FEFF}1\n00:00:01,000 --> 00:00:02,000\nOne", [TimedLine(1000, 2000, "One")]),
+        TimedCase("no blank line between cues: the index is not text",
                 "1\n00:00:01,000 --> 00:00:02,000\nOne\n2\n00:00:03,000 --> 00:00:04,000\nTwo",
-                [CueLine(1000, 2000, "One"), CueLine(3000, 4000, "Two")]),
-        CueCase("end before start lasts zero", "00:00:05,000 --> 00:00:04,000\nBackwards", [CueLine(5000, 5000, "Backwards")]),
-        CueCase("empty cues dropped",
+                [TimedLine(1000, 2000, "One"), TimedLine(3000, 4000, "Two")]),
+        TimedCase("end before start lasts zero", "00:00:05,000 --> 00:00:04,000\nBackwards", [TimedLine(5000, 5000, "Backwards")]),
+        TimedCase("empty cues dropped",
                 "1\n00:00:01,000 --> 00:00:02,000\n<i></i>\n\n2\n00:00:02,000 --> 00:00:03,000\n\n3\n00:00:03,000 --> 00:00:04,000\nKept",
-                [CueLine(3000, 4000, "Kept")]),
-        CueCase("empty first line: the next one is the text", "1\n00:00:01,000 --> 00:00:02,000\n <b> </b>\nReal\nTranslated",
-                [CueLine(1000, 2000, "Real", tr: "Translated")]),
-        CueCase("coordinates after the end time", "1\n00:00:01,000 --> 00:00:02,000  X1:100 X2:200 Y1:10 Y2:20\nPlaced",
-                [CueLine(1000, 2000, "Placed")]),
-        CueCase("short and long fractions", "00:00:01,5 --> 00:00:02,2509\nFractions", [CueLine(1500, 2250, "Fractions")]),
-        CueCase("malformed timing skipped", "1\n00:00:01 --> 00:00:02\nBad\n\n2\n00:00:03,000 --> 00:00:04,000\nGood",
-                [CueLine(3000, 4000, "Good")]),
-        CueCase("leading credits marked", "1\n00:00:00,000 --> 00:00:01,000\nLyrics by Somebody\n\n2\n00:00:02,000 --> 00:00:03,000\nSung",
-                [CueLine(0, 1000, "Lyrics by Somebody", credit: true), CueLine(2000, 3000, "Sung")]),
-        CueCase("inner spacing kept, ends trimmed", "1\n00:00:01,000 --> 00:00:02,000\n   far   away   ",
-                [CueLine(1000, 2000, "far   away")]),
+                [TimedLine(3000, 4000, "Kept")]),
+        TimedCase("empty first line: the next one is the text", "1\n00:00:01,000 --> 00:00:02,000\n <b> </b>\nReal\nTranslated",
+                [TimedLine(1000, 2000, "Real", tr: "Translated")]),
+        TimedCase("coordinates after the end time", "1\n00:00:01,000 --> 00:00:02,000  X1:100 X2:200 Y1:10 Y2:20\nPlaced",
+                [TimedLine(1000, 2000, "Placed")]),
+        TimedCase("short and long fractions", "00:00:01,5 --> 00:00:02,2509\nFractions", [TimedLine(1500, 2250, "Fractions")]),
+        TimedCase("malformed timing skipped", "1\n00:00:01 --> 00:00:02\nBad\n\n2\n00:00:03,000 --> 00:00:04,000\nGood",
+                [TimedLine(3000, 4000, "Good")]),
+        TimedCase("leading credits marked", "1\n00:00:00,000 --> 00:00:01,000\nLyrics by Somebody\n\n2\n00:00:02,000 --> 00:00:03,000\nSung",
+                [TimedLine(0, 1000, "Lyrics by Somebody", credit: true), TimedLine(2000, 3000, "Sung")]),
+        TimedCase("inner spacing kept, ends trimmed", "1\n00:00:01,000 --> 00:00:02,000\n   far   away   ",
+                [TimedLine(1000, 2000, "far   away")]),
     ]
 
     @Test(arguments: srtCases)
-    func srt(_ testCase: CueCase) throws {
+    func srt(_ testCase: TimedCase) throws {
         let lyrics = try Subtitles.parse(testCase.input, dialect: .srt)
-        #expect(lyrics.lines.map(CueLine.init) == testCase.expected)
+        #expect(lyrics.lines.map(TimedLine.init) == testCase.expected)
         #expect(lyrics.format == .srt)
         #expect(invariantViolations(lyrics) == [])
     }
 
-    static let vttCases: [CueCase] = [
-        CueCase("header block ignored", """
+    static let vttCases: [TimedCase] = [
+        TimedCase("header block ignored", """
             WEBVTT - A made-up title
             Kind: captions
             Language: en
 
             00:01.000 --> 00:02.000
             Hello there
-            """, [CueLine(1000, 2000, "Hello there")]),
-        CueCase("NOTE, STYLE and REGION blocks skipped", """
+            """, [TimedLine(1000, 2000, "Hello there")]),
+        TimedCase("NOTE, STYLE and REGION blocks skipped", """
             WEBVTT
 
             STYLE
@@ -126,10 +98,10 @@ struct CueCase: Sendable, CustomTestStringConvertible {
 
             00:00:03.000 --> 00:00:04.000
             World
-            """, [CueLine(1000, 2000, "Hello"), CueLine(3000, 4000, "World")]),
-        CueCase("cue settings ignored", "WEBVTT\n\n00:01.000 --> 00:02.000 align:start position:10% line:0\nPlaced",
-                [CueLine(1000, 2000, "Placed")]),
-        CueCase("voice spans become agents", """
+            """, [TimedLine(1000, 2000, "Hello"), TimedLine(3000, 4000, "World")]),
+        TimedCase("cue settings ignored", "WEBVTT\n\n00:01.000 --> 00:02.000 align:start position:10% line:0\nPlaced",
+                [TimedLine(1000, 2000, "Placed")]),
+        TimedCase("voice spans become agents", """
             WEBVTT
 
             00:01.000 --> 00:02.000
@@ -143,42 +115,42 @@ struct CueCase: Sendable, CustomTestStringConvertible {
 
             00:07.000 --> 00:08.000
             nobody
-            """, [CueLine(1000, 2000, "Paper kites", agent: "Mira"), CueLine(3000, 4000, "climb", agent: "Theo Ray"),
-                  CueLine(5000, 6000, "again", agent: "Mira"), CueLine(7000, 8000, "nobody")]),
-        CueCase("inline timestamps become words", "WEBVTT\n\n00:10.000 --> 00:13.000\nab <00:11.000>cd <00:12.500>ef",
-                [CueLine(10_000, 13_000, "ab cd ef", [W(10_000, 11_000, "ab "), W(11_000, 12_500, "cd "), W(12_500, 13_000, "ef")])]),
-        CueCase("inline timestamps with hours", "WEBVTT\n\n00:00:10.000 --> 00:00:12.000\n<00:00:10.000>Tin <00:00:11.000>roof",
-                [CueLine(10_000, 12_000, "Tin roof", [W(10_000, 11_000, "Tin "), W(11_000, 12_000, "roof")])]),
-        CueCase("blank text before the first stamp is no word", "WEBVTT\n\n00:10.000 --> 00:13.000\n <00:10.500>Paper <00:11.000>kites",
-                [CueLine(10_000, 13_000, "Paper kites", [W(10_500, 11_000, "Paper "), W(11_000, 13_000, "kites")])]),
-        CueCase("spaces after a stamp move to the word before", "WEBVTT\n\n00:10.000 --> 00:13.000\nab<00:11.000> cd<00:12.000>  ",
-                [CueLine(10_000, 13_000, "ab cd", [W(10_000, 11_000, "ab "), W(11_000, 12_000, "cd")])]),
-        CueCase("stamps among other tags", "WEBVTT\n\n00:10.000 --> 00:13.000\n<c.red>ab</c> <00:11.000><b>cd</b>",
-                [CueLine(10_000, 13_000, "ab cd", [W(10_000, 11_000, "ab "), W(11_000, 13_000, "cd")])]),
-        CueCase("a backwards stamp is ignored", "WEBVTT\n\n00:10.000 --> 00:13.000\na <00:12.000>b <00:11.000>c",
-                [CueLine(10_000, 13_000, "a b c", [W(10_000, 12_000, "a "), W(12_000, 13_000, "b c")])]),
-        CueCase("stamps outside the cue move to its edges", "WEBVTT\n\n00:10.000 --> 00:13.000\n<00:09.000>a <00:20.000>b",
-                [CueLine(10_000, 13_000, "a b", [W(10_000, 13_000, "a "), W(13_000, 13_000, "b")])]),
-        CueCase("stamps removed from the translation", "WEBVTT\n\n00:10.000 --> 00:13.000\na <00:11.000>b\n<00:11.000>tr<00:12.000>ans",
-                [CueLine(10_000, 13_000, "a b", tr: "trans", [W(10_000, 11_000, "a "), W(11_000, 13_000, "b")])]),
-        CueCase("entities", "WEBVTT\n\n00:01.000 --> 00:02.000\n&lrm;Rock &amp; roll&rlm; &quot;x&quot;",
-                [CueLine(1000, 2000, "\u{200E}Rock & roll\u{200F} \"x\"")]),
-        CueCase("ruby text dropped", "WEBVTT\n\n00:01.000 --> 00:02.000\n<ruby>漢<rt>kan</rt>字<rt>ji</rt></ruby>です",
-                [CueLine(1000, 2000, "漢字です")]),
-        CueCase("lang and class spans stripped", "WEBVTT\n\n00:01.000 --> 00:02.000\n<lang en-GB>Colour</lang> <c.a.b>me</c>",
-                [CueLine(1000, 2000, "Colour me")]),
-        CueCase("empty cue dropped", "WEBVTT\n\n00:01.000 --> 00:02.000\n\n00:03.000 --> 00:04.000\n<v Mira></v>\n\n00:05.000 --> 00:06.000\nX",
-                [CueLine(5000, 6000, "X")]),
-        CueCase("CRLF and BOM", "\u{FEFF}WEBVTT\r\n\r\n1\r\n00:01.000 --> 00:02.000\r\nOne\r\nUno\r\n",
-                [CueLine(1000, 2000, "One", tr: "Uno")]),
-        CueCase("header directly followed by a cue", "WEBVTT\n00:01.000 --> 00:02.000\nTight", [CueLine(1000, 2000, "Tight")]),
-        CueCase("missing header still read", "00:01.000 --> 00:02.000\nHeaderless", [CueLine(1000, 2000, "Headerless")]),
+            """, [TimedLine(1000, 2000, "Paper kites", agent: "Mira"), TimedLine(3000, 4000, "climb", agent: "Theo Ray"),
+                  TimedLine(5000, 6000, "again", agent: "Mira"), TimedLine(7000, 8000, "nobody")]),
+        TimedCase("inline timestamps become words", "WEBVTT\n\n00:10.000 --> 00:13.000\nab <00:11.000>cd <00:12.500>ef",
+                [TimedLine(10_000, 13_000, "ab cd ef", [W(10_000, 11_000, "ab "), W(11_000, 12_500, "cd "), W(12_500, 13_000, "ef")])]),
+        TimedCase("inline timestamps with hours", "WEBVTT\n\n00:00:10.000 --> 00:00:12.000\n<00:00:10.000>Tin <00:00:11.000>roof",
+                [TimedLine(10_000, 12_000, "Tin roof", [W(10_000, 11_000, "Tin "), W(11_000, 12_000, "roof")])]),
+        TimedCase("blank text before the first stamp is no word", "WEBVTT\n\n00:10.000 --> 00:13.000\n <00:10.500>Paper <00:11.000>kites",
+                [TimedLine(10_000, 13_000, "Paper kites", [W(10_500, 11_000, "Paper "), W(11_000, 13_000, "kites")])]),
+        TimedCase("spaces after a stamp move to the word before", "WEBVTT\n\n00:10.000 --> 00:13.000\nab<00:11.000> cd<00:12.000>  ",
+                [TimedLine(10_000, 13_000, "ab cd", [W(10_000, 11_000, "ab "), W(11_000, 12_000, "cd")])]),
+        TimedCase("stamps among other tags", "WEBVTT\n\n00:10.000 --> 00:13.000\n<c.red>ab</c> <00:11.000><b>cd</b>",
+                [TimedLine(10_000, 13_000, "ab cd", [W(10_000, 11_000, "ab "), W(11_000, 13_000, "cd")])]),
+        TimedCase("a backwards stamp is ignored", "WEBVTT\n\n00:10.000 --> 00:13.000\na <00:12.000>b <00:11.000>c",
+                [TimedLine(10_000, 13_000, "a b c", [W(10_000, 12_000, "a "), W(12_000, 13_000, "b c")])]),
+        TimedCase("stamps outside the cue move to its edges", "WEBVTT\n\n00:10.000 --> 00:13.000\n<00:09.000>a <00:20.000>b",
+                [TimedLine(10_000, 13_000, "a b", [W(10_000, 13_000, "a "), W(13_000, 13_000, "b")])]),
+        TimedCase("stamps removed from the translation", "WEBVTT\n\n00:10.000 --> 00:13.000\na <00:11.000>b\n<00:11.000>tr<00:12.000>ans",
+                [TimedLine(10_000, 13_000, "a b", tr: "trans", [W(10_000, 11_000, "a "), W(11_000, 13_000, "b")])]),
+        TimedCase("entities", "WEBVTT\n\n00:01.000 --> 00:02.000\n&lrm;Rock &amp; roll&rlm; &quot;x&quot;",
+                [TimedLine(1000, 2000, "\u{200E}Rock & roll\u{200F} \"x\"")]),
+        TimedCase("ruby text dropped", "WEBVTT\n\n00:01.000 --> 00:02.000\n<ruby>漢<rt>kan</rt>字<rt>ji</rt></ruby>です",
+                [TimedLine(1000, 2000, "漢字です")]),
+        TimedCase("lang and class spans stripped", "WEBVTT\n\n00:01.000 --> 00:02.000\n<lang en-GB>Colour</lang> <c.a.b>me</c>",
+                [TimedLine(1000, 2000, "Colour me")]),
+        TimedCase("empty cue dropped", "WEBVTT\n\n00:01.000 --> 00:02.000\n\n00:03.000 --> 00:04.000\n<v Mira></v>\n\n00:05.000 --> 00:06.000\nX",
+                [TimedLine(5000, 6000, "X")]),
+        TimedCase("CRLF and BOM", "\u{FEFF}WEBVTT\r\n\r\n1\r\n00:01.000 --> 00:02.000\r\nOne\r\nUno\r\n",
+                [TimedLine(1000, 2000, "One", tr: "Uno")]),
+        TimedCase("header directly followed by a cue", "WEBVTT\n00:01.000 --> 00:02.000\nTight", [TimedLine(1000, 2000, "Tight")]),
+        TimedCase("missing header still read", "00:01.000 --> 00:02.000\nHeaderless", [TimedLine(1000, 2000, "Headerless")]),
     ]
 
     @Test(arguments: vttCases)
-    func webVTT(_ testCase: CueCase) throws {
+    func webVTT(_ testCase: TimedCase) throws {
         let lyrics = try Subtitles.parse(testCase.input, dialect: .webVTT)
-        #expect(lyrics.lines.map(CueLine.init) == testCase.expected)
+        #expect(lyrics.lines.map(TimedLine.init) == testCase.expected)
         #expect(lyrics.format == .vtt)
         #expect(invariantViolations(lyrics) == [])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import LyricsCore
 
 /// Parses LRC text with default options, for tests whose input is known to be valid.
@@ -80,4 +81,33 @@ func invariantViolations(_ lyrics: Lyrics) -> [String] {
         }
     }
     return problems
+}
+
+/// A line expectation for the YRC and subtitle tables: interval, text, translation, words, agent
+/// and whether it is a credit (times in ms).
+struct TimedLine: Hashable, Sendable, CustomStringConvertible {
+    var start: Int, end: Int, text: String, translation: String?, words: [W], agent: String?, credit: Bool
+    init(_ start: Int, _ end: Int, _ text: String, tr translation: String? = nil, _ words: [W] = [],
+         agent: String? = nil, credit: Bool = false) {
+        (self.start, self.end, self.text, self.translation, self.words, self.agent, self.credit) =
+            (start, end, text, translation, words, agent, credit)
+    }
+    init(_ line: LyricLine) {
+        self.init(line.start.milliseconds, line.end.milliseconds, line.text, tr: line.translation, line.words.map(W.init),
+                  agent: line.agent, credit: line.role == .credit)
+    }
+    var description: String {
+        "\(start)–\(end) \(text.debugDescription)" + (translation.map { " tr \($0.debugDescription)" } ?? "")
+            + (agent.map { " agent \($0)" } ?? "") + (credit ? " credit" : "") + (words.isEmpty ? "" : " \(words)")
+    }
+}
+
+struct TimedCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var input: String
+    var expected: [TimedLine]
+    var testDescription: String { name }
+    init(_ name: String, _ input: String, _ expected: [TimedLine]) {
+        (self.name, self.input, self.expected) = (name, input, expected)
+    }
 }

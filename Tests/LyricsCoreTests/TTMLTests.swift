@@ -32,42 +32,31 @@ import Testing
 
     // MARK: Lines and syllables
 
-    struct Case: Sendable, CustomTestStringConvertible {
-        var name: String
-        var body: String
-        var text: String
-        var words: [W]
-        var testDescription: String { name }
-        init(_ name: String, _ body: String, _ text: String, _ words: [W]) {
-            (self.name, self.body, self.text, self.words) = (name, body, text, words)
-        }
-    }
-
-    static let lineCases: [Case] = [
-        Case("spaces between spans on one line", #"<p begin="1" end="3"><span begin="1" end="1.5">Salt</span> <span begin="1.5" end="2">and</span> <span begin="2" end="3">stone</span></p>"#,
+    static let lineCases: [WordCase] = [
+        WordCase("spaces between spans on one line", #"<p begin="1" end="3"><span begin="1" end="1.5">Salt</span> <span begin="1.5" end="2">and</span> <span begin="2" end="3">stone</span></p>"#,
              "Salt and stone", [W(1000, 1500, "Salt "), W(1500, 2000, "and "), W(2000, 3000, "stone")]),
-        Case("pretty-printing newlines are no spaces", "<p begin=\"1\" end=\"2\">\n  <span begin=\"1\" end=\"1.5\">雨</span>\n  <span begin=\"1.5\" end=\"2\">音</span>\n</p>",
+        WordCase("pretty-printing newlines are no spaces", "<p begin=\"1\" end=\"2\">\n  <span begin=\"1\" end=\"1.5\">雨</span>\n  <span begin=\"1.5\" end=\"2\">音</span>\n</p>",
              "雨音", [W(1000, 1500, "雨"), W(1500, 2000, "音")]),
-        Case("space inside a span's end", #"<p begin="1" end="2"><span begin="1" end="1.5">Tin </span><span begin="1.5" end="2">roof</span></p>"#,
+        WordCase("space inside a span's end", #"<p begin="1" end="2"><span begin="1" end="1.5">Tin </span><span begin="1.5" end="2">roof</span></p>"#,
              "Tin roof", [W(1000, 1500, "Tin "), W(1500, 2000, "roof")]),
-        Case("space inside a span's start belongs to the word before", #"<p begin="1" end="2"><span begin="1" end="1.5">Tin</span><span begin="1.5" end="2"> roof</span></p>"#,
+        WordCase("space inside a span's start belongs to the word before", #"<p begin="1" end="2"><span begin="1" end="1.5">Tin</span><span begin="1.5" end="2"> roof</span></p>"#,
              "Tin roof", [W(1000, 1500, "Tin "), W(1500, 2000, "roof")]),
-        Case("syllables of one word", #"<p begin="1" end="2"><span begin="1" end="1.3">Lan</span><span begin="1.3" end="1.6">tern</span><span begin="1.6" end="2">s</span></p>"#,
+        WordCase("syllables of one word", #"<p begin="1" end="2"><span begin="1" end="1.3">Lan</span><span begin="1.3" end="1.6">tern</span><span begin="1.6" end="2">s</span></p>"#,
              "Lanterns", [W(1000, 1300, "Lan"), W(1300, 1600, "tern"), W(1600, 2000, "s")]),
-        Case("plain text line, whitespace collapsed", "<p begin=\"4\" end=\"6\">Only a\n      plain   line</p>", "Only a plain line", []),
-        Case("entities decoded", #"<p begin="1" end="2"><span begin="1" end="2">Salt &amp; pepper &lt;3</span></p>"#,
+        WordCase("plain text line, whitespace collapsed", "<p begin=\"4\" end=\"6\">Only a\n      plain   line</p>", "Only a plain line", []),
+        WordCase("entities decoded", #"<p begin="1" end="2"><span begin="1" end="2">Salt &amp; pepper &lt;3</span></p>"#,
              "Salt & pepper <3", [W(1000, 2000, "Salt & pepper <3")]),
-        Case("untimed span text joins the syllable before it", #"<p begin="1" end="3"><span begin="1" end="2">Rain</span><span>,</span> <span begin="2" end="3">again</span></p>"#,
+        WordCase("untimed span text joins the syllable before it", #"<p begin="1" end="3"><span begin="1" end="2">Rain</span><span>,</span> <span begin="2" end="3">again</span></p>"#,
              "Rain, again", [W(1000, 2000, "Rain, "), W(2000, 3000, "again")]),
-        Case("ruby keeps the base, times from the annotations",
+        WordCase("ruby keeps the base, times from the annotations",
              #"<p begin="1" end="3"><span begin="1" end="1.5">この</span><span tts:ruby="container" xmlns:tts="http://www.w3.org/ns/ttml#styling"><span tts:ruby="base">漢字</span><span tts:ruby="textContainer"><span tts:ruby="text" begin="1.5" end="2">かん</span><span tts:ruby="text" begin="2" end="2.5">じ</span></span></span></p>"#,
              "この漢字", [W(1000, 1500, "この"), W(1500, 2500, "漢字")]),
-        Case("a br is a space", #"<p begin="1" end="2">Two<br/>halves</p>"#, "Two halves", []),
+        WordCase("a br is a space", #"<p begin="1" end="2">Two<br/>halves</p>"#, "Two halves", []),
     ]
 
     @Test(arguments: lineCases)
-    func lines(_ testCase: Case) throws {
-        let lyrics = try Self.parse(Self.tt(testCase.body))
+    func lines(_ testCase: WordCase) throws {
+        let lyrics = try Self.parse(Self.tt(testCase.input))
         let line = try #require(lyrics.lines.first)
         #expect(line.text == testCase.text)
         #expect(line.words.map(W.init) == testCase.words)

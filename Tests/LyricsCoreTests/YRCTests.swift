@@ -2,53 +2,31 @@ import Foundation
 import Testing
 @testable import LyricsCore
 
-/// A YRC line expectation: interval, text, words (display times in ms) and whether it is a credit.
-struct YRCLine: Hashable, Sendable, CustomStringConvertible {
-    var start: Int, end: Int, text: String, words: [W], credit: Bool
-    init(_ start: Int, _ end: Int, _ text: String, _ words: [W] = [], credit: Bool = false) {
-        (self.start, self.end, self.text, self.words, self.credit) = (start, end, text, words, credit)
-    }
-    init(_ line: LyricLine) {
-        self.init(line.start.milliseconds, line.end.milliseconds, line.text, line.words.map(W.init), credit: line.role == .credit)
-    }
-    var description: String { "\(start)–\(end) \(text.debugDescription)\(credit ? " credit" : "") \(words)" }
-}
-
-struct YRCCase: Sendable, CustomTestStringConvertible {
-    var name: String
-    var input: String
-    var expected: [YRCLine]
-    var testDescription: String { name }
-    init(_ name: String, _ input: String, _ expected: [YRCLine]) {
-        (self.name, self.input, self.expected) = (name, input, expected)
-    }
-}
-
 /// NetEase YRC: line headers, absolute word groups, JSON credit lines, metadata tags, and input
 /// that is broken or hostile. Lyrics here are made up for the tests.
 @Suite struct YRCTests {
-    static let cases: [YRCCase] = [
-        YRCCase("one line, words absolute", "[1000,1000](1000,500,0)Tin (1500,500,0)roof",
-                [YRCLine(1000, 2000, "Tin roof", [W(1000, 1500, "Tin "), W(1500, 2000, "roof")])]),
-        YRCCase("leading spaces move to the word before", "[1000,600](1000,200,0)Tin(1200,200,0) roof(1400,200,0) sings",
-                [YRCLine(1000, 1600, "Tin roof sings", [W(1000, 1200, "Tin "), W(1200, 1400, "roof "), W(1400, 1600, "sings")])]),
-        YRCCase("trailing space of the last word is trimmed", "[0,400](0,200,0)Low (200,200,0)tide  ",
-                [YRCLine(0, 400, "Low tide", [W(0, 200, "Low "), W(200, 400, "tide")])]),
-        YRCCase("lines sorted by start, gaps kept", "[5000,1000](5000,1000,0)later\n[1000,1000](1000,1000,0)early",
-                [YRCLine(1000, 2000, "early", [W(1000, 2000, "early")]), YRCLine(5000, 6000, "later", [W(5000, 6000, "later")])]),
-        YRCCase("equal starts keep file order", "[1000,500](1000,500,0)first\n[1000,500](1000,500,0)second",
-                [YRCLine(1000, 1500, "first", [W(1000, 1500, "first")]), YRCLine(1000, 1500, "second", [W(1000, 1500, "second")])]),
-        YRCCase("JSON credits end at the next later line", """
+    static let cases: [TimedCase] = [
+        TimedCase("one line, words absolute", "[1000,1000](1000,500,0)Tin (1500,500,0)roof",
+                [TimedLine(1000, 2000, "Tin roof", [W(1000, 1500, "Tin "), W(1500, 2000, "roof")])]),
+        TimedCase("leading spaces move to the word before", "[1000,600](1000,200,0)Tin(1200,200,0) roof(1400,200,0) sings",
+                [TimedLine(1000, 1600, "Tin roof sings", [W(1000, 1200, "Tin "), W(1200, 1400, "roof "), W(1400, 1600, "sings")])]),
+        TimedCase("trailing space of the last word is trimmed", "[0,400](0,200,0)Low (200,200,0)tide  ",
+                [TimedLine(0, 400, "Low tide", [W(0, 200, "Low "), W(200, 400, "tide")])]),
+        TimedCase("lines sorted by start, gaps kept", "[5000,1000](5000,1000,0)later\n[1000,1000](1000,1000,0)early",
+                [TimedLine(1000, 2000, "early", [W(1000, 2000, "early")]), TimedLine(5000, 6000, "later", [W(5000, 6000, "later")])]),
+        TimedCase("equal starts keep file order", "[1000,500](1000,500,0)first\n[1000,500](1000,500,0)second",
+                [TimedLine(1000, 1500, "first", [W(1000, 1500, "first")]), TimedLine(1000, 1500, "second", [W(1000, 1500, "second")])]),
+        TimedCase("JSON credits end at the next later line", """
             {"t":0,"c":[{"tx":"作词: "},{"tx":"Somebody","li":"http://example.invalid/a.png","or":"orpheus://x"}]}
             {"t":1000,"c":[{"tx":"Composer: "},{"tx":"Another"}]}
             [3000,1000](3000,1000,0)Hello
-            """, [YRCLine(0, 1000, "作词: Somebody", credit: true), YRCLine(1000, 3000, "Composer: Another", credit: true),
-                  YRCLine(3000, 4000, "Hello", [W(3000, 4000, "Hello")])]),
-        YRCCase("JSON credit is a credit whatever it says", "{\"t\":0,\"c\":[{\"tx\":\" Just a name \"}]}\n[2000,500](2000,500,0)la",
-                [YRCLine(0, 2000, "Just a name", credit: true), YRCLine(2000, 2500, "la", [W(2000, 2500, "la")])]),
-        YRCCase("last JSON credit with nothing after ends at its start", "[0,500](0,500,0)la\n{\"t\":9000,\"c\":[{\"tx\":\"Mixed by Someone\"}]}",
-                [YRCLine(0, 500, "la", [W(0, 500, "la")]), YRCLine(9000, 9000, "Mixed by Someone", credit: true)]),
-        YRCCase("junk JSON is skipped", """
+            """, [TimedLine(0, 1000, "作词: Somebody", credit: true), TimedLine(1000, 3000, "Composer: Another", credit: true),
+                  TimedLine(3000, 4000, "Hello", [W(3000, 4000, "Hello")])]),
+        TimedCase("JSON credit is a credit whatever it says", "{\"t\":0,\"c\":[{\"tx\":\" Just a name \"}]}\n[2000,500](2000,500,0)la",
+                [TimedLine(0, 2000, "Just a name", credit: true), TimedLine(2000, 2500, "la", [W(2000, 2500, "la")])]),
+        TimedCase("last JSON credit with nothing after ends at its start", "[0,500](0,500,0)la\n{\"t\":9000,\"c\":[{\"tx\":\"Mixed by Someone\"}]}",
+                [TimedLine(0, 500, "la", [W(0, 500, "la")]), TimedLine(9000, 9000, "Mixed by Someone", credit: true)]),
+        TimedCase("junk JSON is skipped", """
             {"t":0,"c":[{"tx":"unterminated"
             {"t":-5,"c":[{"tx":"negative"}]}
             {"t":"zero","c":[{"tx":"string time"}]}
@@ -58,37 +36,37 @@ struct YRCCase: Sendable, CustomTestStringConvertible {
             {}
             {
             [100,100](100,100,0)ok
-            """, [YRCLine(100, 200, "ok", [W(100, 200, "ok")])]),
-        YRCCase("fractional JSON time is truncated", "{\"t\":1500.9,\"c\":[{\"tx\":\"Lyrics by Nobody\"}]}\n[2000,1](2000,1,0)x",
-                [YRCLine(1500, 2000, "Lyrics by Nobody", credit: true), YRCLine(2000, 2001, "x", [W(2000, 2001, "x")])]),
-        YRCCase("plain credit lines are marked", "[0,1000]作词 : Somebody\n[1000,1000]Composed by Another\n[2000,500](2000,500,0)la",
-                [YRCLine(0, 1000, "作词 : Somebody", credit: true), YRCLine(1000, 2000, "Composed by Another", credit: true),
-                 YRCLine(2000, 2500, "la", [W(2000, 2500, "la")])]),
-        YRCCase("header starts after the first word: start from the words", "[1500,500](1000,500,0)Ab(1500,500,0)cd",
-                [YRCLine(1000, 2000, "Abcd", [W(1000, 1500, "Ab"), W(1500, 2000, "cd")])]),
-        YRCCase("header ends before the last word: end from the words", "[1000,200](1000,500,0)Ab (1500,800,0)cd",
-                [YRCLine(1000, 2300, "Ab cd", [W(1000, 1500, "Ab "), W(1500, 2300, "cd")])]),
-        YRCCase("words start after the header: header kept", "[1000,2000](1500,500,0)Ab",
-                [YRCLine(1000, 3000, "Ab", [W(1500, 2000, "Ab")])]),
-        YRCCase("zero-length punctuation kept", "[0,1000](0,400,0)go(400,0,0)，(400,600,0)on(1000,0,0)！",
-                [YRCLine(0, 1000, "go，on！", [W(0, 400, "go"), W(400, 400, "，"), W(400, 1000, "on"), W(1000, 1000, "！")])]),
-        YRCCase("third number ignored, even negative", "[0,200](0,100,7)a(100,100,-1)b",
-                [YRCLine(0, 200, "ab", [W(0, 100, "a"), W(100, 200, "b")])]),
-        YRCCase("spaces inside header and groups", "[ 1000 , 500 ]( 1000 , 500 , 0 )Ab",
-                [YRCLine(1000, 1500, "Ab", [W(1000, 1500, "Ab")])]),
-        YRCCase("header without groups: a line without words", "[1000,500]  plain words  ",
-                [YRCLine(1000, 1500, "plain words")]),
-        YRCCase("header with nothing gives no line", "[1000,500]\n[1600,0]   \n[2000,500](2000,500,0)x",
-                [YRCLine(2000, 2500, "x", [W(2000, 2500, "x")])]),
-        YRCCase("timed space folds into the word before", "[0,900](0,300,0)a(300,300,0) (600,300,0)b",
-                [YRCLine(0, 900, "a b", [W(0, 300, "a "), W(600, 900, "b")])]),
-        YRCCase("empty group: its word is dropped", "[0,900](0,300,0)a(300,300,0)(600,300,0)b",
-                [YRCLine(0, 900, "ab", [W(0, 300, "a"), W(600, 900, "b")])]),
-        YRCCase("parentheses that are not groups stay text", "[0,100](0,50,0)A(x)(50,50,0) B(1,2)",
-                [YRCLine(0, 100, "A(x) B(1,2)", [W(0, 50, "A(x) "), W(50, 100, "B(1,2)")])]),
-        YRCCase("text before the first group is a word from the line start", "[0,1000]oh (500,500,0)yes",
-                [YRCLine(0, 1000, "oh yes", [W(0, 500, "oh "), W(500, 1000, "yes")])]),
-        YRCCase("malformed headers and other lines skipped", """
+            """, [TimedLine(100, 200, "ok", [W(100, 200, "ok")])]),
+        TimedCase("fractional JSON time is truncated", "{\"t\":1500.9,\"c\":[{\"tx\":\"Lyrics by Nobody\"}]}\n[2000,1](2000,1,0)x",
+                [TimedLine(1500, 2000, "Lyrics by Nobody", credit: true), TimedLine(2000, 2001, "x", [W(2000, 2001, "x")])]),
+        TimedCase("plain credit lines are marked", "[0,1000]作词 : Somebody\n[1000,1000]Composed by Another\n[2000,500](2000,500,0)la",
+                [TimedLine(0, 1000, "作词 : Somebody", credit: true), TimedLine(1000, 2000, "Composed by Another", credit: true),
+                 TimedLine(2000, 2500, "la", [W(2000, 2500, "la")])]),
+        TimedCase("header starts after the first word: start from the words", "[1500,500](1000,500,0)Ab(1500,500,0)cd",
+                [TimedLine(1000, 2000, "Abcd", [W(1000, 1500, "Ab"), W(1500, 2000, "cd")])]),
+        TimedCase("header ends before the last word: end from the words", "[1000,200](1000,500,0)Ab (1500,800,0)cd",
+                [TimedLine(1000, 2300, "Ab cd", [W(1000, 1500, "Ab "), W(1500, 2300, "cd")])]),
+        TimedCase("words start after the header: header kept", "[1000,2000](1500,500,0)Ab",
+                [TimedLine(1000, 3000, "Ab", [W(1500, 2000, "Ab")])]),
+        TimedCase("zero-length punctuation kept", "[0,1000](0,400,0)go(400,0,0)，(400,600,0)on(1000,0,0)！",
+                [TimedLine(0, 1000, "go，on！", [W(0, 400, "go"), W(400, 400, "，"), W(400, 1000, "on"), W(1000, 1000, "！")])]),
+        TimedCase("third number ignored, even negative", "[0,200](0,100,7)a(100,100,-1)b",
+                [TimedLine(0, 200, "ab", [W(0, 100, "a"), W(100, 200, "b")])]),
+        TimedCase("spaces inside header and groups", "[ 1000 , 500 ]( 1000 , 500 , 0 )Ab",
+                [TimedLine(1000, 1500, "Ab", [W(1000, 1500, "Ab")])]),
+        TimedCase("header without groups: a line without words", "[1000,500]  plain words  ",
+                [TimedLine(1000, 1500, "plain words")]),
+        TimedCase("header with nothing gives no line", "[1000,500]\n[1600,0]   \n[2000,500](2000,500,0)x",
+                [TimedLine(2000, 2500, "x", [W(2000, 2500, "x")])]),
+        TimedCase("timed space folds into the word before", "[0,900](0,300,0)a(300,300,0) (600,300,0)b",
+                [TimedLine(0, 900, "a b", [W(0, 300, "a "), W(600, 900, "b")])]),
+        TimedCase("empty group: its word is dropped", "[0,900](0,300,0)a(300,300,0)(600,300,0)b",
+                [TimedLine(0, 900, "ab", [W(0, 300, "a"), W(600, 900, "b")])]),
+        TimedCase("parentheses that are not groups stay text", "[0,100](0,50,0)A(x)(50,50,0) B(1,2)",
+                [TimedLine(0, 100, "A(x) B(1,2)", [W(0, 50, "A(x) "), W(50, 100, "B(1,2)")])]),
+        TimedCase("text before the first group is a word from the line start", "[0,1000]oh (500,500,0)yes",
+                [TimedLine(0, 1000, "oh yes", [W(0, 500, "oh "), W(500, 1000, "yes")])]),
+        TimedCase("malformed headers and other lines skipped", """
             [12a,300](0,1,0)x
             [-1,100](0,1,0)y
             [1000](1000,1,0)z
@@ -98,26 +76,26 @@ struct YRCCase: Sendable, CustomTestStringConvertible {
             (0,100,0)no header
             [0,1000
             [5000,100](5000,100,0)ok
-            """, [YRCLine(5000, 5100, "ok", [W(5000, 5100, "ok")])]),
-        YRCCase("CRLF and lone CR", "[0,100](0,100,0)a \r\n[200,100](200,100,0)b\r[400,100](400,100,0)c\r\n",
-                [YRCLine(0, 100, "a", [W(0, 100, "a")]), YRCLine(200, 300, "b", [W(200, 300, "b")]),
-                 YRCLine(400, 500, "c", [W(400, 500, "c")])]),
-        YRCCase("BOM at the start", "\u{FEFF}[0,100](0,100,0)a", [YRCLine(0, 100, "a", [W(0, 100, "a")])]),
-        YRCCase("largest numbers accepted without overflow",
+            """, [TimedLine(5000, 5100, "ok", [W(5000, 5100, "ok")])]),
+        TimedCase("CRLF and lone CR", "[0,100](0,100,0)a \r\n[200,100](200,100,0)b\r[400,100](400,100,0)c\r\n",
+                [TimedLine(0, 100, "a", [W(0, 100, "a")]), TimedLine(200, 300, "b", [W(200, 300, "b")]),
+                 TimedLine(400, 500, "c", [W(400, 500, "c")])]),
+        TimedCase("BOM at the start", "\u{FEFF}[0,100](0,100,0)a", [TimedLine(0, 100, "a", [W(0, 100, "a")])]),
+        TimedCase("largest numbers accepted without overflow",
                 "[999999999999,999999999999](999999999999,999999999999,0)x",
-                [YRCLine(999_999_999_999, 1_999_999_999_998, "x", [W(999_999_999_999, 1_999_999_999_998, "x")])]),
-        YRCCase("thirteen-digit numbers are not times", "[9999999999999,1](0,1,0)x\n[0,10](0,10,0)a(99999999999999,1,0)b",
-                [YRCLine(0, 10, "a(99999999999999,1,0)b", [W(0, 10, "a(99999999999999,1,0)b")])]),
-        YRCCase("unterminated group is text", "[0,1000](0,500,0)a(500,500,0",
-                [YRCLine(0, 1000, "a(500,500,0", [W(0, 500, "a(500,500,0")])]),
-        YRCCase("CJK per character", "[0,600](0,200,0)雨(200,200,0)だ(400,200,0)ね",
-                [YRCLine(0, 600, "雨だね", [W(0, 200, "雨"), W(200, 400, "だ"), W(400, 600, "ね")])]),
+                [TimedLine(999_999_999_999, 1_999_999_999_998, "x", [W(999_999_999_999, 1_999_999_999_998, "x")])]),
+        TimedCase("thirteen-digit numbers are not times", "[9999999999999,1](0,1,0)x\n[0,10](0,10,0)a(99999999999999,1,0)b",
+                [TimedLine(0, 10, "a(99999999999999,1,0)b", [W(0, 10, "a(99999999999999,1,0)b")])]),
+        TimedCase("unterminated group is text", "[0,1000](0,500,0)a(500,500,0",
+                [TimedLine(0, 1000, "a(500,500,0", [W(0, 500, "a(500,500,0")])]),
+        TimedCase("CJK per character", "[0,600](0,200,0)雨(200,200,0)だ(400,200,0)ね",
+                [TimedLine(0, 600, "雨だね", [W(0, 200, "雨"), W(200, 400, "だ"), W(400, 600, "ね")])]),
     ]
 
     @Test(arguments: cases)
-    func lines(_ testCase: YRCCase) throws {
+    func lines(_ testCase: TimedCase) throws {
         let lyrics = try YRC.parse(testCase.input)
-        #expect(lyrics.lines.map(YRCLine.init) == testCase.expected)
+        #expect(lyrics.lines.map(TimedLine.init) == testCase.expected)
         #expect(lyrics.format == .yrc)
         #expect(invariantViolations(lyrics) == [])
     }
