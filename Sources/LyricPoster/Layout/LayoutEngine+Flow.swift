@@ -26,20 +26,20 @@ extension LayoutEngine {
             case .center: mainLook.color = palette.duet.withAlpha(mainLook.color.alpha)
             }
         }
-        let text = line.text, sung = line.sung
         // Lines further from the current one fade (and, with depth blur, soften) step by step.
         let fade = theme.opacityFalloff * Double(max(0, distance - 1))
         if distance > 0 { mainLook.color = mainLook.color.withAlpha(max(0.15, mainLook.color.alpha - fade)) }
         let blur = theme.depthBlur * Double(distance) * geometry.unit
         let isCurrent = line.role == .current
-        // The current line gets the whole region first; a neighbour at most a third of it.
-        let main = fit(text, look: mainLook, language: line.language, width: area.width, alignment: alignment,
-                       maxHeight: isCurrent ? area.height * share : area.height / 3, minScale: isCurrent ? 0.75 : 1)
-        var mainBlock = place(main, role: line.role, text: text, look: mainLook, area: area, top: 0, alignment: alignment)
-        mainBlock.sung = sung
+        // The current line gets the whole region first (its share of it when lines are sung
+        // together); a neighbour at most a third of it.
+        let budget = isCurrent ? area.height * share : area.height / 3
+        let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: alignment,
+                       maxHeight: budget, minScale: isCurrent ? 0.75 : 1)
+        var mainBlock = place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: alignment)
+        mainBlock.sung = line.sung
         var blocks = [mainBlock]
         var height = main.layout.extentRect.height
-        let budget = isCurrent ? area.height * share : area.height / 3
 
         /// A sub-line under the line at `scale` of its size; left out when there is no room for one line.
         func subLine(_ subText: String?, role: Scene.Role, scale: Double, opacity: Double, sung: [Double] = []) {

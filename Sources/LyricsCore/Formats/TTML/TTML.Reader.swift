@@ -112,7 +112,7 @@ extension TTML {
                 if let role = openRole() {
                     return attribute["role"] == "x-bg" ? .roleBackground(role) : .roleText
                 }
-                return lineSpan(attribute, parser)
+                return lineSpan(attribute)
             case "br" where line != nil:
                 appendText(" ")
                 return .other
@@ -163,7 +163,7 @@ extension TTML {
         }
 
         /// A `<span>` inside a `<p>`.
-        private func lineSpan(_ attribute: [String: String], _ parser: XMLParser) -> Frame {
+        private func lineSpan(_ attribute: [String: String]) -> Frame {
             switch attribute["role"] {
             case "x-translation":
                 buffer = ""
@@ -192,7 +192,7 @@ extension TTML {
                 }
                 return .ignored
             case "container":
-                guard addWord(begin: Int.max, end: Int.min, parser) else { return .ignored }
+                guard addWord(begin: Int.max, end: Int.min) else { return .ignored }
                 return .rubyContainer
             case "base":
                 return .syllable
@@ -200,7 +200,7 @@ extension TTML {
                 break
             }
             if let begin = attribute["begin"].flatMap(TTML.milliseconds), let end = attribute["end"].flatMap(TTML.milliseconds) {
-                return addWord(begin: begin, end: max(begin, end), parser) ? .syllable : .ignored
+                return addWord(begin: begin, end: max(begin, end)) ? .syllable : .ignored
             }
             return .plainSpan
         }
@@ -356,7 +356,7 @@ extension TTML {
         }
 
         /// Adds an empty syllable; `false` (and nothing added) past the word limit.
-        private func addWord(begin: Int, end: Int, _ parser: XMLParser) -> Bool {
+        private func addWord(begin: Int, end: Int) -> Bool {
             guard (currentRun?.wordCount ?? 0) < limits.maxWords else { return false }
             mutateRun { run in
                 run.pieces.append(.word(text: "", begin: begin, end: end))
