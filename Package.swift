@@ -30,6 +30,11 @@ let package = Package(
             providers: [.apt(["libwebp-dev"])]
         ),
         .systemLibrary(
+            name: "CGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        .systemLibrary(
             name: "CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
@@ -51,16 +56,19 @@ let package = Package(
         // Audio files: their tags, embedded lyrics and pictures, as Swift values (TagLib behind CTagLibShim).
         .target(name: "MediaTags", dependencies: ["CTagLibShim"]),
 
+        // The session bus (GDBus): MPRIS players followed and published, as Swift values.
+        .target(name: "NowPlaying", dependencies: ["CGio"]),
+
         // Pure Swift: timestamps, LRC decoding and parsing, timeline.
         .target(name: "LyricsCore"),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
         .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
         // Scenes, layout, rendering and output, built from values.
-        .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics", "MediaTags"]),
+        .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
         .executableTarget(
             name: "lyricposter",
             dependencies: [
-                "LyricPoster", "LyricsCore", "MediaTags",
+                "LyricPoster", "LyricsCore", "MediaTags", "NowPlaying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

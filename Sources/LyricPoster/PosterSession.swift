@@ -142,16 +142,25 @@ public final class PosterSession: @unchecked Sendable {
         try self.init(source: .files(cover: coverPath, lyrics: lyricsPath), options: options, timings: timings)
     }
 
-    public init(source: SongSource, options: RenderOptions, timings: Timings = Timings()) throws(PosterError) {
+    public convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings()) throws(PosterError) {
+        let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options) }
+        try self.init(song: song, options: options, timings: timings)
+    }
+
+    /// Prepares a song already found and read.
+    ///
+    /// - Parameter allowUntitled: for `follow`: lyrics without a sung line give a poster of the
+    ///   title and artist alone, and a song without cover bytes gets ``PlaceholderCover``.
+    public init(song: ResolvedSong, options: RenderOptions, timings: Timings = Timings(),
+                allowUntitled: Bool = false) throws(PosterError) {
         self.options = options
         self.timings = timings
-        let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options) }
         self.song = song
         let lyrics = song.lyrics, lyricsPath = song.lyricsPath, lyricsData = song.lyricsData
         if lyrics.lines.count > options.maxLyricsLines {
             throw PosterError(path: lyricsPath, reason: "has \(lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines) (see --max-lyrics-lines)")
         }
-        if !lyrics.lines.contains(where: \.isSung) {
+        if !allowUntitled, !lyrics.lines.contains(where: \.isSung) {
             throw PosterError(path: lyricsPath, reason: "no timed lyric line has any text (only gaps or credits)")
         }
         let preset = options.preset
@@ -159,6 +168,11 @@ public final class PosterSession: @unchecked Sendable {
         let coverData = song.coverData, coverPath = song.coverPath
         // The largest area the cover is drawn at is the whole canvas.
         let cover = try timings.measure("decode") { () throws(PosterError) in
+            if allowUntitled, coverData.isEmpty {
+                do { return try PlaceholderCover.make(seed: lyrics.metadata.title ?? "") } catch {
+                    throw PosterError(path: "placeholder cover", reason: "\(error)")
+                }
+            }
             do { return try ImageDecoder.decode(coverData, limits: options.limits, minimumSize: (preset.width, preset.height)) } catch {
                 throw PosterError(path: coverPath, reason: "\(error)")
             }
@@ -198,6 +212,11 @@ public final class PosterSession: @unchecked Sendable {
     /// Renders and encodes the frame at `time` on the calling thread.
     public func render(at time: Timestamp) throws(PosterError) -> RenderedFrame {
         try mainRenderer.render(scenes.scene(at: time))
+    }
+
+    /// Renders and encodes `scene` (one of this song's) on the calling thread.
+    public func render(_ scene: Scene) throws(PosterError) -> RenderedFrame {
+        try mainRenderer.render(scene)
     }
 
     /// What every frame of this song depends on besides its scene: the inputs' bytes, the options

@@ -36,6 +36,29 @@ public enum OutputFile {
         }
     }
 
+    /// A file written beside its target and not yet in place: ``commit()`` renames it over the
+    /// target (atomic), ``discard()`` removes it.
+    public struct StagedFile: Sendable {
+        public let temporary: String
+        public let target: String
+
+        public func commit() throws(PosterError) {
+            guard rename(temporary, target) == 0 else {
+                let reason = OutputFile.errnoReason(errno)
+                unlink(temporary)
+                throw PosterError(path: target, reason: "cannot write: " + reason)
+            }
+        }
+
+        public func discard() { unlink(temporary) }
+    }
+
+    /// Writes `bytes` next to `path`, to be renamed into place later.
+    public static func stage(_ bytes: [UInt8], for path: String) throws(PosterError) -> StagedFile {
+        let target = try resolveTarget(path)
+        return StagedFile(temporary: try writeTemporary(bytes, besides: target, reportAs: path), target: target)
+    }
+
     /// The file a write to `path` really replaces: a symlink's target (so the link survives);
     /// refuses folders, devices, pipes and sockets, which a rename would clobber.
     static func resolveTarget(_ path: String) throws(PosterError) -> String {

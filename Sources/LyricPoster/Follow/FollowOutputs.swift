@@ -1,0 +1,131 @@
+import Foundation
+import LyricsCore
+import NowPlaying
+import Synchronization
+
+/// Everything `follow` does after a poster is in place: the events log, the `--exec` command
+/// (never two at once), and the published player with a fresh art file per poster.
+final class FollowOutputs: Sendable {
+    private let events: FileHandle?
+    private let exec: ExecRunner?
+    private let published: PublishedPlayer?
+    private let output: String
+    /// The art file the published player points at (a hard link to a poster), and a counter.
+    private let art = Mutex<(path: String?, count: Int)>((nil, 0))
+
+    init(options: FollowOptions, bus: Bus) throws(PosterError) {
+        output = options.output
+        let folder = (options.output as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw PosterError(path: options.output, reason: "cannot make its folder: \(error.localizedDescription)")
+            }
+        }
+        if let path = options.events {
+            guard FileManager.default.fileExists(atPath: path) || FileManager.default.createFile(atPath: path, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: path) else {
+                throw PosterError(path: path, reason: "cannot open the events file for writing")
+            }
+            handle.seekToEndOfFile()
+            events = handle
+        } else {
+            events = nil
+        }
+        exec = options.exec.map(ExecRunner.init)
+        if options.publish {
+            do { published = try PublishedPlayer(bus: bus) } catch {
+                throw PosterError(path: "--publish", reason: error.description)
+            }
+        } else {
+            published = nil
+        }
+    }
+
+    /// One JSON line: `wall_ms`, `event`, then `fields` (values already JSON).
+    func event(_ kind: String, _ fields: KeyValuePairs<String, String>) {
+        guard let events else { return }
+        let wall = Int((Date().timeIntervalSince1970 * 1000).rounded())
+        var parts = ["\"wall_ms\": \(wall)", "\"event\": \(JSONText.quoted(kind))"]
+        for (key, value) in fields { parts.append("\(JSONText.quoted(key)): \(value)") }
+        events.write(Data(("{" + parts.joined(separator: ", ") + "}\n").utf8))
+    }
+
+    /// A poster was put in place at the output.
+    func placed(frame: PlannedFrame, index: Int, position: Int, player: PlayerState, line: String?) {
+        event("poster", ["position_ms": "\(position)", "start_ms": "\(frame.startMs)", "player": JSONText.quoted(player.name),
+                         "track": JSONText.quoted(player.metadata.title ?? player.metadata.url ?? ""),
+                         "line_index": frame.scene.lineIndex.map(String.init) ?? "null", "frame": "\(index)",
+                         "file": JSONText.quoted(output)])
+        exec?.run(output)
+        if published != nil { mirror(player, line: line ?? player.metadata.title) }
+    }
+
+    /// Updates the published player (when publishing) with a new art file for the poster.
+    func mirror(_ player: PlayerState?, line: String?) {
+        guard let published else { return }
+        guard let player else {
+            published.mirror(nil, title: nil, artURL: nil)
+            return
+        }
+        let url = art.withLock { art -> String? in
+            art.count += 1
+            let stem = (output as NSString).deletingPathExtension
+            let path = "\(stem)-\(getpid())-\(art.count).png"
+            guard link(output, path) == 0 || (try? FileManager.default.copyItem(atPath: output, toPath: path)) != nil else {
+                return art.path.map { URL(fileURLWithPath: $0).absoluteString }
+            }
+            if let old = art.path { unlink(old) }
+            art.path = path
+            return URL(fileURLWithPath: path).absoluteString
+        }
+        published.mirror(player, title: line, artURL: url)
+    }
+
+    func finish() {
+        published?.withdraw()
+        art.withLock { art in
+            if let path = art.path { unlink(path) }
+            art.path = nil
+        }
+        try? events?.synchronize()
+    }
+}
+
+/// Runs `--exec` with a poster's path as its last argument, one at a time: a poster that arrives
+/// while the command runs is run next (only the latest).
+final class ExecRunner: Sendable {
+    private let command: String
+    private let state = Mutex<(running: Bool, pending: String?)>((false, nil))
+
+    init(_ command: String) { self.command = command }
+
+    func run(_ path: String) {
+        let start = state.withLock { state -> Bool in
+            if state.running { state.pending = path; return false }
+            state.running = true
+            return true
+        }
+        if start { launch(path) }
+    }
+
+    private func launch(_ path: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The command is shell text; the path is passed as "$1", never spliced into it.
+        process.arguments = ["-c", command + " \"$1\"", "lyricposter-exec", path]
+        process.terminationHandler = { [weak self] _ in self?.finished() }
+        do { try process.run() } catch {
+            FileHandle.standardError.write(Data("lyricposter: --exec: cannot run /bin/sh: \(error.localizedDescription)\n".utf8))
+            finished()
+        }
+    }
+
+    private func finished() {
+        let next = state.withLock { state -> String? in
+            guard let pending = state.pending else { state.running = false; return nil }
+            state.pending = nil
+            return pending
+        }
+        if let next { launch(next) }
+    }
+}

@@ -1,0 +1,288 @@
+import Foundation
+import LyricsCore
+import NowPlaying
+
+/// What `follow` is asked to do.
+public struct FollowOptions: Sendable {
+    public var render: RenderOptions
+    /// Follow only this player (the part after `org.mpris.MediaPlayer2.`).
+    public var player: String?
+    /// The poster kept current.
+    public var output: String
+    public var lyricsDirectories: [String] = []
+    /// Publish `org.mpris.MediaPlayer2.lyricposter`.
+    public var publish = false
+    /// A shell command run after each new poster, with the poster's path as its last argument.
+    public var exec: String?
+    /// A JSON-lines log of posters and state changes.
+    public var events: String?
+
+    public init(render: RenderOptions, output: String) {
+        self.render = render
+        self.output = output
+    }
+
+    /// `$XDG_RUNTIME_DIR/lyricposter/now-playing.png`, else `~/.cache/lyricposter/now-playing.png`.
+    public static var defaultOutput: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return runtime + "/lyricposter/now-playing.png"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.cache/lyricposter/now-playing.png"
+    }
+}
+
+/// Keeps a poster of the playing song current, line by line: the follow loop above
+/// ``PlayerWatcher``.
+///
+/// Each song is prepared once (lyrics, cover, backdrop, fonts, the per-line frame plan). The next
+/// line's poster is rendered and written beside the target ahead of time, so at the line change it
+/// is only renamed into place. Between changes the loop sleeps on a timer set from the player's
+/// position anchor and rate; a seek, pause, rate or track change re-reads the position and
+/// re-plans at once.
+public final class Follower: Sendable {
+    private let options: FollowOptions
+    private let bus: Bus
+    private let inputs: AsyncStream<Input>
+    private let continuation: AsyncStream<Input>.Continuation
+    private let log: @Sendable (String) -> Void
+
+    enum Input: Sendable {
+        case player(PlayerState?)
+        /// The timer for the boundary into frame `frame` of plan `generation` fired.
+        case boundary(generation: Int, frame: Int)
+        case stop
+    }
+
+    /// - Parameter log: one line per state change (stderr, the journal).
+    public init(options: FollowOptions, bus: Bus, log: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.bus = bus
+        self.log = log
+        (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
+    }
+
+    /// Ends ``run()`` (from a signal handler or any thread).
+    public func stop() { continuation.yield(.stop) }
+
+    /// Follows players until ``stop()``. Throws only when it cannot start (the output's folder
+    /// cannot be made, the events file cannot be opened, the published name is taken).
+    public func run() async throws(PosterError) {
+        var loop = try Loop(options: options, bus: bus, log: log, continuation: continuation)
+        let watcher = PlayerWatcher(bus: bus, player: options.player, excluding: [PublishedPlayer.name])
+        let forward = Task { [continuation] in
+            for await state in watcher.updates { continuation.yield(.player(state)) }
+        }
+        watcher.start()
+        for await input in inputs {
+            if case .stop = input { break }
+            loop.handle(input)
+        }
+        forward.cancel()
+        watcher.finish()
+        loop.finish()
+    }
+}
+
+extension Follower {
+    /// The loop's state; every method runs on the loop's task, one input at a time.
+    struct Loop {
+        let options: FollowOptions
+        let log: @Sendable (String) -> Void
+        let continuation: AsyncStream<Input>.Continuation
+        let outputs: FollowOutputs
+        var player: PlayerState?
+        var song: PreparedSong?
+        /// The track `song` was prepared for (also when preparing it failed, so it is not retried).
+        var preparedFor: String?
+        /// The frame in place at the output, for the current song.
+        var shown: Int?
+        /// The next frame, rendered and written beside the output.
+        var ahead: (frame: Int, file: OutputFile.StagedFile)?
+        var timer: Task<Void, Never>?
+        var generation = 0
+        var waitingSaid = false
+
+        init(options: FollowOptions, bus: Bus, log: @escaping @Sendable (String) -> Void,
+             continuation: AsyncStream<Input>.Continuation) throws(PosterError) {
+            self.options = options
+            self.log = log
+            self.continuation = continuation
+            outputs = try FollowOutputs(options: options, bus: bus)
+        }
+
+        mutating func handle(_ input: Input) {
+            switch input {
+            case .player(let state):
+                playerChanged(state)
+                sync(atLeast: nil)
+            case .boundary(let generation, let frame):
+                guard generation == self.generation else { return }
+                sync(atLeast: frame)
+            case .stop:
+                break
+            }
+        }
+
+        mutating func finish() {
+            timer?.cancel()
+            ahead?.file.discard()
+            ahead = nil
+            outputs.finish()
+        }
+
+        private mutating func playerChanged(_ state: PlayerState?) {
+            let before = player
+            player = state
+            guard let state else {
+                if let before {
+                    log("\(before.name) is gone; waiting for a player")
+                    outputs.event("player-lost", ["player": JSONText.quoted(before.name)])
+                } else if !waitingSaid {
+                    log(options.player.map { "waiting for \(MPRIS.prefix)\($0)" } ?? "waiting for an MPRIS player")
+                    outputs.event("waiting", [:])
+                }
+                waitingSaid = true
+                // A player that comes back starts from a fresh poster.
+                shown = nil
+                outputs.mirror(nil, line: nil)
+                return
+            }
+            waitingSaid = false
+            if before?.owner != state.owner {
+                log("following \(state.name)")
+                outputs.event("player-found", ["player": JSONText.quoted(state.name)])
+            }
+            if before?.status != state.status || before?.owner != state.owner {
+                outputs.event("status", ["player": JSONText.quoted(state.name), "status": JSONText.quoted(state.status.rawValue)])
+            }
+            if preparedFor != state.metadata.identity {
+                preparedFor = state.metadata.identity
+                ahead?.file.discard()
+                ahead = nil
+                shown = nil
+                song = nil
+                // A player between tracks (nothing loaded yet) has no song to show.
+                if state.metadata.url != nil || state.metadata.title != nil { prepare(state.metadata) }
+            }
+        }
+
+        private mutating func prepare(_ metadata: MPRIS.Metadata) {
+            var render = options.render
+            render.karaoke = false
+            let found = NowPlayingSong.find(metadata, lyricsDirectories: options.lyricsDirectories, options: render)
+            let name = [found.song.lyrics.metadata.artist, found.song.lyrics.metadata.title ?? metadata.title]
+                .compactMap { $0 }.joined(separator: " – ")
+            let track = JSONText.quoted(metadata.title ?? name)
+            for problem in found.problems { log(problem) }
+            do {
+                song = try PreparedSong(found.song, options: render)
+            } catch {
+                // A cover that does not decode is replaced; anything else leaves the song without a poster.
+                log("\(error.description); using a plain backdrop")
+                var plain = found.song
+                plain.coverData = Data()
+                song = try? PreparedSong(plain, options: render)
+            }
+            guard let song else {
+                log("cannot prepare a poster for \(name)")
+                return
+            }
+            log("now playing: \(name.isEmpty ? "(untitled)" : name) (lyrics: \(found.song.lyricsSource), cover: \(found.song.coverData.isEmpty ? "none" : found.song.coverSource))")
+            outputs.event("song", ["track": track, "lyrics": JSONText.quoted(found.song.lyricsSource),
+                                   "cover": JSONText.quoted(found.song.coverData.isEmpty ? "none" : found.song.coverSource),
+                                   "frames": "\(song.frames.count)"])
+            if !found.hasLyrics {
+                log("no lyrics for \(name.isEmpty ? "the song" : name); showing its title")
+                outputs.event("no-lyrics", ["track": track])
+            }
+        }
+
+        /// Puts the right frame in place for the player's position now, then sets the timer for the
+        /// next boundary and renders the next frame ahead. `atLeast`: the frame a timer fired for
+        /// (a timer may wake a hair before the boundary).
+        private mutating func sync(atLeast: Int?) {
+            timer?.cancel()
+            timer = nil
+            generation += 1
+            guard let player, let song else { return }
+            let position = Int(player.clock.position() / 1000)
+            var index = song.frame(at: position)
+            if let atLeast, atLeast > index, atLeast < song.frames.count { index = atLeast }
+            if index != shown { show(index, position: position, player: player, song: song) }
+            guard player.status == .playing, index + 1 < song.frames.count else { return }
+            schedule(index + 1, song: song, clock: player.clock)
+            if ahead?.frame != index + 1 {
+                ahead?.file.discard()
+                ahead = nil
+                if let bytes = song.render(index + 1, log: log), let file = try? OutputFile.stage(bytes, for: options.output) {
+                    ahead = (index + 1, file)
+                }
+            }
+        }
+
+        private mutating func show(_ index: Int, position: Int, player: PlayerState, song: PreparedSong) {
+            var placed = false
+            if let ahead, ahead.frame == index {
+                placed = (try? ahead.file.commit()) != nil
+                self.ahead = nil
+            }
+            if !placed {
+                guard let bytes = song.render(index, log: log) else { return }
+                do { try OutputFile.writeAtomically(bytes, to: options.output) } catch {
+                    log(error.description)
+                    return
+                }
+            }
+            shown = index
+            outputs.placed(frame: song.frames[index], index: index, position: Int(player.clock.position() / 1000), player: player,
+                           line: song.lineText(index))
+        }
+
+        private mutating func schedule(_ frame: Int, song: PreparedSong, clock: PlaybackClock) {
+            guard let at = clock.instant(of: Int64(song.frames[frame].startMs) * 1000) else { return }
+            let delay = max(0, at - Monotonic.now())
+            let generation = self.generation, continuation = self.continuation
+            timer = Task {
+                do { try await Task.sleep(nanoseconds: UInt64(delay)) } catch { return }
+                continuation.yield(.boundary(generation: generation, frame: frame))
+            }
+        }
+    }
+}
+
+/// One followed song, ready to render: the session (cover, backdrop, fonts) and its per-line plan.
+struct PreparedSong: Sendable {
+    let session: PosterSession
+    let frames: [PlannedFrame]
+
+    init(_ song: ResolvedSong, options: RenderOptions) throws(PosterError) {
+        session = try PosterSession(song: song, options: options, allowUntitled: true)
+        frames = FramePlan.perLine(session.scenes)
+    }
+
+    /// The frame on screen at `ms`: the last one starting at or before it (the first before any).
+    func frame(at ms: Int) -> Int {
+        var low = 0, high = frames.count - 1
+        guard high > 0 else { return 0 }
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if frames[mid].startMs <= ms { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
+    func render(_ index: Int, log: (String) -> Void) -> [UInt8]? {
+        do { return try session.render(frames[index].scene).png } catch {
+            log(error.description)
+            return nil
+        }
+    }
+
+    /// The current line's text (lines sung together joined by " / "), nil in an interlude.
+    func lineText(_ index: Int) -> String? {
+        let current = frames[index].scene.lines.filter { $0.role == .current }.map(\.text)
+        return current.isEmpty ? nil : current.joined(separator: " / ")
+    }
+}

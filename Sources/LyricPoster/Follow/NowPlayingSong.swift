@@ -1,0 +1,141 @@
+import Foundation
+import LyricsCore
+import MediaTags
+import NowPlaying
+
+/// Finds the lyrics and cover of the song a player reports (`follow`), in this order:
+///
+/// | part | 1 | 2 | 3 | 4 |
+/// |---|---|---|---|---|
+/// | lyrics | a sidecar beside `xesam:url` with the same stem (any lyric format, case-insensitive) | `--lyrics-dir`: `Artist - Title.*`, then `Title.*` | embedded in the audio file (as ``SongResolver``) | none: a title poster |
+/// | cover | `mpris:artUrl` (`file://` or `data:`) | the embedded picture | `cover`/`folder`/`front`/`album`/`albumart` image in the song's folder | ``PlaceholderCover`` |
+///
+/// Title, artist and album come from the audio file's tags, then the lyrics, then the player.
+public enum NowPlayingSong {
+    /// A song found for a player's metadata; never fails: what is missing is said in `problems`.
+    public struct Found: Sendable {
+        public var song: ResolvedSong
+        /// Why the lyrics (or the cover) could not be used, one line each.
+        public var problems: [String]
+        public var hasLyrics: Bool { song.lyrics.lines.contains(where: \.isSung) }
+    }
+
+    public static func find(_ metadata: MPRIS.Metadata, lyricsDirectories: [String], options: RenderOptions) -> Found {
+        var problems: [String] = []
+        let local = metadata.localPath.flatMap { path -> String? in
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? path : nil
+        }
+        if let path = metadata.localPath, local == nil { problems.append("\(path): no such file (from xesam:url)") }
+        var tags: AudioTags?
+        if let local, MediaTags.isAudioFile(local) {
+            do { tags = try MediaTags.read(local, maxPictureBytes: SongResolver.coverByteLimit(options)) } catch {
+                problems.append("\(local): \(error.description)")
+            }
+        }
+
+        // Lyrics.
+        let empty = Data()
+        var song = ResolvedSong(lyrics: Lyrics(), lyricsData: empty, lyricsPath: local ?? metadata.url ?? "", lyricsSource: "none",
+                                coverData: empty, coverPath: "", coverSource: "none", audio: tags)
+        let title = metadata.title ?? tags?.title, artist = metadata.artist ?? tags?.artist
+        if let file = local.flatMap(SongResolver.sidecar(of:)) ?? lyricsFile(title: title, artist: artist, in: lyricsDirectories) {
+            do {
+                let (lyrics, data) = try SongResolver.readLyrics(file, options: options)
+                (song.lyrics, song.lyricsData, song.lyricsPath) = (lyrics, data, file)
+                song.lyricsSource = (local.flatMap(SongResolver.sidecar(of:)) == file ? "sidecar:" : "file:") + (file as NSString).lastPathComponent
+            } catch {
+                problems.append(error.description)
+            }
+        } else if let local, let tags {
+            do {
+                switch try SongResolver.findLyrics(local, tags: tags, override: nil, options: options) {
+                case .timed(let found):
+                    (song.lyrics, song.lyricsData, song.lyricsSource) = (found.lyrics, found.lyricsData, found.lyricsSource)
+                case .unsynced(let source, _):
+                    problems.append("\(local): \(source): the lyrics are plain text without times")
+                }
+            } catch {
+                problems.append(error.description)
+            }
+        } else if !lyricsDirectories.isEmpty || local != nil {
+            problems.append("no lyrics for \(title ?? metadata.url ?? "the song"): no sidecar\(lyricsDirectories.isEmpty ? "" : ", nothing in --lyrics-dir")\(local == nil ? "" : ", none embedded")")
+        }
+        if song.lyrics.lines.count > options.maxLyricsLines {
+            problems.append("\(song.lyricsPath): has \(song.lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines)")
+            song.lyrics = Lyrics()
+        }
+
+        // Cover.
+        if let art = metadata.artURL, let (data, source) = artwork(art, options: options, problems: &problems) {
+            (song.coverData, song.coverPath, song.coverSource) = (data, source, source)
+        } else if let local, let picture = tags?.pictures.first {
+            (song.coverData, song.coverPath, song.coverSource) = (picture.data, local + ": " + picture.source, picture.source)
+        } else if let local, let file = SongResolver.folderCover(of: local) {
+            do {
+                song.coverData = try SongResolver.readCover(file, options: options)
+                (song.coverPath, song.coverSource) = (file, "file:" + (file as NSString).lastPathComponent)
+            } catch {
+                problems.append(error.description)
+            }
+        }
+
+        // Captions: the file's tags win (as for every other command), then the lyrics, then the player.
+        let known = song.lyrics.metadata
+        song.lyrics.metadata = Lyrics.Metadata(
+            title: tags?.title ?? known.title ?? metadata.title, artist: tags?.artist ?? known.artist ?? metadata.artist,
+            album: tags?.album ?? known.album ?? metadata.album, language: known.language,
+            length: tags?.lengthMs.map(Timestamp.init) ?? known.length ?? metadata.length.map { Timestamp(milliseconds: Int($0 / 1000)) })
+        return Found(song: song, problems: problems)
+    }
+
+    /// `Artist - Title.<ext>`, then `Title.<ext>`, in each folder in turn (case-insensitive; a `/`
+    /// in a name is looked for as `_`).
+    static func lyricsFile(title: String?, artist: String?, in folders: [String]) -> String? {
+        guard let title, !title.isEmpty else { return nil }
+        func safe(_ s: String) -> String { s.replacingOccurrences(of: "/", with: "_").lowercased() }
+        var stems: [String] = []
+        if let artist, !artist.isEmpty { stems.append(safe(artist) + " - " + safe(title)) }
+        stems.append(safe(title))
+        for folder in folders {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+            for stem in stems {
+                for ext in SongResolver.sidecarExtensions {
+                    if let match = names.first(where: { $0.lowercased() == stem + "." + ext }) {
+                        return (folder as NSString).appendingPathComponent(match)
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The bytes of an `mpris:artUrl`: a local file or a `data:` URL (other schemes are not fetched).
+    static func artwork(_ url: String, options: RenderOptions, problems: inout [String]) -> (Data, String)? {
+        if let path = MPRIS.localPath(fromFileURL: url) {
+            guard Inputs.exists(path) else {
+                problems.append("\(path): no such file (from mpris:artUrl)")
+                return nil
+            }
+            do { return (try SongResolver.readCover(path, options: options), path) } catch {
+                problems.append(error.description)
+                return nil
+            }
+        }
+        guard url.lowercased().hasPrefix("data:"), let comma = url.firstIndex(of: ",") else { return nil }
+        let header = url[url.index(url.startIndex, offsetBy: 5)..<comma].lowercased()
+        let payload = url[url.index(after: comma)...]
+        guard payload.utf8.count <= SongResolver.coverByteLimit(options) * 4 / 3 + 4 else {
+            problems.append("mpris:artUrl: data URL larger than the cover limit")
+            return nil
+        }
+        let data = header.hasSuffix(";base64")
+            ? Data(base64Encoded: String(payload).filter { !$0.isWhitespace })
+            : String(payload).removingPercentEncoding.map { Data($0.utf8) }
+        guard let data, !data.isEmpty else {
+            problems.append("mpris:artUrl: a data URL that does not decode")
+            return nil
+        }
+        return (data, "mpris:artUrl (data)")
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// Names and values of the MPRIS D-Bus interface (`org.mpris.MediaPlayer2`).
+public enum MPRIS {
+    public static let prefix = "org.mpris.MediaPlayer2."
+    public static let path = "/org/mpris/MediaPlayer2"
+    public static let rootInterface = "org.mpris.MediaPlayer2"
+    public static let playerInterface = "org.mpris.MediaPlayer2.Player"
+
+    /// `PlaybackStatus`.
+    public enum Status: String, Sendable {
+        case playing = "Playing"
+        case paused = "Paused"
+        case stopped = "Stopped"
+    }
+
+    /// The parts of `Metadata` a poster needs.
+    public struct Metadata: Sendable, Hashable {
+        public var trackID: String?
+        public var title: String?
+        public var artists: [String] = []
+        public var album: String?
+        /// `xesam:url`, as sent.
+        public var url: String?
+        /// `mpris:artUrl`, as sent.
+        public var artURL: String?
+        /// `mpris:length` in microseconds.
+        public var length: Int64?
+        /// Everything the player sent (for mirroring it when publishing).
+        public var raw: [String: DBusValue] = [:]
+
+        public init() {}
+
+        public init(_ dictionary: [String: DBusValue]) {
+            raw = dictionary
+            trackID = dictionary["mpris:trackid"]?.string
+            title = dictionary["xesam:title"]?.string
+            artists = dictionary["xesam:artist"]?.strings ?? []
+            album = dictionary["xesam:album"]?.string
+            url = dictionary["xesam:url"]?.string
+            artURL = dictionary["mpris:artUrl"]?.string
+            length = dictionary["mpris:length"]?.int64
+        }
+
+        /// The artists joined for display.
+        public var artist: String? { artists.isEmpty ? nil : artists.joined(separator: ", ") }
+
+        /// What identifies the track: a new value means another song (trackid alone is not enough:
+        /// some players keep one id for every track).
+        public var identity: String {
+            [trackID ?? "", url ?? "", title ?? "", artist ?? "", album ?? ""].joined(separator: "\u{1F}")
+        }
+
+        /// `xesam:url` as a local path, when it is a `file://` URL (percent-decoded).
+        public var localPath: String? { url.flatMap(MPRIS.localPath(fromFileURL:)) }
+    }
+
+    /// The path of a `file://` URL, percent-decoded; nil for other schemes or malformed escapes.
+    public static func localPath(fromFileURL url: String) -> String? {
+        guard url.lowercased().hasPrefix("file://") else { return nil }
+        var rest = Substring(url.dropFirst(7))
+        // file://host/path: only an empty host or localhost is this machine.
+        if !rest.hasPrefix("/") {
+            guard let slash = rest.firstIndex(of: "/"), rest[..<slash].lowercased() == "localhost" else { return nil }
+            rest = rest[slash...]
+        }
+        return String(rest).removingPercentEncoding
+    }
+}
+
+/// Monotonic time in nanoseconds (`CLOCK_MONOTONIC`): what positions are anchored to.
+public enum Monotonic {
+    public static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+}
+
+/// Where playback is without asking: a position read at a known monotonic instant, advanced by
+/// the rate while playing (players do not announce their position as it moves).
+public struct PlaybackClock: Sendable, Hashable {
+    /// The position read, in microseconds.
+    public var position: Int64
+    /// When it was read (``Monotonic/now()``, nanoseconds).
+    public var anchor: Int64
+    public var rate: Double
+    public var playing: Bool
+
+    public init(position: Int64, anchor: Int64 = Monotonic.now(), rate: Double = 1, playing: Bool) {
+        self.position = position
+        self.anchor = anchor
+        self.rate = rate.isFinite && rate >= 0 ? rate : 1
+        self.playing = playing
+    }
+
+    /// The position at monotonic time `now`, in microseconds.
+    public func position(at now: Int64 = Monotonic.now()) -> Int64 {
+        guard playing, rate > 0 else { return position }
+        let elapsed = Double(max(0, now - anchor)) / 1000 * rate
+        return position + Int64(elapsed)
+    }
+
+    /// The monotonic time at which playback reaches `target` microseconds, or nil when it never
+    /// will at this rate (paused, stopped, rate 0, or already past it).
+    public func instant(of target: Int64) -> Int64? {
+        guard playing, rate > 0, target >= position else { return nil }
+        return anchor + Int64((Double(target - position) * 1000 / rate).rounded(.up))
+    }
+}
+
+/// The followed player as the follow loop sees it.
+public struct PlayerState: Sendable, Hashable {
+    /// The part of the bus name after `org.mpris.MediaPlayer2.` (`mpv`, `vlc.instance42`).
+    public var name: String
+    /// Its unique name on the bus (`:1.42`): a restarted player gets a new one.
+    public var owner: String
+    public var status: MPRIS.Status
+    public var metadata: MPRIS.Metadata
+    public var clock: PlaybackClock
+
+    public var busName: String { MPRIS.prefix + name }
+}

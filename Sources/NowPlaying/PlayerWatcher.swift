@@ -1,0 +1,166 @@
+import Foundation
+import Synchronization
+
+/// Watches the MPRIS players on the session bus and reports the followed one's state whenever it
+/// changes: found or lost, status, rate, metadata, or a new position anchor (after `Seeked`, a
+/// status or rate change, or a new track). Nothing is polled; positions are re-read only on those
+/// events.
+///
+/// Which player: `player` (the part after `org.mpris.MediaPlayer2.`; `mpv` also matches
+/// `mpv.instance42`), else the one that is playing, switching when another starts playing.
+public final class PlayerWatcher: Sendable {
+    /// The followed player's state after each change; nil while there is none.
+    public let updates: AsyncStream<PlayerState?>
+    private let continuation: AsyncStream<PlayerState?>.Continuation
+    private let bus: Bus
+    private let wanted: String?
+    private let excluded: Set<String>
+    private let state = Mutex(Players())
+
+    private struct Players {
+        /// By unique name.
+        var known: [String: PlayerState] = [:]
+        var selected: String?
+        var lastSent: PlayerState??
+    }
+
+    /// - Parameters:
+    ///   - player: follow only this player (the name after `org.mpris.MediaPlayer2.`).
+    ///   - excluding: names never followed (our own published player).
+    public init(bus: Bus, player: String?, excluding: Set<String> = []) {
+        self.bus = bus
+        wanted = player
+        excluded = excluding
+        (updates, continuation) = AsyncStream.makeStream(of: PlayerState?.self, bufferingPolicy: .bufferingNewest(64))
+    }
+
+    /// Subscribes to the bus's signals, then looks for players already running. The first update
+    /// follows at once.
+    public func start() {
+        bus.subscribe(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+                      path: "/org/freedesktop/DBus", arg0: "org.mpris.MediaPlayer2", arg0Namespace: true) { [weak self] signal in
+            guard let self, signal.arguments.count == 3, let name = signal.arguments[0].string,
+                  let old = signal.arguments[1].string, let new = signal.arguments[2].string else { return }
+            self.ownerChanged(name: name, old: old, new: new)
+        }
+        bus.subscribe(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", path: MPRIS.path,
+                      arg0: MPRIS.playerInterface) { [weak self] signal in
+            self?.propertiesChanged(signal)
+        }
+        bus.subscribe(interface: MPRIS.playerInterface, member: "Seeked", path: MPRIS.path) { [weak self] signal in
+            guard let self, let position = signal.arguments.first?.int64 else { return }
+            self.update(signal.sender, reselect: false) { player in
+                player.clock = PlaybackClock(position: position, rate: player.clock.rate, playing: player.status == .playing)
+            }
+        }
+        scan()
+    }
+
+    /// Stops the stream of updates.
+    public func finish() { continuation.finish() }
+
+    // MARK: - Events (on the bus thread)
+
+    private func scan() {
+        let names = (try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames"))?
+            .first?.strings ?? []
+        for busName in names.sorted() where busName.hasPrefix(MPRIS.prefix) {
+            guard let owner = try? bus.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                            "GetNameOwner", [.string(busName)]).first?.string else { continue }
+            load(name: String(busName.dropFirst(MPRIS.prefix.count)), owner: owner)
+        }
+        publish()
+    }
+
+    private func matches(_ name: String) -> Bool {
+        if excluded.contains(name) { return false }
+        guard let wanted else { return true }
+        return name == wanted || name.hasPrefix(wanted + ".")
+    }
+
+    private func ownerChanged(name busName: String, old: String, new: String) {
+        guard busName.hasPrefix(MPRIS.prefix) else { return }
+        let name = String(busName.dropFirst(MPRIS.prefix.count))
+        guard matches(name) else { return }
+        if !old.isEmpty {
+            state.withLock { players in
+                if players.known[old]?.name == name { players.known[old] = nil }
+                if players.selected == old { players.selected = nil }
+            }
+        }
+        if !new.isEmpty { load(name: name, owner: new) }
+        publish()
+    }
+
+    /// Reads a player's state and adds it (selecting it when it plays).
+    private func load(name: String, owner: String) {
+        guard matches(name) else { return }
+        let busName = MPRIS.prefix + name
+        guard let properties = try? bus.properties(busName, MPRIS.path, MPRIS.playerInterface) else { return }
+        let status = properties["PlaybackStatus"]?.string.flatMap(MPRIS.Status.init(rawValue:)) ?? .stopped
+        let rate = properties["Rate"]?.double ?? 1
+        // Position is read alone as well: some players leave it out of GetAll.
+        let position = (try? bus.property(busName, MPRIS.path, MPRIS.playerInterface, "Position").int64)
+            ?? properties["Position"]?.int64 ?? 0
+        let player = PlayerState(name: name, owner: owner, status: status,
+                                 metadata: MPRIS.Metadata(properties["Metadata"]?.dictionary ?? [:]),
+                                 clock: PlaybackClock(position: position, rate: rate, playing: status == .playing))
+        state.withLock { players in
+            players.known[owner] = player
+            if status == .playing, players.selected.flatMap({ players.known[$0] })?.status != .playing {
+                players.selected = owner
+            }
+        }
+    }
+
+    private func propertiesChanged(_ signal: BusSignal) {
+        guard signal.arguments.count >= 2, let changed = signal.arguments[1].dictionary else { return }
+        let invalidated = signal.arguments.count > 2 ? signal.arguments[2].strings ?? [] : []
+        let owner = signal.sender
+        guard let name = state.withLock({ $0.known[owner]?.name }) else { return }
+        var changes = changed
+        // Properties sent as invalidated (no value) are read.
+        for key in invalidated where ["PlaybackStatus", "Rate", "Metadata"].contains(key) {
+            if let value = try? bus.property(MPRIS.prefix + name, MPRIS.path, MPRIS.playerInterface, key) { changes[key] = value }
+        }
+        guard changes["PlaybackStatus"] != nil || changes["Rate"] != nil || changes["Metadata"] != nil else { return }
+        // The position is re-anchored on every such change (a new track starts elsewhere; a rate
+        // change bends the line).
+        let position = try? bus.property(MPRIS.prefix + name, MPRIS.path, MPRIS.playerInterface, "Position").int64
+        let startsPlaying = changes["PlaybackStatus"]?.string == MPRIS.Status.playing.rawValue
+        update(owner, reselect: startsPlaying) { player in
+            if let status = changes["PlaybackStatus"]?.string.flatMap(MPRIS.Status.init(rawValue:)) { player.status = status }
+            if let rate = changes["Rate"]?.double { player.clock.rate = rate }
+            if let metadata = changes["Metadata"]?.dictionary { player.metadata = MPRIS.Metadata(metadata) }
+            let current = player.clock.position()
+            player.clock = PlaybackClock(position: position ?? current, rate: player.clock.rate, playing: player.status == .playing)
+        }
+    }
+
+    private func update(_ owner: String, reselect: Bool, _ body: (inout PlayerState) -> Void) {
+        let known = state.withLock { players -> Bool in
+            guard var player = players.known[owner] else { return false }
+            body(&player)
+            players.known[owner] = player
+            // Switch to a player that starts playing.
+            if reselect { players.selected = owner }
+            return true
+        }
+        if known { publish() }
+    }
+
+    /// Picks the followed player and sends its state when it changed.
+    private func publish() {
+        let update = state.withLock { players -> PlayerState?? in
+            if players.selected.flatMap({ players.known[$0] }) == nil {
+                let all = players.known.values.sorted { ($0.name, $0.owner) < ($1.name, $1.owner) }
+                players.selected = (all.first { $0.status == .playing } ?? all.first)?.owner
+            }
+            let current = players.selected.flatMap { players.known[$0] }
+            if let last = players.lastSent, last == current { return nil }
+            players.lastSent = .some(current)
+            return .some(current)
+        }
+        if let update { continuation.yield(update) }
+    }
+}

@@ -1,0 +1,89 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import LyricPoster
+import NowPlaying
+import Synchronization
+
+struct FollowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "follow",
+        abstract: "Follow the playing song over MPRIS and keep its poster current, line by line.",
+        discussion: """
+        Watches the media players on the D-Bus session bus (MPRIS) and rewrites the poster file each
+        time the sung line changes; between changes it sleeps. Lyrics come from a sidecar beside the
+        playing file, --lyrics-dir (Artist - Title.lrc, Title.lrc) or the file's tags; the cover from
+        the player's artUrl, the file's tags or a cover image in its folder. Runs until SIGINT or
+        SIGTERM, leaving the last poster in place.
+        Examples: lyricposter follow
+                  lyricposter follow --player mpv --lyrics-dir ~/Lyrics --exec 'swaymsg output "*" bg'
+                  lyricposter follow --publish --preset square
+        """
+    )
+
+    @Option(help: ArgumentHelp("Follow only this player: the name after org.mpris.MediaPlayer2. (e.g. mpv). Default: the one playing.", valueName: "name"))
+    var player: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The poster file kept current (default: $XDG_RUNTIME_DIR/lyricposter/now-playing.png, else ~/.cache/lyricposter/now-playing.png).", valueName: "file"))
+    var output: String?
+
+    @Option(name: .customLong("lyrics-dir"), help: ArgumentHelp("A folder of lyrics named 'Artist - Title.lrc' or 'Title.lrc' (repeatable; any lyric format).", valueName: "dir"))
+    var lyricsDirs: [String] = []
+
+    @Flag(help: "Publish org.mpris.MediaPlayer2.lyricposter: the followed player with the current line as its title and the poster as its art.")
+    var publish = false
+
+    @Option(help: ArgumentHelp("A shell command run after each new poster, with the poster's path as its last argument (one at a time).", valueName: "command"))
+    var exec: String?
+
+    @Option(help: ArgumentHelp("Append one JSON line per poster and per state change to this file.", valueName: "file"))
+    var events: String?
+
+    @OptionGroup var render: RenderOptionGroup
+
+    func validate() throws {
+        if output == "" || events == "" || exec == "" || player == "" { throw ValidationError("-o, --events, --exec and --player need a value") }
+    }
+
+    func run() throws {
+        var options: FollowOptions
+        do { options = FollowOptions(render: try render.renderOptions(timed: false), output: output ?? FollowOptions.defaultOutput) } catch {
+            throw fail(error)
+        }
+        options.player = player
+        options.lyricsDirectories = lyricsDirs
+        options.publish = publish
+        options.exec = exec
+        options.events = events
+        let bus: Bus
+        do { bus = try Bus() } catch {
+            throw fail(PosterError(path: "D-Bus", reason: error.description))
+        }
+        let follower = Follower(options: options, bus: bus) { line in
+            FileHandle.standardError.write(Data("lyricposter: \(line)\n".utf8))
+        }
+        // SIGINT and SIGTERM end the loop; the last complete poster stays in place.
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { follower.stop() }
+            source.resume()
+            sources.append(source)
+        }
+        let done = DispatchSemaphore(value: 0)
+        let failure = Failure()
+        Task {
+            do throws(PosterError) { try await follower.run() } catch { failure.error.withLock { $0 = error } }
+            done.signal()
+        }
+        done.wait()
+        sources.forEach { $0.cancel() }
+        if let error = failure.error.withLock({ $0 }) { throw fail(error) }
+    }
+}
+
+/// The loop's start-up error, handed from its task to the command.
+private final class Failure: Sendable {
+    let error = Mutex<PosterError?>(nil)
+}
