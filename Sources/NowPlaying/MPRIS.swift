@@ -45,10 +45,13 @@ public enum MPRIS {
         /// The artists joined for display.
         public var artist: String? { artists.isEmpty ? nil : artists.joined(separator: ", ") }
 
-        /// What identifies the track: a new value means another song (trackid alone is not enough:
-        /// some players keep one id for every track).
+        /// What identifies the track: a new value means another song. A file is its URL (players
+        /// update the title of the same file once its tags are read); a stream is its title and
+        /// artist (a radio station keeps one URL). The track id joins both: some players keep one
+        /// id for every track.
         public var identity: String {
-            [trackID ?? "", url ?? "", title ?? "", artist ?? "", album ?? ""].joined(separator: "\u{1F}")
+            if let url, !url.isEmpty, !url.lowercased().hasPrefix("http") { return (trackID ?? "") + "\u{1F}" + url }
+            return [trackID ?? "", url ?? "", title ?? "", artist ?? ""].joined(separator: "\u{1F}")
         }
 
         /// `xesam:url` as a local path, when it is a `file://` URL (percent-decoded).

@@ -24,7 +24,7 @@ class CLITestCase: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: work.path)
-        try? FileManager.default.removeItem(at: work)
+        if ProcessInfo.processInfo.environment["LYRICPOSTER_KEEP_WORK"] == nil { try? FileManager.default.removeItem(at: work) }
     }
 
     struct Run {

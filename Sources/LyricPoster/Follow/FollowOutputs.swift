@@ -11,7 +11,7 @@ final class FollowOutputs: Sendable {
     private let published: PublishedPlayer?
     private let output: String
     /// The art file the published player points at (a hard link to a poster), and a counter.
-    private let art = Mutex<(path: String?, count: Int)>((nil, 0))
+    private let art = Mutex<(path: String?, count: Int, line: String?)>((nil, 0, nil))
 
     init(options: FollowOptions, bus: Bus) throws(PosterError) {
         output = options.output
@@ -57,28 +57,32 @@ final class FollowOutputs: Sendable {
                          "line_index": frame.scene.lineIndex.map(String.init) ?? "null", "frame": "\(index)",
                          "file": JSONText.quoted(output)])
         exec?.run(output)
-        if published != nil { mirror(player, line: line ?? player.metadata.title) }
+        mirror(player, line: line ?? player.metadata.title, poster: true)
     }
 
-    /// Updates the published player (when publishing) with a new art file for the poster.
-    func mirror(_ player: PlayerState?, line: String?) {
+    /// Updates the published player (when publishing): `poster` true links a new art file for the
+    /// poster just placed and shows `line` as the title; false mirrors a status, rate or position
+    /// change with the current line and art.
+    func mirror(_ player: PlayerState?, line: String?, poster: Bool = false) {
         guard let published else { return }
         guard let player else {
             published.mirror(nil, title: nil, artURL: nil)
             return
         }
-        let url = art.withLock { art -> String? in
-            art.count += 1
-            let stem = (output as NSString).deletingPathExtension
-            let path = "\(stem)-\(getpid())-\(art.count).png"
-            guard link(output, path) == 0 || (try? FileManager.default.copyItem(atPath: output, toPath: path)) != nil else {
-                return art.path.map { URL(fileURLWithPath: $0).absoluteString }
+        let (title, url) = art.withLock { art -> (String?, String?) in
+            if poster {
+                art.line = line
+                art.count += 1
+                let stem = (output as NSString).deletingPathExtension
+                let path = "\(stem)-\(getpid())-\(art.count).png"
+                if link(output, path) == 0 || (try? FileManager.default.copyItem(atPath: output, toPath: path)) != nil {
+                    if let old = art.path { unlink(old) }
+                    art.path = path
+                }
             }
-            if let old = art.path { unlink(old) }
-            art.path = path
-            return URL(fileURLWithPath: path).absoluteString
+            return (art.line, art.path.map { URL(fileURLWithPath: $0).absoluteString })
         }
-        published.mirror(player, title: line, artURL: url)
+        published.mirror(player, title: title, artURL: url)
     }
 
     func finish() {

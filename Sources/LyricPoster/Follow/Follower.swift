@@ -157,6 +157,7 @@ extension Follower {
             if before?.status != state.status || before?.owner != state.owner {
                 outputs.event("status", ["player": JSONText.quoted(state.name), "status": JSONText.quoted(state.status.rawValue)])
             }
+            outputs.mirror(state, line: nil)
             if preparedFor != state.metadata.identity {
                 preparedFor = state.metadata.identity
                 ahead?.file.discard()
