@@ -86,5 +86,6 @@ let package = Package(
         ),
         .testTarget(name: "CLITests", dependencies: ["LyricsCore"]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags"]),
+        .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster"]),
     ]
 )

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import LyricPoster
+@testable import NowPlaying
+
+@Suite struct PlaybackClockTests {
+    @Test func extrapolatesByRateWhilePlaying() {
+        let clock = PlaybackClock(position: 10_000_000, anchor: 1_000_000_000, rate: 2, playing: true)
+        #expect(clock.position(at: 1_000_000_000) == 10_000_000)
+        #expect(clock.position(at: 1_500_000_000) == 11_000_000)  // 0.5 s at double speed
+        // Reaching 12 s takes 1 s of wall time at rate 2.
+        #expect(clock.instant(of: 12_000_000) == 2_000_000_000)
+        #expect(clock.instant(of: 9_000_000) == nil)
+    }
+
+    @Test func standsStillWhenPausedOrAtRateZero() {
+        let paused = PlaybackClock(position: 5_000_000, anchor: 0, rate: 1, playing: false)
+        #expect(paused.position(at: 9_000_000_000) == 5_000_000)
+        #expect(paused.instant(of: 6_000_000) == nil)
+        let stopped = PlaybackClock(position: 5_000_000, anchor: 0, rate: 0, playing: true)
+        #expect(stopped.position(at: 9_000_000_000) == 5_000_000)
+        #expect(stopped.instant(of: 6_000_000) == nil)
+        // A nonsense rate counts as 1.
+        #expect(PlaybackClock(position: 0, anchor: 0, rate: .nan, playing: true).rate == 1)
+    }
+}
+
+@Suite struct MPRISMetadataTests {
+    @Test(arguments: [
+        ("file:///music/a%20b/%C3%BCber%20%231.mp3", "/music/a b/über #1.mp3"),
+        ("file://localhost/music/x.flac", "/music/x.flac"),
+        ("FILE:///Music/Y.ogg", "/Music/Y.ogg"),
+    ])
+    func fileURLsArePercentDecoded(url: String, path: String) {
+        #expect(MPRIS.localPath(fromFileURL: url) == path)
+    }
+
+    @Test(arguments: ["https://example.com/a.mp3", "file://otherhost/a.mp3", "file:///bad%ZZescape", "", "file:"])
+    func otherURLsAreNotLocalFiles(url: String) {
+        #expect(MPRIS.localPath(fromFileURL: url) == nil)
+    }
+
+    @Test func readsWhatPlayersSendInTheirOwnTypes() {
+        let metadata = MPRIS.Metadata([
+            "mpris:trackid": .objectPath("/org/mpv/Track/3"), "xesam:title": .string("Song"),
+            "xesam:artist": .string("Solo"),  // some players send a string, not a list
+            "mpris:length": .uint64(180_000_000), "xesam:url": .string("file:///m/song.mp3"),
+        ])
+        #expect(metadata.title == "Song")
+        #expect(metadata.artist == "Solo")
+        #expect(metadata.length == 180_000_000)
+        #expect(metadata.localPath == "/m/song.mp3")
+        let listed = MPRIS.Metadata(["xesam:artist": .strings(["A", "B"]), "mpris:length": .int32(5)])
+        #expect(listed.artist == "A, B")
+        #expect(listed.length == 5)
+        #expect(MPRIS.Metadata(["mpris:length": .string("long")]).length == nil)
+    }
+
+    @Test func aFileIsItsURLAndAStreamItsTitle() {
+        var file = MPRIS.Metadata(["xesam:url": .string("file:///m/a.mp3"), "xesam:title": .string("a.mp3")])
+        let before = file.identity
+        file.title = "A (from its tags)"
+        #expect(file.identity == before)
+        var stream = MPRIS.Metadata(["xesam:url": .string("http://radio/live"), "xesam:title": .string("One")])
+        let first = stream.identity
+        stream.title = "Two"
+        #expect(stream.identity != first)
+    }
+}
+
+@Suite struct NowPlayingSongTests {
+    @Test func dataURLsDecodeAndBadOnesSaySo() {
+        var problems: [String] = []
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
+        let found = NowPlayingSong.artwork("data:image/png;base64," + Data(png).base64EncodedString(), options: RenderOptions(), problems: &problems)
+        #expect(found.map { [UInt8]($0.0) } == png)
+        #expect(problems.isEmpty)
+        for bad in ["data:image/png;base64,!!!!", "data:image/png;base64,", "data:nocomma"] {
+            var problems: [String] = []
+            #expect(NowPlayingSong.artwork(bad, options: RenderOptions(), problems: &problems) == nil)
+        }
+        // Web art is not fetched.
+        #expect(NowPlayingSong.artwork("https://example.com/a.jpg", options: RenderOptions(), problems: &problems) == nil)
+    }
+
+    @Test func lyricsFoldersMatchArtistAndTitleCaseInsensitively() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lyricposter-np-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["AC_DC - Thunder.LRC", "Only Title.ttml", "Other - Only Title.txt"] {
+            FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
+        }
+        let dir = [folder.path]
+        #expect(NowPlayingSong.lyricsFile(title: "thunder", artist: "AC/DC", in: dir)?.hasSuffix("AC_DC - Thunder.LRC") == true)
+        #expect(NowPlayingSong.lyricsFile(title: "Only Title", artist: "Someone", in: dir)?.hasSuffix("Only Title.ttml") == true)
+        #expect(NowPlayingSong.lyricsFile(title: "Missing", artist: nil, in: dir) == nil)
+        #expect(NowPlayingSong.lyricsFile(title: nil, artist: "AC/DC", in: dir) == nil)
+    }
+}
