@@ -73,7 +73,7 @@ let package = Package(
             ]
         ),
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
-        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
+        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"]),
 

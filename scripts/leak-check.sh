@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs an AddressSanitizer build of lyricposter through frame, lines, sequence and sheet with
+# Runs an AddressSanitizer build of lyricposter through frame, lines, sequence, sheet and follow with
 # LeakSanitizer on. System libraries that keep process-wide caches are suppressed
 # (Tests/Sanitizers/lsan.supp); any other leak fails. Usage: scripts/leak-check.sh BINARY
 set -euo pipefail
@@ -20,4 +20,29 @@ lyrics=samples/night-drive/night-drive.lrc
 status=0
 "$bin" frame Tests/Fixtures/covers/truncated.jpg "$lyrics" --at 1 -o "$work/bad.png" 2>/dev/null || status=$?
 [ "$status" -eq 1 ] || { echo "leak check: error path exited $status, expected 1" >&2; exit 1; }
+# follow: a scripted player on a private session bus, a song change, a seek, then SIGTERM (exit 0;
+# 23 would mean a leak).
+mkdir -p "$work/music"
+ffmpeg -nostdin -loglevel error -f lavfi -i "sine=frequency=330:duration=8" -metadata title=Leak "$work/music/leak.mp3"
+printf '[00:00.00]zero\n[00:01.00]one\n[00:02.00]two\n[00:03.00]three\n' > "$work/music/leak.lrc"
+cp "$cover" "$work/music/cover.jpg"
+status=0
+dbus-run-session -- bash -c '
+    bin=$1 work=$2
+    exec 3> >(/usr/bin/python3 Tests/Fixtures/mpris-player.py --name leak >/dev/null)
+    sleep 1
+    "$bin" follow -o "$work/follow/now.png" --size 360x640 --publish --events "$work/follow.jsonl" 2>"$work/follow.err" &
+    pid=$!
+    sleep 1
+    echo "{\"cmd\":\"track\",\"metadata\":{\"xesam:title\":\"Leak\",\"xesam:url\":\"file://$work/music/leak.mp3\",\"mpris:trackid\":\"/t/1\"}}" >&3
+    echo "{\"cmd\":\"play\"}" >&3
+    sleep 2
+    echo "{\"cmd\":\"seek\",\"position_us\":3000000}" >&3
+    echo "{\"cmd\":\"track\",\"metadata\":{\"xesam:title\":\"Nothing\",\"mpris:trackid\":\"/t/2\"}}" >&3
+    sleep 2
+    kill -TERM "$pid"
+    wait "$pid"
+' leak-check "$bin" "$work" 2>/dev/null || status=$?
+[ "$status" -eq 0 ] || { cat "$work/follow.err" >&2; echo "leak check: follow exited $status, expected 0 (23: a leak)" >&2; exit 1; }
+grep -q '"event": "poster"' "$work/follow.jsonl" || { echo "leak check: follow wrote no poster" >&2; exit 1; }
 echo "leak check: no leaks outside suppressed system libraries"

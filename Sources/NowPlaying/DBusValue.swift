@@ -162,3 +162,20 @@ extension DBusValue {
         return type.withCString { g_variant_new_array(lp_variant_type($0), &items, gsize(items.count)) }
     }
 }
+
+extension MPRIS.Metadata {
+    /// Reads metadata from a serialized `a{sv}` (D-Bus wire format, little-endian), as a player
+    /// would send it; bytes that are not a valid `a{sv}` are read by GLib as an empty or default
+    /// value, never past their end. For the fuzz target and tests.
+    public init(serialized bytes: [UInt8]) {
+        let value = bytes.withUnsafeBytes { raw -> DBusValue in
+            guard let bytesObject = g_bytes_new(raw.baseAddress, gsize(raw.count)) else { return .dictionary([:]) }
+            defer { g_bytes_unref(bytesObject) }
+            let variant = "a{sv}".withCString { g_variant_new_from_bytes(lp_variant_type($0), bytesObject, 0) }!
+            g_variant_ref_sink(variant)
+            defer { g_variant_unref(variant) }
+            return DBusValue(variant: variant)
+        }
+        self.init(value.dictionary ?? [:])
+    }
+}

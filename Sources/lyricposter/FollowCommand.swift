@@ -60,7 +60,8 @@ struct FollowCommand: ParsableCommand {
             throw fail(PosterError(path: "D-Bus", reason: error.description))
         }
         let follower = Follower(options: options, bus: bus) { line in
-            FileHandle.standardError.write(Data("lyricposter: \(line)\n".utf8))
+            // The journal going away must not end the loop.
+            try? FileHandle.standardError.write(contentsOf: Data("lyricposter: \(line)\n".utf8))
         }
         // SIGINT and SIGTERM end the loop; the last complete poster stays in place.
         var sources: [DispatchSourceSignal] = []

@@ -97,3 +97,33 @@ import Testing
         #expect(NowPlayingSong.lyricsFile(title: nil, artist: "AC/DC", in: dir) == nil)
     }
 }
+
+@Suite struct SerializedMetadataTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fuzz/corpus/mpris")
+
+    @Test func readsWhatGLibWrites() throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent("mpv-file")))
+        let metadata = MPRIS.Metadata(serialized: bytes)
+        #expect(metadata.title == "Song")
+        #expect(metadata.artists == ["Tester"])
+        #expect(metadata.trackID == "/0")
+        #expect(metadata.length == 12_042_449)
+        #expect(metadata.localPath == "/music/a b.mp3")
+        let odd = MPRIS.Metadata(serialized: [UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent("odd-types"))))
+        #expect(odd.artist == "Solo")
+        #expect(odd.length == -1)
+    }
+
+    /// Every truncation and a run of random bytes: read without crashing, as GLib checks untrusted data.
+    @Test func hostileBytesAreReadSafely() throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.corpus.appendingPathComponent("mpv-file")))
+        for end in 0..<bytes.count { _ = MPRIS.Metadata(serialized: Array(bytes[..<end])) }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var noisy = bytes
+            for _ in 0..<4 { noisy[Int.random(in: 0..<noisy.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
+            _ = MPRIS.Metadata(serialized: noisy)
+        }
+    }
+}

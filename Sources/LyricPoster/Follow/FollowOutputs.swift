@@ -47,17 +47,18 @@ final class FollowOutputs: Sendable {
         let wall = Int((Date().timeIntervalSince1970 * 1000).rounded())
         var parts = ["\"wall_ms\": \(wall)", "\"event\": \(JSONText.quoted(kind))"]
         for (key, value) in fields { parts.append("\(JSONText.quoted(key)): \(value)") }
-        events.write(Data(("{" + parts.joined(separator: ", ") + "}\n").utf8))
+        // A full disk or a removed file must not end the loop: the line is lost, the poster is not.
+        try? events.write(contentsOf: Data(("{" + parts.joined(separator: ", ") + "}\n").utf8))
     }
 
     /// A poster was put in place at the output.
-    func placed(frame: PlannedFrame, index: Int, position: Int, player: PlayerState, line: String?) {
+    func placed(frame: PlannedFrame, index: Int, position: Int, player: PlayerState, track: String, line: String?) {
         event("poster", ["position_ms": "\(position)", "start_ms": "\(frame.startMs)", "player": JSONText.quoted(player.name),
-                         "track": JSONText.quoted(player.metadata.title ?? player.metadata.url ?? ""),
+                         "track": JSONText.quoted(track),
                          "line_index": frame.scene.lineIndex.map(String.init) ?? "null", "frame": "\(index)",
                          "file": JSONText.quoted(output)])
         exec?.run(output)
-        mirror(player, line: line ?? player.metadata.title, poster: true)
+        mirror(player, line: line ?? track, poster: true)
     }
 
     /// Updates the published player (when publishing): `poster` true links a new art file for the
@@ -119,7 +120,7 @@ final class ExecRunner: Sendable {
         process.arguments = ["-c", command + " \"$1\"", "lyricposter-exec", path]
         process.terminationHandler = { [weak self] _ in self?.finished() }
         do { try process.run() } catch {
-            FileHandle.standardError.write(Data("lyricposter: --exec: cannot run /bin/sh: \(error.localizedDescription)\n".utf8))
+            try? FileHandle.standardError.write(contentsOf: Data("lyricposter: --exec: cannot run /bin/sh: \(error.localizedDescription)\n".utf8))
             finished()
         }
     }

@@ -175,16 +175,19 @@ extension Follower {
             let found = NowPlayingSong.find(metadata, lyricsDirectories: options.lyricsDirectories, options: render)
             let name = [found.song.lyrics.metadata.artist, found.song.lyrics.metadata.title ?? metadata.title]
                 .compactMap { $0 }.joined(separator: " – ")
-            let track = JSONText.quoted(metadata.title ?? name)
+            // The track as the poster names it: the file's tags first (the player may still report a
+            // file name as the title while it reads them).
+            let title = found.song.lyrics.metadata.title ?? metadata.title ?? metadata.url ?? ""
+            let track = JSONText.quoted(title)
             for problem in found.problems { log(problem) }
             do {
-                song = try PreparedSong(found.song, options: render)
+                song = try PreparedSong(found.song, title: title, options: render)
             } catch {
                 // A cover that does not decode is replaced; anything else leaves the song without a poster.
                 log("\(error.description); using a plain backdrop")
                 var plain = found.song
                 plain.coverData = Data()
-                song = try? PreparedSong(plain, options: render)
+                song = try? PreparedSong(plain, title: title, options: render)
             }
             guard let song else {
                 log("cannot prepare a poster for \(name)")
@@ -238,7 +241,7 @@ extension Follower {
             }
             shown = index
             outputs.placed(frame: song.frames[index], index: index, position: Int(player.clock.position() / 1000), player: player,
-                           line: song.lineText(index))
+                           track: song.title, line: song.lineText(index))
         }
 
         private mutating func schedule(_ frame: Int, song: PreparedSong, clock: PlaybackClock) {
@@ -257,8 +260,11 @@ extension Follower {
 struct PreparedSong: Sendable {
     let session: PosterSession
     let frames: [PlannedFrame]
+    /// The title events name the song by.
+    let title: String
 
-    init(_ song: ResolvedSong, options: RenderOptions) throws(PosterError) {
+    init(_ song: ResolvedSong, title: String, options: RenderOptions) throws(PosterError) {
+        self.title = title
         session = try PosterSession(song: song, options: options, allowUntitled: true)
         frames = FramePlan.perLine(session.scenes)
     }
