@@ -56,8 +56,11 @@ public final class PlayerWatcher: Sendable {
         scan()
     }
 
-    /// Stops the stream of updates.
-    public func finish() { continuation.finish() }
+    /// Stops the stream of updates and forgets the players.
+    public func finish() {
+        continuation.finish()
+        state.withLock { $0 = Players() }
+    }
 
     // MARK: - Events (on the bus thread)
 

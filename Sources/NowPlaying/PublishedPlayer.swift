@@ -20,7 +20,7 @@ public final class PublishedPlayer: Sendable {
         var target: String?
         var status: MPRIS.Status = .stopped
         var clock = PlaybackClock(position: 0, playing: false)
-        var metadata: [String: DBusValue] = ["mpris:trackid": .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack")]
+        var metadata: [String: DBusValue] = [:]
     }
 
     /// Publishes the player; throws when the bus refuses or another process holds the name.
@@ -51,7 +51,8 @@ public final class PublishedPlayer: Sendable {
                     return .bool(false)
                 case (MPRIS.rootInterface, "SupportedUriSchemes"), (MPRIS.rootInterface, "SupportedMimeTypes"): return .strings([])
                 case (MPRIS.playerInterface, "PlaybackStatus"): return .string(mirror.status.rawValue)
-                case (MPRIS.playerInterface, "Metadata"): return .dictionary(mirror.metadata)
+                case (MPRIS.playerInterface, "Metadata"):
+                    return .dictionary(mirror.metadata.isEmpty ? ["mpris:trackid": .objectPath(Self.noTrack)] : mirror.metadata)
                 case (MPRIS.playerInterface, "Position"): return .int64(mirror.clock.position())
                 case (MPRIS.playerInterface, "Rate"): return .double(mirror.clock.rate)
                 case (MPRIS.playerInterface, "Volume"), (MPRIS.playerInterface, "MaximumRate"): return .double(1)
@@ -70,7 +71,7 @@ public final class PublishedPlayer: Sendable {
     /// Mirrors `player` with `title` (the current lyric line) and `artURL` (the poster) in its metadata.
     public func mirror(_ player: PlayerState?, title: String?, artURL: String?) {
         var metadata = player?.metadata.raw ?? [:]
-        if metadata["mpris:trackid"] == nil { metadata["mpris:trackid"] = .objectPath("/org/mpris/MediaPlayer2/TrackList/NoTrack") }
+        if metadata["mpris:trackid"] == nil { metadata["mpris:trackid"] = .objectPath(Self.noTrack) }
         if let title { metadata["xesam:title"] = .string(title) }
         if let artURL { metadata["mpris:artUrl"] = .string(artURL) }
         let status = player?.status ?? .stopped
@@ -95,8 +96,14 @@ public final class PublishedPlayer: Sendable {
         if let seeked { try? bus.emit(path: MPRIS.path, interface: MPRIS.playerInterface, member: "Seeked", [.int64(seeked)]) }
     }
 
-    /// Gives the name back (on exit).
-    public func withdraw() { bus.releaseName(MPRIS.prefix + Self.name) }
+    static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+
+    /// Gives the name back and forgets the mirrored state (on exit: the handlers stay registered
+    /// with GLib until the process ends, and should hold nothing the player sent).
+    public func withdraw() {
+        bus.releaseName(MPRIS.prefix + Self.name)
+        shared.state.withLock { $0 = Mirror() }
+    }
 
     static let introspection = """
     <node>

@@ -5,10 +5,12 @@ import XCTest
 /// exactly what it is told: rate changes, `data:` art, odd URLs, players that vanish.
 final class FollowPlayerTests: FollowTestCase {
     private var input: Pipe!
+    private var inputs: [String: Pipe] = [:]
 
-    /// Starts the scripted player `name` and waits until it owns its bus name.
+    /// Starts the scripted player `name` and waits until it owns its bus name; commands then go to it.
     private func startPlayer(_ name: String = "scripted") throws {
         input = Pipe()
+        inputs[name] = input
         try spawn("/usr/bin/python3", [Self.package.appendingPathComponent("Tests/Fixtures/mpris-player.py").path, "--name", name],
                   log: "player-\(name).log", stdin: input)
         let deadline = Date().addingTimeInterval(10)
@@ -58,6 +60,33 @@ final class FollowPlayerTests: FollowTestCase {
                 && events.contains { $0.kind == "poster" && $0.start >= 20000 }
         })
         XCTAssertTrue(follower.isRunning)
+    }
+
+    func testSwitchesToThePlayerThatStartsPlaying() throws {
+        let one = try makeSong("one", title: "One", seconds: 30, in: "music")
+        let two = try makeSong("two", title: "Two", seconds: 30, in: "music")
+        _ = try follow()
+        try startPlayer("first")
+        try track(["xesam:title": "One", "xesam:url": fileURL(one), "mpris:trackid": "/t/1"])
+        try send(["cmd": "play"])
+        XCTAssertTrue(waitFor("the first player's song") { $0.contains { $0.kind == "poster" && $0.track == "One" } })
+        try startPlayer("second")
+        try track(["xesam:title": "Two", "xesam:url": fileURL(two), "mpris:trackid": "/t/1"], at: 10)
+        usleep(300_000)
+        XCTAssertFalse(events().contains { $0.kind == "poster" && $0.track == "Two" }, "a paused player was followed")
+        try send(["cmd": "play"])
+        XCTAssertTrue(waitFor("the switch to the second player") { events in
+            events.contains { $0.kind == "player-found" && ($0.fields["player"] as? String) == "second" }
+                && events.contains { $0.kind == "poster" && $0.track == "Two" && $0.start >= 10000 }
+        })
+        // Pausing the second does not switch back; the first playing again does.
+        input = inputs["second"]
+        try send(["cmd": "pause"])
+        input = inputs["first"]
+        try send(["cmd": "pause"])
+        try send(["cmd": "play"])
+        let switchedBack = nowMs
+        XCTAssertTrue(waitFor("the switch back") { $0.contains { $0.kind == "poster" && $0.track == "One" && $0.wall >= switchedBack } })
     }
 
     func testDataArtOddURLsMissingFilesAndLyricsFolders() throws {

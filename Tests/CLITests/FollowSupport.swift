@@ -61,7 +61,7 @@ class FollowTestCase: CLITestCase {
         process.arguments = arguments
         process.environment = environment
         process.currentDirectoryURL = Self.package
-        FileManager.default.createFile(atPath: temp(log), contents: nil)
+        _ = FileManager.default.createFile(atPath: temp(log), contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temp(log)))
         process.standardOutput = handle
         process.standardError = handle
@@ -87,6 +87,7 @@ class FollowTestCase: CLITestCase {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    @discardableResult
     func playerctl(_ arguments: String...) throws -> String { try command("/usr/bin/playerctl", arguments) }
 
     /// Starts `lyricposter follow` with a small canvas (cheap under the sanitizers).
