@@ -198,7 +198,7 @@ extension Follower {
                                    "cover": JSONText.quoted(found.song.coverData.isEmpty ? "none" : found.song.coverSource),
                                    "frames": "\(song.frames.count)"])
             if !found.hasLyrics {
-                log("no lyrics for \(name.isEmpty ? "the song" : name); showing its title")
+                log("no lyrics for \(name.isEmpty ? "the song" : name) (\(found.searched)); showing its title")
                 outputs.event("no-lyrics", ["track": track])
             }
         }

@@ -17,6 +17,8 @@ public enum NowPlayingSong {
         public var song: ResolvedSong
         /// Why the lyrics (or the cover) could not be used, one line each.
         public var problems: [String]
+        /// Where lyrics were looked for ("a sidecar, --lyrics-dir, the tags").
+        public var searched: String
         public var hasLyrics: Bool { song.lyrics.lines.contains(where: \.isSung) }
     }
 
@@ -58,8 +60,6 @@ public enum NowPlayingSong {
             } catch {
                 problems.append(error.description)
             }
-        } else if !lyricsDirectories.isEmpty || local != nil {
-            problems.append("no lyrics for \(title ?? metadata.url ?? "the song"): no sidecar\(lyricsDirectories.isEmpty ? "" : ", nothing in --lyrics-dir")\(local == nil ? "" : ", none embedded")")
         }
         if song.lyrics.lines.count > options.maxLyricsLines {
             problems.append("\(song.lyricsPath): has \(song.lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines)")
@@ -86,7 +86,9 @@ public enum NowPlayingSong {
             title: tags?.title ?? known.title ?? metadata.title, artist: tags?.artist ?? known.artist ?? metadata.artist,
             album: tags?.album ?? known.album ?? metadata.album, language: known.language,
             length: tags?.lengthMs.map(Timestamp.init) ?? known.length ?? metadata.length.map { Timestamp(milliseconds: Int($0 / 1000)) })
-        return Found(song: song, problems: problems)
+        let places = [local == nil ? nil : "no sidecar", lyricsDirectories.isEmpty ? nil : "nothing in --lyrics-dir",
+                      tags == nil ? nil : "none in the tags"].compactMap { $0 }
+        return Found(song: song, problems: problems, searched: places.isEmpty ? "no local file and no --lyrics-dir" : places.joined(separator: ", "))
     }
 
     /// `Artist - Title.<ext>`, then `Title.<ext>`, in each folder in turn (case-insensitive; a `/`
