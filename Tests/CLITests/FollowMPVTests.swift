@@ -9,7 +9,7 @@ final class FollowMPVTests: FollowTestCase {
         let second = try makeSong("second", title: "Second Song", seconds: 8, in: "music")
         try copyCover(to: "music")
         let follower = try follow(["--player", "mpv"])
-        XCTAssertTrue(waitFor("follow to wait", seconds: 15) { $0.contains { $0.kind == "waiting" } })
+        XCTAssertTrue(events().contains { $0.kind == "waiting" })
         var player = try mpv([first, second])
 
         // Every line, in order, each on time.

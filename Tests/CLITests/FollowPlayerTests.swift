@@ -13,10 +13,10 @@ final class FollowPlayerTests: FollowTestCase {
         inputs[name] = input
         try spawn("/usr/bin/python3", [Self.package.appendingPathComponent("Tests/Fixtures/mpris-player.py").path, "--name", name],
                   log: "player-\(name).log", stdin: input)
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !((try? String(contentsOfFile: temp("player-\(name).log"), encoding: .utf8)) ?? "").contains("\"ready\"") {
-            usleep(20_000)
-        }
+        let deadline = Date().addingTimeInterval(30)
+        func ready() -> Bool { ((try? String(contentsOfFile: temp("player-\(name).log"), encoding: .utf8)) ?? "").contains("\"ready\"") }
+        while Date() < deadline, !ready() { usleep(20_000) }
+        XCTAssertTrue(ready(), "the scripted player \(name) did not start")
     }
 
     private func send(_ command: [String: Any]) throws {

@@ -90,10 +90,13 @@ class FollowTestCase: CLITestCase {
     @discardableResult
     func playerctl(_ arguments: String...) throws -> String { try command("/usr/bin/playerctl", arguments) }
 
-    /// Starts `lyricposter follow` with a small canvas (cheap under the sanitizers).
+    /// Starts `lyricposter follow` with a small canvas (cheap under the sanitizers) and waits until
+    /// it is on the bus (its first event), before any player appears.
     func follow(_ extra: [String] = []) throws -> Process {
-        try spawn(Self.binary.path, ["follow", "-o", temp("out/now.png"), "--events", temp("events.jsonl"), "--size", "360x640"] + extra,
-                  log: "follow.log")
+        let process = try spawn(Self.binary.path, ["follow", "-o", temp("out/now.png"), "--events", temp("events.jsonl"),
+                                                   "--size", "360x640"] + extra, log: "follow.log")
+        waitFor("follow to start", seconds: 30) { !$0.isEmpty }
+        return process
     }
 
     /// mpv, headless, with the MPRIS plugin, at double speed.
@@ -126,7 +129,7 @@ class FollowTestCase: CLITestCase {
 
     /// Waits (polling the events file) until `condition` holds, up to `seconds`.
     @discardableResult
-    func waitFor(_ what: String, seconds: Double = 10, _ condition: ([Event]) -> Bool) -> Bool {
+    func waitFor(_ what: String, seconds: Double = 20, _ condition: ([Event]) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition(events()) { return true }
