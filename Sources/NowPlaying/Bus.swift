@@ -107,14 +107,6 @@ public final class Bus: @unchecked Sendable {
         g_main_context_unref(context)
     }
 
-    /// This connection's unique name (`:1.42`).
-    public var uniqueName: String {
-        g_dbus_connection_get_unique_name(connection).map { String(cString: $0) } ?? ""
-    }
-
-    /// Whether the connection is still open (the bus daemon has not gone away).
-    public var isConnected: Bool { g_dbus_connection_is_closed(connection) == 0 }
-
     /// Calls a method and waits for its reply (at most `timeoutMs`). Returns the reply's values.
     @discardableResult
     public func call(_ destination: String, _ path: String, _ interface: String, _ method: String,

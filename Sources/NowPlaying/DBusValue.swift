@@ -5,7 +5,7 @@ import CGio
 /// `Rate` is `d`, `Metadata` is `a{sv}`).
 ///
 /// The corresponding C type is `GVariant`; this file is the only one that touches it.
-public indirect enum DBusValue: Sendable, Hashable {
+public enum DBusValue: Sendable, Hashable {
     case string(String)
     case objectPath(String)
     case bool(Bool)
@@ -23,8 +23,6 @@ public indirect enum DBusValue: Sendable, Hashable {
     case array([DBusValue])
     /// A tuple: method arguments, replies and signal bodies.
     case tuple([DBusValue])
-    /// A value sent as `v`.
-    case variant(DBusValue)
     /// A type this layer does not read (its D-Bus type string).
     case unsupported(String)
 
@@ -152,7 +150,6 @@ extension DBusValue {
         case .tuple(let items):
             var children: [OpaquePointer?] = items.map { $0.makeVariant() }
             return g_variant_new_tuple(&children, gsize(children.count))
-        case .variant(let inner): return g_variant_new_variant(inner.makeVariant())
         case .unsupported: return g_variant_new_string("")
         }
     }
