@@ -41,11 +41,12 @@ public enum NowPlayingSong {
         var song = ResolvedSong(lyrics: Lyrics(), lyricsData: empty, lyricsPath: local ?? metadata.url ?? "", lyricsSource: "none",
                                 coverData: empty, coverPath: "", coverSource: "none", audio: tags)
         let title = metadata.title ?? tags?.title, artist = metadata.artist ?? tags?.artist
-        if let file = local.flatMap(SongResolver.sidecar(of:)) ?? lyricsFile(title: title, artist: artist, in: lyricsDirectories) {
+        let sidecar = local.flatMap(SongResolver.sidecar(of:))
+        if let file = sidecar ?? lyricsFile(title: title, artist: artist, in: lyricsDirectories) {
             do {
                 let (lyrics, data) = try SongResolver.readLyrics(file, options: options)
                 (song.lyrics, song.lyricsData, song.lyricsPath) = (lyrics, data, file)
-                song.lyricsSource = (local.flatMap(SongResolver.sidecar(of:)) == file ? "sidecar:" : "file:") + (file as NSString).lastPathComponent
+                song.lyricsSource = (sidecar == file ? "sidecar:" : "file:") + (file as NSString).lastPathComponent
             } catch {
                 problems.append(error.description)
             }
@@ -69,23 +70,23 @@ public enum NowPlayingSong {
         // Cover.
         if let art = metadata.artURL, let (data, source) = artwork(art, options: options, problems: &problems) {
             (song.coverData, song.coverPath, song.coverSource) = (data, source, source)
-        } else if let local, let picture = tags?.pictures.first {
-            (song.coverData, song.coverPath, song.coverSource) = (picture.data, local + ": " + picture.source, picture.source)
-        } else if let local, let file = SongResolver.folderCover(of: local) {
+        } else if let local {
             do {
-                song.coverData = try SongResolver.readCover(file, options: options)
-                (song.coverPath, song.coverSource) = (file, "file:" + (file as NSString).lastPathComponent)
+                if let found = try SongResolver.embeddedOrFolderCover(local, tags: tags, options: options) {
+                    (song.coverData, song.coverPath, song.coverSource) = found
+                }
             } catch {
                 problems.append(error.description)
             }
         }
 
         // Captions: the file's tags win (as for every other command), then the lyrics, then the player.
-        let known = song.lyrics.metadata
-        song.lyrics.metadata = Lyrics.Metadata(
-            title: tags?.title ?? known.title ?? metadata.title, artist: tags?.artist ?? known.artist ?? metadata.artist,
-            album: tags?.album ?? known.album ?? metadata.album, language: known.language,
-            length: tags?.lengthMs.map(Timestamp.init) ?? known.length ?? metadata.length.map { Timestamp(milliseconds: Int($0 / 1000)) })
+        var known = SongResolver.metadata(song.lyrics.metadata, tags: tags)
+        known.title = known.title ?? metadata.title
+        known.artist = known.artist ?? metadata.artist
+        known.album = known.album ?? metadata.album
+        known.length = known.length ?? metadata.length.map { Timestamp(milliseconds: Int($0 / 1000)) }
+        song.lyrics.metadata = known
         let places = [local == nil ? nil : "no sidecar", lyricsDirectories.isEmpty ? nil : "nothing in --lyrics-dir",
                       tags == nil ? nil : "none in the tags"].compactMap { $0 }
         return Found(song: song, problems: problems, searched: places.isEmpty ? "no local file and no --lyrics-dir" : places.joined(separator: ", "))

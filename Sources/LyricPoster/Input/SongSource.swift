@@ -77,12 +77,7 @@ public enum SongResolver {
             } catch {
                 if needCover { throw error }
             }
-            // The audio file knows the song better than its lyrics: its tags and length win.
-            var metadata = song.lyrics.metadata
-            metadata = Lyrics.Metadata(title: tags.title ?? metadata.title, artist: tags.artist ?? metadata.artist,
-                                       album: tags.album ?? metadata.album, language: metadata.language,
-                                       length: tags.lengthMs.map(Timestamp.init) ?? metadata.length)
-            song.lyrics.metadata = metadata
+            song.lyrics.metadata = metadata(song.lyrics.metadata, tags: tags)
             song.audio = tags
             return song
         }
@@ -191,18 +186,30 @@ public enum SongResolver {
             (song.coverPath, song.coverSource) = (override, "file:" + override)
             return
         }
-        if let picture = tags.pictures.first {
-            song.coverData = picture.data
-            (song.coverPath, song.coverSource) = (audioPath + ": " + picture.source, picture.source)
-            return
-        }
-        if let file = folderCover(of: audioPath) {
-            song.coverData = try readCover(file, options: options)
-            (song.coverPath, song.coverSource) = (file, "file:" + (file as NSString).lastPathComponent)
+        if let found = try embeddedOrFolderCover(audioPath, tags: tags, options: options) {
+            (song.coverData, song.coverPath, song.coverSource) = found
             return
         }
         let skipped = tags.picturesSkipped > 0 ? " (\(tags.picturesSkipped) embedded picture(s) over the size limit)" : ""
         throw PosterError(path: audioPath, reason: "no cover: no embedded picture\(skipped) and no cover.jpg, folder.jpg, front, album or albumart image beside it; give one with --cover")
+    }
+
+    /// The audio file's own cover: its embedded picture (the front cover first), else a cover image
+    /// in its folder; nil when it has neither. Returns the bytes, the path errors name, and the source.
+    static func embeddedOrFolderCover(_ audioPath: String, tags: AudioTags?,
+                                      options: RenderOptions) throws(PosterError) -> (Data, String, String)? {
+        if let picture = tags?.pictures.first { return (picture.data, audioPath + ": " + picture.source, picture.source) }
+        if let file = folderCover(of: audioPath) {
+            return (try readCover(file, options: options), file, "file:" + (file as NSString).lastPathComponent)
+        }
+        return nil
+    }
+
+    /// The song's title, artist, album and length: the audio file knows the song better than its
+    /// lyrics, so its tags win where they are set.
+    static func metadata(_ known: Lyrics.Metadata, tags: AudioTags?) -> Lyrics.Metadata {
+        Lyrics.Metadata(title: tags?.title ?? known.title, artist: tags?.artist ?? known.artist, album: tags?.album ?? known.album,
+                        language: known.language, length: tags?.lengthMs.map(Timestamp.init) ?? known.length)
     }
 
     /// `cover|folder|front|album|albumart.(jpg|jpeg|png|webp)` in the audio file's folder.
