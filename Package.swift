@@ -84,8 +84,10 @@ let package = Package(
             dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"],
             resources: [.copy("Goldens")]
         ),
-        .testTarget(name: "CLITests", dependencies: ["LyricsCore"]),
-        .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags"]),
+        // Fixtures shared by the test targets (generated once per test process).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CLITests", dependencies: ["LyricsCore", "TestSupport"]),
+        .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster"]),
     ]
 )

@@ -1,23 +1,11 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Audio files as input: every command takes one, the parts come from sidecars, tags and folder
 /// images in the documented order, and bad tags are one-line errors.
 final class AudioCLITests: CLITestCase {
-    /// The fixtures of Tests/Fixtures/make-audio.py, made once per test run.
-    static let fixtures: Result<URL, Error> = Result {
-        let out = package.appendingPathComponent(".build/audio-fixtures-cli")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [package.appendingPathComponent("Tests/Fixtures/make-audio.py").path, out.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
-        return out
-    }
-
-    func audio(_ name: String) throws -> String { try Self.fixtures.get().appendingPathComponent(name).path }
+    func audio(_ name: String) throws -> String { try AudioFixtures.path(name) }
 
     /// Copies fixture `name` into a fresh folder as `as`, with the given other files beside it.
     func folder(with name: String, as copy: String, beside files: [String: Data] = [:]) throws -> String {

@@ -1,28 +1,7 @@
 import Foundation
 import MediaTags
+import TestSupport
 import XCTest
-
-/// Generates the audio fixtures once per test run (ffmpeg + Debian's python3-mutagen, see
-/// Tests/Fixtures/make-audio.py) and returns their folder.
-enum AudioFixtures {
-    static let folder: Result<URL, Error> = Result {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let out = root.appendingPathComponent(".build/audio-fixtures")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [root.appendingPathComponent("Tests/Fixtures/make-audio.py").path, out.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw NSError(domain: "AudioFixtures", code: Int(process.terminationStatus),
-                          userInfo: [NSLocalizedDescriptionKey: "make-audio.py failed (needs ffmpeg and python3-mutagen: make test installs them)"])
-        }
-        return out
-    }
-
-    static func path(_ name: String) throws -> String { try folder.get().appendingPathComponent(name).path }
-}
 
 /// TagLib through the C shim: every format's lyrics, pictures and length, and hostile tags.
 final class MediaTagsTests: XCTestCase {
