@@ -5,7 +5,7 @@
 SWIFT ?= swift
 OUT ?= out
 PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev \
-           libturbojpeg0-dev libdeflate-dev libssl-dev libwebp-dev libtag1-dev fonts-noto-cjk fonts-noto-color-emoji \
+           libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev fonts-noto-cjk fonts-noto-color-emoji \
            ffmpeg python3-mutagen libglib2.0-dev dbus mpv mpv-mpris playerctl python3-dbus python3-gi
 BIN = .build/release/lyricposter
 

@@ -44,7 +44,7 @@ let package = Package(
         // minimal PNG writer around libdeflate (the fast encoder) and the ARGB → RGB conversion.
         .target(
             name: "CPNGShim",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("isal")]
         ),
 
         // TagLib is C++ that Swift cannot import here: this shim reads tags, lyrics and pictures and

@@ -56,6 +56,28 @@ int lp_png_encode_libdeflate(const uint8_t *rows, uint32_t width, uint32_t heigh
 
 void lp_png_buffer_free(lp_png_buffer *buffer);
 
+// Segments of one IDAT (lp_segments.c).
+
+/// Writes rows [y0, y1) of packed rows (`row_bytes` each) PNG-filtered into `out`, each a filter
+/// byte and the row: Up (minus the row above, which may lie before y0) or, for row 0, none.
+/// `out` holds (row_bytes + 1) * (y1 - y0) bytes.
+void lp_png_filter_up_rows(const uint8_t *rows, size_t row_bytes, uint32_t y0, uint32_t y1, uint8_t *out);
+
+/// Room `lp_deflate_segment` may need for `length` input bytes.
+size_t lp_deflate_segment_bound(size_t length);
+
+/// Compresses `in` with ISA-L at `level` (0-3) as raw deflate blocks that end byte-aligned, are
+/// not final, and refer to nothing before `in`: segments made this way concatenate into one
+/// deflate stream. Returns the compressed size, 0 on failure.
+size_t lp_deflate_segment(const uint8_t *in, size_t length, int level, uint8_t *out, size_t capacity);
+
+/// Adler-32 (ISA-L), and of two pieces combined (zlib): the second's checksum and length.
+uint32_t lp_adler32(uint32_t adler, const uint8_t *data, size_t length);
+uint32_t lp_adler32_combine(uint32_t first, uint32_t second, size_t second_length);
+
+/// CRC-32 as PNG chunks use it (libdeflate), continued from `crc` (0 to start).
+uint32_t lp_crc32(uint32_t crc, const uint8_t *data, size_t length);
+
 /// zlib strategy and PNG filter constants, re-exported so Swift needs no zlib or png headers.
 int lp_png_strategy_default(void);
 int lp_png_strategy_rle(void);

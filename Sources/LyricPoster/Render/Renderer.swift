@@ -37,19 +37,27 @@ public final class Renderer {
     }
 
     /// Draws `scene`; with `timings`, adds the time spent to the "layout" and "raster" stages.
-    public func render(_ scene: Scene, timings: Timings? = nil) throws(GraphicsError) -> Frame {
-        let start = DispatchTime.now().uptimeNanoseconds
-        var layout = layoutEngine.layout(scene)
+    /// `layout`: the scene's, if already made.
+    public func render(_ scene: Scene, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil) throws(GraphicsError) -> Frame {
+        var layout = laidOutAlready ?? self.layout(scene, timings: timings)
         let laidOut = DispatchTime.now().uptimeNanoseconds
-        timings?.add("layout", seconds: Double(laidOut - start) / 1e9)
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
         let geometry = background.geometry
         let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
         let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
         canvas.draw(background.bitmap, in: full)
-
-        if let band = layout.band { drawClassicBand(band, on: canvas, layout: layout) }
         var contrasts: [String: Double] = [:]
+        try drawLayers(scene, layout: &layout, on: canvas, contrasts: &contrasts)
+        try canvas.finish()
+        return Frame(canvas: canvas, layout: layout, scheme: layoutEngine.palette.scheme, contrasts: contrasts)
+    }
+
+    /// Everything drawn over the background, in order: the classic band, the current line's
+    /// scrim, the progress bar, the text blocks (dimmed ones raised to 3:1 first).
+    private func drawLayers(_ scene: Scene, layout: inout FrameLayout, on canvas: Canvas,
+                            contrasts: inout [String: Double]) throws(GraphicsError) {
+        let geometry = background.geometry
+        if let band = layout.band { drawClassicBand(band, on: canvas, layout: layout) }
         contrasts["current"] = checkCurrentLine(on: canvas, layout: layout)
         raiseDimmedOpacity(on: canvas, layout: &layout, contrasts: &contrasts)
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
@@ -72,8 +80,151 @@ public final class Renderer {
                 }
             }
         }
+    }
+
+    /// Lays `scene` out; with `timings`, adds the time spent to the "layout" stage.
+    public func layout(_ scene: Scene, timings: Timings? = nil) -> FrameLayout {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { timings?.add("layout", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
+        return layoutEngine.layout(scene)
+    }
+
+    // MARK: Drawing only what changes
+
+    /// The part of a song's frames that does not depend on the time: the background with the
+    /// captions (title, artist line) drawn on it. Frames are drawn over a copy of it, touching
+    /// only the rows their time-dependent layers reach (``renderChanges(_:on:base:timings:)``).
+    public struct BaseLayer: Sendable {
+        /// The picture, and the same as packed RGB rows.
+        public let bitmap: Bitmap
+        public let rgb: [UInt8]
+        /// Each caption block as laid out (before its opacity was raised), in order.
+        let signatures: [String]
+        /// Their colours as drawn, and the contrasts they reached.
+        let colors: [Color]
+        let contrasts: [String: Double]
+        /// The rows the captions' pixels (ink, shadows) can reach.
+        let rows: [Range<Int>]
+    }
+
+    /// Which base picture a layout can be drawn over: its captions as placed (a song's frames
+    /// share one or a few placements).
+    public static func baseKey(_ layout: FrameLayout) -> String {
+        layout.blocks.filter { isCaption($0.role) }.map(signature).joined(separator: "\n")
+    }
+
+    /// Blocks that are the same in every frame of a song.
+    static func isCaption(_ role: Scene.Role) -> Bool { role == .title || role == .artist }
+
+    private static func signature(_ block: TextBlock) -> String {
+        "\(block.role)|\(block.text)|\(block.origin.x),\(block.origin.y)|\(block.fontSize)|\(block.color)|"
+            + "\(String(describing: block.shadow))|\(block.blur)|\(block.cut)|\(block.sung)|\(block.box)"
+    }
+
+    /// Draws the base layer that frames laid out like `layout` share: their captions on the
+    /// background.
+    public func renderBase(_ layout: FrameLayout) throws(GraphicsError) -> (canvas: Canvas, layer: BaseLayer) {
+        let geometry = background.geometry
+        let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
+        canvas.draw(background.bitmap, in: Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)))
+        var captions = layout
+        captions.blocks = layout.blocks.filter { Self.isCaption($0.role) }
+        captions.band = nil
+        captions.focus = nil
+        let signatures = captions.blocks.map(Self.signature)
+        var contrasts: [String: Double] = [:]
+        raiseDimmedOpacity(on: canvas, layout: &captions, contrasts: &contrasts)
+        for block in captions.blocks {
+            try canvas.fading(block.fade) { () throws(GraphicsError) in
+                try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow,
+                                blur: Int(block.blur.rounded()))
+            }
+        }
         try canvas.finish()
-        return Frame(canvas: canvas, layout: layout, scheme: layoutEngine.palette.scheme, contrasts: contrasts)
+        let rows = Self.merge(captions.blocks.map { reach(of: $0) }, height: canvas.height)
+        let layer = BaseLayer(bitmap: canvas.snapshot(), rgb: try canvas.pixels(opaque: true).bytes, signatures: signatures,
+                              colors: captions.blocks.map(\.color), contrasts: contrasts, rows: rows)
+        return (canvas, layer)
+    }
+
+    /// Draws `scene` over `canvas`, which must hold `base` (outside rows an earlier call changed
+    /// and the caller restored): only the time-dependent layers, which give exactly the pixels
+    /// `render(_:)` would. Returns the frame and the rows that may differ from the base, or nil
+    /// (nothing drawn) when this frame cannot be drawn that way: its captions differ from the
+    /// base's, or its changing layers reach rows the captions occupy.
+    public func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer,
+                              timings: Timings? = nil) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>])? {
+        let laidOut = DispatchTime.now().uptimeNanoseconds
+        let captions = layout.blocks.filter { Self.isCaption($0.role) }
+        guard captions.map(Self.signature) == base.signatures, captions.isEmpty || layout.band == nil else { return nil }
+        var changing = layout
+        changing.blocks = layout.blocks.filter { !Self.isCaption($0.role) }
+        let rows = changedRows(changing, scene: scene, height: canvas.height)
+        for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
+        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
+        var contrasts = base.contrasts
+        try drawLayers(scene, layout: &changing, on: canvas, contrasts: &contrasts)
+        try canvas.finish()
+        var merged = layout
+        var drawn = changing.blocks.makeIterator()
+        var colors = base.colors.makeIterator()
+        for i in merged.blocks.indices {
+            if Self.isCaption(merged.blocks[i].role) {
+                merged.blocks[i].color = colors.next() ?? merged.blocks[i].color
+            } else if let block = drawn.next() {
+                merged.blocks[i] = block
+            }
+        }
+        return (Frame(canvas: canvas, layout: merged, scheme: layoutEngine.palette.scheme, contrasts: contrasts), rows)
+    }
+
+    /// The rows a block's pixels can reach: its box and ink, grown by its shadow or blur (drawn
+    /// on layers padded by three radii) and its fade zone, plus a pixel for antialiasing.
+    private func reach(of block: TextBlock) -> Rect {
+        let ink = block.layout.inkRect
+        var r = block.box.union(Rect(x: block.origin.x + ink.x, y: block.origin.y + ink.y, width: ink.width, height: ink.height))
+        if let fade = block.fade { r = r.union(fade.zone) }
+        var pad = 1.0
+        if let shadow = block.shadow, shadow.color.alpha > 0 {
+            pad = max(pad, Double(shadow.radius * 3 + 2) + abs(shadow.offset.y) + 2)
+        }
+        if block.blur > 0 { pad = max(pad, Double(Int(block.blur.rounded()) * 3 + 2) + 2) }
+        return r.insetBy(dx: -pad, dy: -pad)
+    }
+
+    /// The rows the time-dependent layers of `layout` can change.
+    private func changedRows(_ layout: FrameLayout, scene: Scene, height: Int) -> [Range<Int>] {
+        let geometry = background.geometry
+        var rects = layout.blocks.map { reach(of: $0) }
+        if let band = layout.band {
+            let feather = 30 * geometry.unit
+            rects.append(band.insetBy(dx: 0, dy: -feather - 1))
+        }
+        // The current line's fallback scrims (checkCurrentLine).
+        if let current = layout.blocks.filter({ $0.role == .current }).map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) {
+            rects.append(current.insetBy(dx: 0, dy: -2 * geometry.neighbourSize - 1))
+        }
+        if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
+            rects.append(bar.insetBy(dx: 0, dy: -1))
+        }
+        return Self.merge(rects, height: height)
+    }
+
+    /// Whole pixel rows covering `rects`, clamped to the canvas, sorted and merged.
+    static func merge(_ rects: [Rect], height: Int) -> [Range<Int>] {
+        let ranges = rects.compactMap { r -> Range<Int>? in
+            let lo = max(0, Int(r.minY.rounded(.down))), hi = min(height, Int(r.maxY.rounded(.up)))
+            return lo < hi ? lo..<hi : nil
+        }.sorted { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for r in ranges {
+            if let last = merged.last, r.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        return merged
     }
 
     /// The relative luminance of the pixels in `rect` that text of `textLuminance` contrasts

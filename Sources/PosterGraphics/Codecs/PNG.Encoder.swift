@@ -6,6 +6,14 @@ public struct PixelBuffer: Sendable {
     public let height: Int
     public let channels: Int
     public let bytes: [UInt8]
+
+    public init(width: Int, height: Int, channels: Int, bytes: [UInt8]) {
+        precondition(bytes.count == width * height * channels)
+        self.width = width
+        self.height = height
+        self.channels = channels
+        self.bytes = bytes
+    }
 }
 
 extension PNG {
@@ -15,6 +23,9 @@ extension PNG {
         case libpng(level: Int32, strategy: Strategy, filter: Filter)
         /// The minimal writer around libdeflate at `level` (1–12), Up filter or none.
         case libdeflate(level: Int32, up: Bool)
+        /// ISA-L at `level` (0–3), Up filter, the IDAT made of one segment per 32 rows exactly as
+        /// `RowsEncoder` writes it (here all compressed afresh).
+        case isal(level: Int32)
 
         public enum Strategy: String, Hashable, Sendable, CaseIterable { case standard = "default", rle, filtered, huffman }
         public enum Filter: String, Hashable, Sendable, CaseIterable { case none, sub, up, adaptive }
@@ -25,26 +36,26 @@ extension PNG {
                 return "libpng level \(level), \(strategy.rawValue) strategy, \(filter.rawValue) filter"
             case .libdeflate(let level, let up):
                 return "libdeflate level \(level), \(up ? "up" : "none") filter"
+            case .isal(let level):
+                return "ISA-L level \(level), up filter"
             }
         }
     }
 
-    /// How hard the encoder works (`--png-compression`). Chosen by measurement on a 1080×1920
-    /// poster frame with `lyricposter-bench` (README, Performance), against libpng's default
-    /// settings (zlib level 6, adaptive filters: 71 ms, the size reference):
-    /// - `fast`: libdeflate level 3, Up filter — 12 ms and 1.13× the reference size. The fastest
-    ///   setting within 1.3× of the reference: libdeflate level 1 with no filter is quicker (10 ms)
-    ///   but 1.35×; libpng's fastest tunings (level 1, Up or Sub filter) take 15–16 ms for 1.37–1.42×.
-    ///   Poster frames are mostly smooth gradients, which the Up filter turns into long runs.
-    /// - `balanced`: libdeflate level 6, Up filter — 20 ms, 1.04×.
-    /// - `small`: libpng level 9, adaptive filters — 475 ms, 0.92× (libdeflate level 12 is 0.88×
-    ///   but takes 1.6 s a frame).
+    /// How hard the encoder works (`--png-compression`). Chosen by measurement with
+    /// `lyricposter-bench` (README, Performance) on 1080×1920 frames of a photographic cover:
+    /// - `fast`: ISA-L level 1, Up filter. A song's frames go through `RowsEncoder`, so rows
+    ///   equal to the song's base picture reuse segments compressed once per song; a whole
+    ///   photographic frame takes 7–8 ms (libdeflate level 3: 30 ms) at 1.11× its size.
+    /// - `balanced`: libdeflate level 6, Up filter, whole frames (≈ 0.95× `fast`'s old libdeflate
+    ///   level 3 size, 50 ms a frame).
+    /// - `small`: libpng level 9, adaptive filters (slowest, smallest).
     public enum Compression: String, Sendable, CaseIterable {
         case fast, balanced, small
 
         public var method: Method {
             switch self {
-            case .fast: return .libdeflate(level: 3, up: true)
+            case .fast: return .isal(level: 1)
             case .balanced: return .libdeflate(level: 6, up: true)
             case .small: return .libpng(level: 9, strategy: .standard, filter: .adaptive)
             }
@@ -54,6 +65,18 @@ extension PNG {
     /// Encodes `pixels` as an 8-bit RGB or RGBA PNG. Deterministic: no time stamps or other
     /// run-dependent chunks are written.
     public static func encode(_ pixels: PixelBuffer, method: Method) throws(GraphicsError) -> [UInt8] {
+        if case .isal(let level) = method {
+            return try pixels.bytes.withUnsafeBufferPointer { (rows) throws(GraphicsError) -> [UInt8] in
+                var pieces: [RowsEncoder.Segment] = []
+                var y = 0
+                while y < pixels.height {
+                    let end = min(pixels.height, y + RowsEncoder.chunkRows)
+                    pieces.append(try RowsEncoder.compress(rows.baseAddress!, rowBytes: pixels.width * pixels.channels, rows: y..<end, level: level))
+                    y = end
+                }
+                return try RowsEncoder.assemble(pieces, width: pixels.width, height: pixels.height, channels: pixels.channels)
+            }
+        }
         var buffer = lp_png_buffer()
         var message = [CChar](repeating: 0, count: Int(LP_PNG_MESSAGE_SIZE))
         let status: Int32 = pixels.bytes.withUnsafeBufferPointer { rows in
@@ -78,6 +101,8 @@ extension PNG {
             case .libdeflate(let level, let up):
                 return lp_png_encode_libdeflate(rows.baseAddress, UInt32(pixels.width), UInt32(pixels.height),
                                                 Int32(pixels.channels), level, up ? 1 : 0, &buffer, &message)
+            case .isal:
+                return -1  // handled above
             }
         }
         guard status == 0, let data = buffer.data else {

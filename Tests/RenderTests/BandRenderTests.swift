@@ -1,0 +1,152 @@
+import Foundation
+import LyricPoster
+import LyricsCore
+import PosterGraphics
+import XCTest
+
+/// Frames drawn from the song's base picture (only the rows the time-dependent layers reach,
+/// encoded around the base's cached PNG segments) against the same frames drawn whole: the same
+/// PNG bytes, across themes, presets, karaoke and the progress bar; and the PNGs decode, in an
+/// independent decoder, to exactly the pixels drawn.
+final class BandRenderTests: XCTestCase {
+    static let song = """
+    [ti:Band Song With A Title Long Enough To Wrap Somewhere]
+    [ar:Reference Band]
+    [al:Rows]
+    [length:00:30]
+    [00:01.00]The first line of the song, long enough to wrap on a small canvas and then some more words
+    [00:04.00]<00:04.00>Every <00:05.00>word <00:06.00>in <00:07.00>turn<00:08.00>
+    [00:04.00]每个字依次亮起
+    [00:09.00]الليل طويل والطريق هادئ 🌙
+    [00:13.00]Last line
+    [00:16.00]
+    [00:21.00]After the gap
+    [00:25.00]
+    """
+    static let times = [0, 500, 1_500, 4_200, 5_500, 6_900, 9_500, 14_000, 18_000, 22_000, 29_000]
+    static let presets: [Preset] = [.custom(width: 270, height: 480), .custom(width: 360, height: 360),
+                                    .custom(width: 480, height: 270), Preset(name: "classic-half", width: 240, height: 400, arrangement: .classic)]
+
+    static let folder: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lyricposter-band-\(getpid())")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(song.utf8).write(to: folder.appendingPathComponent("song.lrc"))
+            for (name, cover) in try generatedCovers() where ["busy", "white", "black"].contains(name) {
+                let canvas = try Canvas(width: cover.width, height: cover.height)
+                canvas.draw(cover, in: Rect(x: 0, y: 0, width: Double(cover.width), height: Double(cover.height)))
+                try Data(try canvas.pngData(opaque: true, compression: .small)).write(to: folder.appendingPathComponent(name + ".png"))
+            }
+        } catch { fatalError("fixtures: \(error)") }
+        return folder
+    }()
+
+    func session(cover: String, theme: Theme, preset: Preset, karaoke: Bool, compression: PNG.Compression = .fast) throws -> PosterSession {
+        var options = RenderOptions()
+        options.theme = theme
+        options.preset = preset
+        options.karaoke = karaoke
+        options.compression = compression
+        return try PosterSession(cover: Self.folder.appendingPathComponent(cover + ".png").path,
+                                 lyrics: Self.folder.appendingPathComponent("song.lrc").path, options: options)
+    }
+
+    func testFramesDrawnFromTheBaseEqualWholeFrames() throws {
+        var compared = 0, partial = 0
+        for theme in Theme.builtIn {
+            for preset in Self.presets {
+                for karaoke in [false, true] {
+                    for cover in ["busy", "white"] {
+                        let session = try session(cover: cover, theme: theme, preset: preset, karaoke: karaoke)
+                        let fast = try session.makeRenderer(), whole = try session.makeRenderer()
+                        for t in Self.times {
+                            let scene = session.scenes.scene(at: Timestamp(milliseconds: t))
+                            let a = try fast.render(scene), b = try whole.render(scene, whole: true)
+                            XCTAssertEqual(a.png, b.png, "\(theme.name) \(preset) karaoke \(karaoke) \(cover) @\(t)")
+                            XCTAssertEqual(a.report.json(), b.report.json(), "\(theme.name) \(preset) \(cover) @\(t): report")
+                            compared += 1
+                        }
+                        // Side by side (split), captions share rows with the lyrics: those frames may
+                        // all be drawn whole.
+                        if preset.arrangement != .split {
+                            XCTAssertGreaterThan(fast.partialFrames, Self.times.count / 2,
+                                                 "\(theme.name) \(preset) \(cover): most frames should be drawn from the base")
+                        }
+                        partial += fast.partialFrames
+                    }
+                }
+            }
+        }
+        print("band rendering: \(partial) of \(compared) frames drawn from the base, all byte-identical to whole frames")
+    }
+
+    func testBaseSegmentPNGsDecodeToThePixelsDrawn() throws {
+        for theme in [Theme.card, .immersive] {
+            let session = try session(cover: "busy", theme: theme, preset: .custom(width: 270, height: 480), karaoke: true)
+            let renderer = try session.makeRenderer()
+            for t in [1_500, 6_900, 14_000] {
+                let scene = session.scenes.scene(at: Timestamp(milliseconds: t))
+                let png = try renderer.render(scene).png
+                let drawn = try renderer.draw(scene) { canvas, _ throws(PosterError) in
+                    do { return try canvas.pixels(opaque: true) } catch { throw PosterError(path: "test", reason: "\(error)") }
+                }
+                let decoded = try ImageDecoder.decode(Data(png))
+                XCTAssertEqual(decoded.width, drawn.width)
+                var rgb: [UInt8] = []
+                rgb.reserveCapacity(drawn.bytes.count)
+                for y in 0..<decoded.height {
+                    for x in 0..<decoded.width {
+                        let p = decoded.rgba(x: x, y: y)
+                        XCTAssertEqual(p.a, 255)
+                        rgb += [p.r, p.g, p.b]
+                    }
+                }
+                XCTAssertTrue(rgb == drawn.bytes, "\(theme.name) @\(t): decoded pixels differ from the drawn ones")
+            }
+        }
+    }
+
+    func testOtherCompressionSettingsAlsoDrawFromTheBase() throws {
+        for compression in [PNG.Compression.balanced, .small] {
+            let session = try session(cover: "black", theme: .immersive, preset: .custom(width: 270, height: 480), karaoke: true,
+                                      compression: compression)
+            let fast = try session.makeRenderer(), whole = try session.makeRenderer()
+            for t in [1_500, 6_900, 9_500] {
+                let scene = session.scenes.scene(at: Timestamp(milliseconds: t))
+                XCTAssertEqual(try fast.render(scene).png, try whole.render(scene, whole: true).png, "\(compression) @\(t)")
+            }
+            // A placement of the captions gets its base the second time it is asked for.
+            XCTAssertEqual(fast.partialFrames, 2)
+        }
+    }
+
+    /// The encoder's bytes depend on the pixels alone: the rows a caller names as changed only
+    /// narrow the comparison, and a cold cache gives the same bytes as a warm one.
+    func testRowsEncoderOutputDependsOnlyOnThePixels() throws {
+        let width = 64, height = 200
+        var base = [UInt8](repeating: 0, count: width * height * 3)
+        for i in base.indices { base[i] = UInt8(truncatingIfNeeded: i * 7 + (i / 192) * 13) }
+        var frame = base
+        for y in 70..<90 { for x in 0..<(width * 3) { frame[y * width * 3 + x] ^= 0x5A } }
+        let warm = PNG.RowsEncoder(base: base, width: width, height: height)
+        _ = try warm.encodeBase()
+        let cold = PNG.RowsEncoder(base: base, width: width, height: height)
+        let narrow = try frame.withUnsafeBufferPointer { try warm.encode($0, changed: [70..<90]) }
+        let wide = try frame.withUnsafeBufferPointer { try warm.encode($0, changed: nil) }
+        let fresh = try frame.withUnsafeBufferPointer { try cold.encode($0, changed: [0..<200]) }
+        XCTAssertEqual(narrow, wide)
+        XCTAssertEqual(narrow, fresh)
+        let decoded = try ImageDecoder.decode(Data(narrow))
+        for y in [0, 69, 70, 89, 90, 199] {
+            let p = decoded.rgba(x: 5, y: y)
+            let i = (y * width + 5) * 3
+            XCTAssertEqual([p.r, p.g, p.b], Array(frame[i..<i + 3]), "row \(y)")
+        }
+        // The base itself, and an RGBA whole-frame encode, round-trip too.
+        XCTAssertEqual(try ImageDecoder.decode(Data(warm.encodeBase())).rgba(x: 3, y: 150).r, base[(150 * width + 3) * 3])
+        let rgba = PixelBuffer(width: 2, height: 2, channels: 4, bytes: [255, 0, 0, 255, 0, 255, 0, 128, 0, 0, 255, 0, 9, 9, 9, 255])
+        let back = try ImageDecoder.decode(Data(PNG.encode(rgba, method: .isal(level: 1))))
+        XCTAssertEqual(back.rgba(x: 1, y: 0).a, 128)
+        XCTAssertEqual(back.rgba(x: 0, y: 1).a, 0)
+    }
+}
