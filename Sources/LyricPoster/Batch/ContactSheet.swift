@@ -52,27 +52,41 @@ public struct ContactSheet {
         let grid = Grid(frameWidth: preset.width, frameHeight: preset.height, count: frames.count, columns: columns)
         let sheet: Canvas
         do { sheet = try Canvas(width: grid.width, height: grid.height) } catch {
-            throw PosterError(path: "sheet", reason: error.description)
+            throw PosterError(path: "sheet", reason: "\(error)")
         }
         sheet.fill(Color(red: 0.07, green: 0.07, blue: 0.08))
+        // Workers draw each frame at its cell's size and paste it into the sheet under the mutex.
         let shared = Locked(sheet)
         let done = Locked(0)
         let failure = Parallel.run(count: frames.count, jobs: jobs, stop: stop, makeState: session.makeRenderer) {
             (renderer: FrameRenderer, n: Int) throws(PosterError) in
-            try renderer.draw(frames[n].scene) { canvas, _ in
-                shared.withValue { $0.draw(canvas, in: grid.cell(n)) }
+            let cell = grid.cell(n)
+            let thumbnail = try renderer.draw(frames[n].scene) { (canvas, _) throws(PosterError) -> Bitmap in
+                do {
+                    let small = try Canvas(width: Int(cell.width), height: Int(cell.height))
+                    small.draw(canvas, in: Rect(x: 0, y: 0, width: cell.width, height: cell.height))
+                    try small.finish()
+                    return small.snapshot()
+                } catch {
+                    throw PosterError(path: "sheet", reason: "\(error)")
+                }
             }
+            shared.withValue { $0.draw(thumbnail, in: cell) }
             progress(done.withValue { $0 += 1; return $0 }, frames.count)
         }
         if let failure { throw failure }
         if stop.isRequested { throw PosterError(path: "sheet", reason: "stopped before the sheet was complete") }
-        try drawLabels(on: sheet, grid: grid, frames: frames)
-        do { return try sheet.pngData(opaque: true, compression: session.options.compression) } catch {
-            throw PosterError(path: "sheet", reason: error.description)
+        let compression = session.options.compression
+        let session = self.session
+        return try shared.withValue { (sheet) throws(PosterError) -> [UInt8] in
+            try Self.drawLabels(on: sheet, grid: grid, frames: frames, session: session)
+            do { return try sheet.pngData(opaque: true, compression: compression) } catch {
+                throw PosterError(path: "sheet", reason: "\(error)")
+            }
         }
     }
 
-    private func drawLabels(on sheet: Canvas, grid: Grid, frames: [PlannedFrame]) throws(PosterError) {
+    private static func drawLabels(on sheet: Canvas, grid: Grid, frames: [PlannedFrame], session: PosterSession) throws(PosterError) {
         let text: TextEngine
         do { text = try TextEngine(fonts: session.fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
         let lyrics = session.lyrics
@@ -96,7 +110,7 @@ public struct ContactSheet {
                 try sheet.draw(layout, at: Point(x: cell.minX, y: cell.maxY + 6), color: Color.white.withAlpha(0.8))
             }
         } catch {
-            throw PosterError(path: "sheet", reason: error.description)
+            throw PosterError(path: "sheet", reason: "\(error)")
         }
     }
 }

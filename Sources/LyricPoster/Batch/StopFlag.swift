@@ -1,37 +1,36 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Set when the user asks the process to stop (SIGINT, SIGTERM): batches finish the frames in
 /// flight, write a manifest of what is done, and return, so no partial file is ever left behind.
-public final class StopFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var requested = false
-    private var sources: [any DispatchSourceSignal] = []
+public final class StopFlag: Sendable {
+    private final class Flag: Sendable {
+        let requested = Atomic<Bool>(false)
+    }
+
+    private let flag = Flag()
+    private let sources = Mutex<[any DispatchSourceSignal]>([])
 
     public init() {}
 
-    public var isRequested: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return requested
-    }
+    public var isRequested: Bool { flag.requested.load(ordering: .acquiring) }
 
-    public func request() {
-        lock.lock()
-        requested = true
-        lock.unlock()
-    }
+    public func request() { flag.requested.store(true, ordering: .releasing) }
 
     /// Routes SIGINT and SIGTERM to `request()` and ignores SIGPIPE (a closed pipe then shows up
     /// as a write error instead of killing the process mid-file).
     public func installSignalHandlers() {
         signal(SIGPIPE, SIG_IGN)
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.request() }
-            source.resume()
-            sources.append(source)
+        let flag = self.flag
+        sources.withLock { sources in
+            for number in [SIGINT, SIGTERM] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { flag.requested.store(true, ordering: .releasing) }
+                source.resume()
+                sources.append(source)
+            }
         }
     }
 }
