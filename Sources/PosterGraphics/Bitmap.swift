@@ -1,3 +1,4 @@
+import CPNGShim
 /// Pixels in Cairo's `CAIRO_FORMAT_ARGB32` layout: premultiplied alpha, one native-endian
 /// `UInt32` per pixel (`0xAARRGGBB`), rows `stride` bytes apart.
 ///
@@ -95,25 +96,9 @@ public struct Bitmap: Sendable, Equatable {
     /// Blurs `count` lines of `length` pixels each; pixel i of line l is at l*lineStep + i*step.
     private static func boxBlur(_ p: UnsafeMutableBufferPointer<UInt8>, count: Int, length: Int, step: Int,
                                 lineStep: Int, radius: Int, channels: Range<Int>, scratch: inout [UInt8]) {
-        let window = 2 * radius + 1
-        for line in 0..<count {
-            let base = line * lineStep
-            for c in channels {
-                // Running sum over a window clamped at the edges (edge pixels repeat).
-                var sum = 0
-                for k in -radius...radius {
-                    sum += Int(p[base + min(max(k, 0), length - 1) * step + c])
-                }
-                for i in 0..<length {
-                    scratch[i * 4 + c] = UInt8(sum / window)
-                    let outIndex = min(max(i - radius, 0), length - 1)
-                    let inIndex = min(i + radius + 1, length - 1)
-                    sum += Int(p[base + inIndex * step + c]) - Int(p[base + outIndex * step + c])
-                }
-            }
-            for i in 0..<length {
-                for c in channels { p[base + i * step + c] = scratch[i * 4 + c] }
-            }
+        scratch.withUnsafeMutableBufferPointer { scratch in
+            lp_box_blur_lines(p.baseAddress, Int32(count), Int32(length), step, lineStep, Int32(radius),
+                              Int32(channels.lowerBound), Int32(channels.upperBound), scratch.baseAddress)
         }
     }
 }

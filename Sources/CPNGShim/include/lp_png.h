@@ -88,4 +88,17 @@ int lp_png_filter_sub(void);
 int lp_png_filter_up(void);
 int lp_png_filter_all(void);
 
+// Pixel loops (lp_pixels.c).
+
+/// One pass of a box blur of `radius` over `count` lines of `length` pixels (pixel i of line l at
+/// l * line_step + i * step), channels [first_channel, end_channel) of 4; `scratch` holds
+/// length * 4 bytes.
+void lp_box_blur_lines(uint8_t *p, int count, int length, size_t step, size_t line_step, int radius,
+                       int first_channel, int end_channel, uint8_t *scratch);
+
+/// The luminance (in 1/1024 steps) that a share `quantile` of the ARGB32 pixels in [x0, x1) ×
+/// [y0, y1) do not exceed, each channel mapped to linear light by its 256-entry table.
+double lp_luminance_quantile(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1,
+                             const double *red, const double *green, const double *blue, double quantile);
+
 #endif

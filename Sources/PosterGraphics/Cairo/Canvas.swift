@@ -480,24 +480,14 @@ public final class Canvas {
         }
         let red = table(overlay?.red ?? 0), green = table(overlay?.green ?? 0), blue = table(overlay?.blue ?? 0)
         // Histogram of luminance in 1/1024 steps; exact enough for a contrast threshold.
-        var histogram = [Int](repeating: 0, count: 1025)
-        var total = 0
-        for y in y0..<y1 {
-            let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-            for x in x0..<x1 {
-                let v = row[x]
-                let l = 0.2126 * red[Int((v >> 16) & 0xff)] + 0.7152 * green[Int((v >> 8) & 0xff)] + 0.0722 * blue[Int(v & 0xff)]
-                histogram[min(1024, Int((l * 1024).rounded(.up)))] += 1
-                total += 1
+        return red.withUnsafeBufferPointer { r in
+            green.withUnsafeBufferPointer { g in
+                blue.withUnsafeBufferPointer { b in
+                    lp_luminance_quantile(data, stride, Int32(x0), Int32(x1), Int32(y0), Int32(y1),
+                                          r.baseAddress, g.baseAddress, b.baseAddress, quantile)
+                }
             }
         }
-        let target = max(1, Int((Double(total) * min(max(quantile, 0), 1)).rounded(.up)))
-        var seen = 0
-        for (bucket, count) in histogram.enumerated() {
-            seen += count
-            if seen >= target { return Double(bucket) / 1024 }
-        }
-        return 1
     }
 
     /// The pixels as packed 8-bit RGB (`opaque`: alpha dropped) or straight RGBA, ready to encode.

@@ -1,0 +1,116 @@
+// Per-pixel loops that Swift spends too long in (bounds and overflow checks on every pixel): the
+// box blur and the luminance histogram. Same integer and floating-point steps as the Swift they
+// replace, so results are bit-identical.
+#include "lp_png.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#pragma STDC FP_CONTRACT OFF
+
+void lp_box_blur_lines(uint8_t *p, int count, int length, size_t step, size_t line_step, int radius,
+                       int first_channel, int end_channel, uint8_t *scratch) {
+    int window = 2 * radius + 1;
+    for (int line = 0; line < count; line++) {
+        uint8_t *base = p + (size_t)line * line_step;
+        for (int c = first_channel; c < end_channel; c++) {
+            // Running sum over a window clamped at the edges (edge pixels repeat).
+            long sum = 0;
+            for (int k = -radius; k <= radius; k++) {
+                int i = k < 0 ? 0 : (k > length - 1 ? length - 1 : k);
+                sum += base[(size_t)i * step + c];
+            }
+            for (int i = 0; i < length; i++) {
+                scratch[(size_t)i * 4 + c] = (uint8_t)(sum / window);
+                int out = i - radius;
+                out = out < 0 ? 0 : (out > length - 1 ? length - 1 : out);
+                int in = i + radius + 1;
+                in = in > length - 1 ? length - 1 : in;
+                sum += (long)base[(size_t)in * step + c] - (long)base[(size_t)out * step + c];
+            }
+        }
+        for (int i = 0; i < length; i++) {
+            for (int c = first_channel; c < end_channel; c++) base[(size_t)i * step + c] = scratch[(size_t)i * 4 + c];
+        }
+    }
+}
+
+// The brightest (or darkest) luminance among the pixels: luminance is a sum of per-channel
+// terms that never decrease with the channel's value, so the extreme is reached at a pixel that
+// no other pixel beats in all three channels. Collect, per (red, green), the highest (lowest)
+// blue; keep the pairs not dominated by any pair with higher (lower) red and green; evaluate those.
+static double extreme(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1,
+                      const double *red, const double *green, const double *blue, int brightest) {
+    int16_t *best = malloc(sizeof(int16_t) * 256 * 256);
+    int16_t *beyond = malloc(sizeof(int16_t) * 257 * 257);
+    if (best == NULL || beyond == NULL) {
+        free(best);
+        free(beyond);
+        return -1;
+    }
+    // Work on flipped values for the darkest, so that "higher is better" everywhere.
+    const uint32_t flip = brightest ? 0 : 0xffffff;
+    for (int i = 0; i < 256 * 256; i++) best[i] = -1;
+    for (int y = y0; y < y1; y++) {
+        const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
+        for (int x = x0; x < x1; x++) {
+            uint32_t v = row[x] ^ flip;
+            int index = (int)((v >> 8) & 0xffff), b = (int)(v & 0xff);
+            if (b > best[index]) best[index] = (int16_t)b;
+        }
+    }
+    // beyond[r][g]: the best blue at red >= r and green >= g (row and column 256: none).
+    for (int i = 0; i < 257 * 257; i++) beyond[i] = -1;
+    double result = brightest ? -1 : 2;
+    for (int r = 255; r >= 0; r--) {
+        for (int g = 255; g >= 0; g--) {
+            int b = best[r * 256 + g];
+            int right = beyond[(r + 1) * 257 + g], below = beyond[r * 257 + g + 1];
+            int others = right > below ? right : below;
+            beyond[r * 257 + g] = (int16_t)(b > others ? b : others);
+            if (b < 0 || b <= others) continue;
+            int rr = brightest ? r : 255 - r, gg = brightest ? g : 255 - g, bb = brightest ? b : 255 - b;
+            double l = 0.2126 * red[rr] + 0.7152 * green[gg] + 0.0722 * blue[bb];
+            if (brightest ? l > result : l < result) result = l;
+        }
+    }
+    free(best);
+    free(beyond);
+    return result;
+}
+
+double lp_luminance_quantile(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1,
+                             const double *red, const double *green, const double *blue, double quantile) {
+    static const int buckets = 1024;
+    if ((quantile >= 1 || quantile <= 0) && x1 > x0 && y1 > y0) {
+        double l = extreme(data, stride, x0, x1, y0, y1, red, green, blue, quantile >= 1);
+        if (l >= 0 && l <= 1) {
+            long bucket = (long)ceil(l * buckets);
+            return (double)(bucket < buckets ? bucket : buckets) / buckets;
+        }
+    }
+    long histogram[1025];
+    memset(histogram, 0, sizeof histogram);
+    long total = 0;
+    for (int y = y0; y < y1; y++) {
+        const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
+        for (int x = x0; x < x1; x++) {
+            uint32_t v = row[x];
+            double l = 0.2126 * red[(v >> 16) & 0xff] + 0.7152 * green[(v >> 8) & 0xff] + 0.0722 * blue[v & 0xff];
+            double scaled = ceil(l * buckets);
+            long bucket = (long)scaled;
+            histogram[bucket < buckets ? bucket : buckets] += 1;
+            total += 1;
+        }
+    }
+    double q = quantile < 0 ? 0 : (quantile > 1 ? 1 : quantile);
+    long target = (long)ceil((double)total * q);
+    if (target < 1) target = 1;
+    long seen = 0;
+    for (int bucket = 0; bucket <= buckets; bucket++) {
+        seen += histogram[bucket];
+        if (seen >= target) return (double)bucket / buckets;
+    }
+    return 1;
+}
