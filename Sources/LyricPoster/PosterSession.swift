@@ -170,21 +170,34 @@ public final class PosterSession: @unchecked Sendable {
         let preset = options.preset
         let geometry = PosterGeometry(preset: preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
         let coverData = song.coverData, coverPath = song.coverPath
-        // The largest area the cover is drawn at is the whole canvas.
-        let cover = try timings.measure("decode") { () throws(PosterError) in
-            if allowUntitled, coverData.isEmpty {
-                do { return try PlaceholderCover.make(seed: lyrics.metadata.title ?? "") } catch {
-                    throw PosterError(path: "placeholder cover", reason: "\(error)")
+        let coverDigest = Digest.sha256(coverData)
+        // A backdrop prepared from the same cover bytes for the same canvas and theme by an
+        // earlier run (see BackdropCache); placeholders are made, not cached.
+        let cacheKey = coverData.isEmpty ? nil
+            : BackdropCache.key(coverDigest: coverDigest, geometry: geometry, theme: options.theme, before: options.linesBefore,
+                                after: options.linesAfter, limits: "\(options.limits)")
+        let cached = timings.measure("cache") { cacheKey.flatMap { BackdropCache.load(key: $0, geometry: geometry) } }
+        let background: Background
+        if let cached {
+            background = cached
+        } else {
+            // The largest area the cover is drawn at is the whole canvas.
+            let cover = try timings.measure("decode") { () throws(PosterError) in
+                if allowUntitled, coverData.isEmpty {
+                    do { return try PlaceholderCover.make(seed: lyrics.metadata.title ?? "") } catch {
+                        throw PosterError(path: "placeholder cover", reason: "\(error)")
+                    }
+                }
+                do { return try ImageDecoder.decode(coverData, limits: options.limits, minimumSize: (preset.width, preset.height)) } catch {
+                    throw PosterError(path: coverPath, reason: "\(error)")
                 }
             }
-            do { return try ImageDecoder.decode(coverData, limits: options.limits, minimumSize: (preset.width, preset.height)) } catch {
-                throw PosterError(path: coverPath, reason: "\(error)")
+            background = try timings.measure("background") { () throws(PosterError) in
+                do { return try Background.prepare(cover: cover, geometry: geometry, theme: options.theme) } catch {
+                    throw PosterError(path: coverPath, reason: "\(error)")
+                }
             }
-        }
-        let background = try timings.measure("background") { () throws(PosterError) in
-            do { return try Background.prepare(cover: cover, geometry: geometry, theme: options.theme) } catch {
-                throw PosterError(path: coverPath, reason: "\(error)")
-            }
+            if let cacheKey { timings.measure("cache") { BackdropCache.store(background, key: cacheKey) } }
         }
         let fonts = try timings.measure("fonts") { () throws(PosterError) in try FontSetup.library(options.fonts) }
         self.lyrics = lyrics
@@ -203,7 +216,7 @@ public final class PosterSession: @unchecked Sendable {
         self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
         self.background = background
         self.fonts = fonts
-        self.coverDigest = Digest.sha256(coverData)
+        self.coverDigest = coverDigest
         self.lyricsDigest = Digest.sha256(lyricsData)
         self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases)
     }

@@ -19,8 +19,8 @@ public struct Bitmap: Sendable, Equatable {
         self.pixels = [UInt8](repeating: 0, count: width * 4 * height)
     }
 
-    init(width: Int, height: Int, stride: Int, pixels: [UInt8]) {
-        precondition(pixels.count >= stride * height)
+    public init(width: Int, height: Int, stride: Int, pixels: [UInt8]) {
+        precondition(width > 0 && height > 0 && stride >= width * 4 && pixels.count >= stride * height)
         self.width = width
         self.height = height
         self.stride = stride

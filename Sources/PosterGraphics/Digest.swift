@@ -1,4 +1,5 @@
 import CCrypto
+import CPNGShim
 import Foundation
 
 /// SHA-256 through OpenSSL's libcrypto.
@@ -22,4 +23,11 @@ public enum Digest {
     }
 
     public static func sha256(_ text: String) -> String { sha256(Array(text.utf8)) }
+}
+
+/// CRC-32 (libdeflate): a fast check that cached bytes are the bytes written.
+public enum Checksum {
+    public static func crc32<Bytes: ContiguousBytes>(_ bytes: Bytes) -> UInt32 {
+        bytes.withUnsafeBytes { raw in lp_crc32(0, raw.bindMemory(to: UInt8.self).baseAddress, raw.count) }
+    }
 }

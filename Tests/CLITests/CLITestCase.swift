@@ -33,10 +33,12 @@ class CLITestCase: XCTestCase {
         var stderr: String
     }
 
-    func start(_ arguments: [String]) throws -> (Process, Pipe, Pipe) {
+    /// Runs with the backdrop cache in the test's scratch folder (never the user's), plus `environment`.
+    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": temp("cache")].merging(environment) { $1 }) { $1 }
         process.currentDirectoryURL = Self.package
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -46,8 +48,8 @@ class CLITestCase: XCTestCase {
     }
 
     @discardableResult
-    func run(_ arguments: [String]) throws -> Run {
-        let (process, out, err) = try start(arguments)
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        let (process, out, err) = try start(arguments, environment: environment)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

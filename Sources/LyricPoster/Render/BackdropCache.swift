@@ -1,0 +1,140 @@
+import Foundation
+import PosterGraphics
+
+/// Prepared backdrops kept between runs under `$XDG_CACHE_HOME/lyricposter/backdrops` (else
+/// `~/.cache/…`), keyed by the cover's bytes, the canvas and the theme: a cold `frame` of a cover
+/// seen before skips decoding it and preparing its backdrop.
+///
+/// Never a correctness risk: an entry is read only whole, with its key and a CRC-32 of its bytes
+/// matching; anything else is ignored (and rewritten). Entries are written to a temporary file
+/// and renamed, so concurrent runs never see half an entry; the folder is kept under
+/// `maxBytes` by removing the least recently used entries. `LYRICPOSTER_NO_CACHE=1` turns it off.
+enum BackdropCache {
+    static let maxBytes = 256 << 20
+    static let magic = Array("LPBACKDROP1\n".utf8)
+
+    static var folder: String? {
+        let environment = ProcessInfo.processInfo.environment
+        if let off = environment["LYRICPOSTER_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/lyricposter/backdrops" }
+        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        return home + "/.cache/lyricposter/backdrops"
+    }
+
+    /// What a backdrop depends on: the cover's bytes, the canvas, the lines around the current
+    /// one (they shape the text zones), the theme and the renderer's version.
+    /// `limits`: the decoding limits, so that a cover refused under stricter ones is not served.
+    static func key(coverDigest: String, geometry: PosterGeometry, theme: Theme, before: Int, after: Int, limits: String) -> String {
+        let p = geometry.preset
+        return Digest.sha256(["backdrop-\(FrameRenderer.version)", coverDigest, "\(p.width)x\(p.height)", p.arrangement.rawValue,
+                              "\(p.isLockScreen)", "\(before)", "\(after)", "\(theme)", limits].joined(separator: "\n"))
+    }
+
+    static func load(key: String, geometry: PosterGeometry) -> Background? {
+        guard let folder, let data = FileManager.default.contents(atPath: folder + "/" + key) else { return nil }
+        let bytes = [UInt8](data)
+        guard bytes.count > magic.count + 64 + 4, Array(bytes.prefix(magic.count)) == magic else { return nil }
+        let body = bytes[..<(bytes.count - 4)]
+        var trailer = Reader(bytes: bytes, offset: bytes.count - 4)
+        var reader = Reader(bytes: bytes, offset: magic.count)
+        guard String(decoding: reader.take(64) ?? [], as: UTF8.self) == key,
+              let stored = trailer.u32(), Checksum.crc32(body) == stored
+        else { return nil }
+        touch(folder + "/" + key)
+        guard let tint = reader.color(), let average = reader.color(), let hasVibrant = reader.u32(),
+              let vibrant = reader.color(), let muted = reader.color(), let scheme = reader.u32(),
+              let text = reader.color(), let current = reader.color(), let duet = reader.color(),
+              let bitmap = reader.bitmap(), let hasFrost = reader.u32()
+        else { return nil }
+        let frost = hasFrost == 1 ? reader.bitmap() : nil
+        guard hasFrost == 0 || frost != nil, bitmap.width == geometry.preset.width, bitmap.height == geometry.preset.height
+        else { return nil }
+        let palette = Palette(scheme: scheme == 1 ? .light : .dark, text: text, current: current, duet: duet)
+        return Background(geometry: geometry, bitmap: bitmap, tint: tint, average: average, vibrant: hasVibrant == 1 ? vibrant : nil,
+                          muted: muted, palette: palette, frost: frost)
+    }
+
+    /// Writes `background` (best effort: a cache that cannot be written is no error).
+    static func store(_ background: Background, key: String) {
+        guard let folder else { return }
+        var out = magic + Array(key.utf8)
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
+        func color(_ c: Color) { for v in [c.red, c.green, c.blue, c.alpha] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } } }
+        func bitmap(_ b: Bitmap) {
+            u32(UInt32(b.width)); u32(UInt32(b.height)); u32(UInt32(b.stride))
+            out += b.pixels.prefix(b.stride * b.height)
+        }
+        color(background.tint)
+        color(background.average)
+        u32(background.vibrant == nil ? 0 : 1)
+        color(background.vibrant ?? .black)
+        color(background.muted)
+        u32(background.palette.scheme == .light ? 1 : 0)
+        color(background.palette.text)
+        color(background.palette.current)
+        color(background.palette.duet)
+        bitmap(background.bitmap)
+        u32(background.frost == nil ? 0 : 1)
+        if let frost = background.frost { bitmap(frost) }
+        u32(Checksum.crc32(out))
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try OutputFile.writeAtomically(out, to: folder + "/" + key)
+        } catch {
+            return
+        }
+        trim(folder)
+    }
+
+    private static func touch(_ path: String) {
+        utimes(path, nil)
+    }
+
+    /// Removes the least recently used entries while the folder holds more than `maxBytes`.
+    private static func trim(_ folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        var entries: [(path: String, size: Int, time: Int)] = []
+        for name in names where name.count == 64 && name.allSatisfy(\.isHexDigit) {
+            var info = stat()
+            let path = folder + "/" + name
+            if stat(path, &info) == 0 { entries.append((path, Int(info.st_size), Int(info.st_mtim.tv_sec))) }
+        }
+        var total = entries.reduce(0) { $0 + $1.size }
+        for entry in entries.sorted(by: { $0.time < $1.time }) where total > maxBytes {
+            unlink(entry.path)
+            total -= entry.size
+        }
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var offset: Int
+
+        mutating func take(_ n: Int) -> ArraySlice<UInt8>? {
+            guard n >= 0, offset + n <= bytes.count else { return nil }
+            defer { offset += n }
+            return bytes[offset..<offset + n]
+        }
+
+        mutating func u32() -> UInt32? {
+            guard let b = take(4) else { return nil }
+            return b.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+        }
+
+        mutating func double() -> Double? {
+            guard let b = take(8) else { return nil }
+            return Double(bitPattern: b.reversed().reduce(0) { $0 << 8 | UInt64($1) })
+        }
+
+        mutating func color() -> Color? {
+            guard let r = double(), let g = double(), let b = double(), let a = double() else { return nil }
+            return Color(red: r, green: g, blue: b, alpha: a)
+        }
+
+        mutating func bitmap() -> Bitmap? {
+            guard let w = u32(), let h = u32(), let stride = u32(), w > 0, h > 0, w <= 32767, h <= 32767, stride >= w * 4,
+                  let pixels = take(Int(stride) * Int(h)) else { return nil }
+            return Bitmap(width: Int(w), height: Int(h), stride: Int(stride), pixels: Array(pixels))
+        }
+    }
+}
