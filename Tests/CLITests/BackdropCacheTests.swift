@@ -5,7 +5,7 @@ import XCTest
 /// or truncated entry is ignored and rewritten, never trusted.
 final class BackdropCacheTests: CLITestCase {
     func entries() throws -> [String] {
-        let folder = temp("cache") + "/lyricposter/backdrops"
+        let folder = cacheHome + "/lyricposter/backdrops"
         return try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.map { folder + "/" + $0 }
     }
 

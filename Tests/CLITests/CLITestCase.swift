@@ -24,8 +24,15 @@ class CLITestCase: XCTestCase {
 
     override func tearDownWithError() throws {
         try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: work.path)
-        if ProcessInfo.processInfo.environment["LYRICPOSTER_KEEP_WORK"] == nil { try? FileManager.default.removeItem(at: work) }
+        if ProcessInfo.processInfo.environment["LYRICPOSTER_KEEP_WORK"] == nil {
+            try? FileManager.default.removeItem(at: work)
+            try? FileManager.default.removeItem(atPath: cacheHome)
+        }
     }
+
+    /// The test's cache folder (`XDG_CACHE_HOME`), beside the scratch folder so tests that list
+    /// the scratch folder see only what they wrote.
+    var cacheHome: String { work.path + "-cache" }
 
     struct Run {
         var status: Int32
@@ -38,7 +45,7 @@ class CLITestCase: XCTestCase {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": temp("cache")].merging(environment) { $1 }) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cacheHome].merging(environment) { $1 }) { $1 }
         process.currentDirectoryURL = Self.package
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
