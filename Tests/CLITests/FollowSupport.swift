@@ -48,6 +48,7 @@ class FollowTestCase: CLITestCase {
     var environment: [String: String] {
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+        env["XDG_CACHE_HOME"] = cacheHome
         env.removeValue(forKey: "DISPLAY")
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         return env

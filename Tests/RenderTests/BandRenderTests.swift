@@ -28,6 +28,8 @@ final class BandRenderTests: XCTestCase {
                                     .custom(width: 480, height: 270), Preset(name: "classic-half", width: 240, height: 400, arrangement: .classic)]
 
     static let folder: URL = {
+        // Sessions made here must not fill the user's backdrop cache.
+        setenv("LYRICPOSTER_NO_CACHE", "1", 1)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lyricposter-band-\(getpid())")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
