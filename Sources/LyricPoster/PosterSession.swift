@@ -282,6 +282,8 @@ final class FrameBases: Sendable {
     /// drawn whole for now.
     func base(for key: String, make: () throws(PosterError) -> FrameBase) throws(PosterError) -> FrameBase? {
         let found = state.withLock { state -> (FrameBase?, Bool) in
+            RaceDetector.locked(self)
+            defer { RaceDetector.unlocking(self) }
             if let i = state.bases.firstIndex(where: { $0.key == key }) {
                 let base = state.bases.remove(at: i)
                 state.bases.insert(base, at: 0)
@@ -295,6 +297,8 @@ final class FrameBases: Sendable {
         guard found.1 else { return nil }
         let made = try make()
         return state.withLock { state in
+            RaceDetector.locked(self)
+            defer { RaceDetector.unlocking(self) }
             // Another thread may have made it meanwhile: keep theirs.
             if let existing = state.bases.first(where: { $0.key == key }) { return existing }
             state.bases.insert(made, at: 0)

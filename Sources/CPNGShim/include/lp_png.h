@@ -101,4 +101,8 @@ void lp_box_blur_lines(uint8_t *p, int count, int length, size_t step, size_t li
 double lp_luminance_quantile(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1,
                              const double *red, const double *green, const double *blue, double quantile);
 
+// Lock and unlock of a Mutex, told to ThreadSanitizer (lp_tsan.c); no-ops in other builds.
+void lp_tsan_acquire(const void *address);
+void lp_tsan_release(const void *address);
+
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import PosterGraphics
 import Synchronization
 
 /// Runs work items on a task group: each child task makes its own state once (a renderer: Pango
@@ -65,6 +66,10 @@ final class Locked<Value>: Sendable {
     private let mutex: Mutex<Value>
     init(_ value: sending Value) { mutex = Mutex(value) }
     func withValue<T: Sendable, E: Error>(_ body: (inout sending Value) throws(E) -> T) throws(E) -> T {
-        try mutex.withLock { (value) throws(E) -> T in try body(&value) }
+        try mutex.withLock { (value) throws(E) -> T in
+            RaceDetector.locked(self)
+            defer { RaceDetector.unlocking(self) }
+            return try body(&value)
+        }
     }
 }

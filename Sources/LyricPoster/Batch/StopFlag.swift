@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PosterGraphics
 import Synchronization
 
 /// Set when the user asks the process to stop (SIGINT, SIGTERM): batches finish the frames in
@@ -24,6 +25,8 @@ public final class StopFlag: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let flag = self.flag
         sources.withLock { sources in
+            RaceDetector.locked(self)
+            defer { RaceDetector.unlocking(self) }
             for number in [SIGINT, SIGTERM] {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -88,12 +88,20 @@ extension PNG {
         }
 
         private func baseSegment(_ c: Int) throws(GraphicsError) -> Segment {
-            if let cached = cache.withLock({ $0[c] }) { return cached }
+            if let cached = cache.withLock({ cache -> Segment? in
+                RaceDetector.locked(self)
+                defer { RaceDetector.unlocking(self) }
+                return cache[c]
+            }) { return cached }
             // Two threads may both compress a missing chunk; they make the same bytes.
             let made = try base.withUnsafeBufferPointer { (b) throws(GraphicsError) -> Segment in
                 try Self.compress(b.baseAddress!, rowBytes: rowBytes, rows: rows(ofChunk: c), level: Self.level)
             }
-            cache.withLock { $0[c] = made }
+            cache.withLock { cache in
+                RaceDetector.locked(self)
+                defer { RaceDetector.unlocking(self) }
+                cache[c] = made
+            }
             return made
         }
 
