@@ -197,6 +197,27 @@ static void on_flush(png_structp png) { (void)png; }
 void lp_argb32_to_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int opaque,
                       uint8_t *out) {
     size_t channels = opaque ? 3 : 4;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (opaque && width > 0) {
+        // Each pixel written as 4 bytes whose last one the next pixel overwrites; the row's last
+        // pixel byte by byte, so nothing is written past the row.
+        for (uint32_t y = 0; y < height; y++) {
+            const uint32_t *src = (const uint32_t *)(const void *)(pixels + (size_t)y * stride);
+            uint8_t *dst = out + (size_t)y * width * 3;
+            for (uint32_t x = 0; x + 1 < width; x++) {
+                uint32_t v = src[x];
+                uint32_t rgb = ((v >> 16) & 0xff) | (v & 0xff00) | ((v & 0xff) << 16);
+                memcpy(dst, &rgb, 4);
+                dst += 3;
+            }
+            uint32_t v = src[width - 1];
+            dst[0] = (uint8_t)(v >> 16);
+            dst[1] = (uint8_t)(v >> 8);
+            dst[2] = (uint8_t)v;
+        }
+        return;
+    }
+#endif
     for (uint32_t y = 0; y < height; y++) {
         const uint8_t *src = pixels + (size_t)y * stride;
         uint8_t *dst = out + (size_t)y * width * channels;

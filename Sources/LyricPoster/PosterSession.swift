@@ -324,6 +324,8 @@ public final class FrameRenderer {
     private let bases: FrameBases
     /// The working canvas and RGB rows, holding `base`'s pixels outside the rows being drawn.
     private var work: (base: FrameBase, canvas: Canvas, rgb: UnsafeMutableBufferPointer<UInt8>)?
+    /// The chunks this renderer compressed last (see PNG.RowsEncoder.Memory).
+    private let memory = PNG.RowsEncoder.Memory()
 
     init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases) throws(PosterError) {
         let engine: TextEngine
@@ -349,6 +351,7 @@ public final class FrameRenderer {
             canvas = work.canvas
         } else {
             do { canvas = try Canvas(width: bitmap.width, height: bitmap.height) } catch { throw PosterError(path: "frame", reason: "\(error)") }
+            canvas.blurCache = BlurCache()
         }
         canvas.copyRows(0..<bitmap.height, from: bitmap)
         let rgb: UnsafeMutableBufferPointer<UInt8>
@@ -424,7 +427,7 @@ public final class FrameRenderer {
         try timings.measure("encode") { () throws(PosterError) in
             do {
                 if options.compression == .fast, let base, base.encoder.width * base.encoder.height * 3 == rgb.count {
-                    return try base.encoder.encode(rgb, changed: changed)
+                    return try base.encoder.encode(rgb, changed: changed, memory: memory)
                 }
                 let width = options.preset.width, height = rgb.count / (3 * width)
                 return try PNG.encode(PixelBuffer(width: width, height: height, channels: 3, bytes: Array(rgb)),

@@ -2,6 +2,7 @@ import Foundation
 import LyricPoster
 import LyricsCore
 import PosterGraphics
+import Synchronization
 import XCTest
 
 /// Frames drawn from the song's base picture (only the rows the time-dependent layers reach,
@@ -122,6 +123,30 @@ final class BandRenderTests: XCTestCase {
         }
     }
 
+    /// The same pixels give the same bytes however often, on whichever thread, after whatever
+    /// else was compressed (ISA-L's stream state once came partly from the stack).
+    func testEncodingIsRepeatableAcrossCallsAndThreads() throws {
+        let width = 540, height = 300
+        var seed: UInt64 = 7
+        let noisy = (0..<(width * height * 3)).map { i -> UInt8 in
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: (i / 3) % 200 + Int(seed >> 61))
+        }
+        let pixels = PixelBuffer(width: width, height: height, channels: 3, bytes: noisy)
+        let first = try PNG.encode(pixels, method: .isal(level: 1))
+        let other = PixelBuffer(width: 97, height: 61, channels: 3, bytes: [UInt8](repeating: 200, count: 97 * 61 * 3))
+        for _ in 0..<5 {
+            _ = try PNG.encode(other, method: .isal(level: 1))
+            XCTAssertEqual(try PNG.encode(pixels, method: .isal(level: 1)), first)
+        }
+        let results = Collected()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            if let bytes = try? PNG.encode(pixels, method: .isal(level: 1)) { results.append(bytes) }
+        }
+        XCTAssertEqual(results.values.count, 4)
+        for bytes in results.values { XCTAssertEqual(bytes, first) }
+    }
+
     /// The encoder's bytes depend on the pixels alone: the rows a caller names as changed only
     /// narrow the comparison, and a cold cache gives the same bytes as a warm one.
     func testRowsEncoderOutputDependsOnlyOnThePixels() throws {
@@ -150,5 +175,25 @@ final class BandRenderTests: XCTestCase {
         let back = try ImageDecoder.decode(Data(PNG.encode(rgba, method: .isal(level: 1))))
         XCTAssertEqual(back.rgba(x: 1, y: 0).a, 128)
         XCTAssertEqual(back.rgba(x: 0, y: 1).a, 0)
+    }
+}
+
+/// A list the threads of a test append to.
+private final class Collected: Sendable {
+    private let list = Mutex<[[UInt8]]>([])
+    func append(_ value: [UInt8]) {
+        list.withLock { list in
+            RaceDetector.locked(self)
+            defer { RaceDetector.unlocking(self) }
+            list.append(value)
+        }
+    }
+
+    var values: [[UInt8]] {
+        list.withLock { list in
+            RaceDetector.locked(self)
+            defer { RaceDetector.unlocking(self) }
+            return list
+        }
     }
 }

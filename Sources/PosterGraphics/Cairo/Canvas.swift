@@ -11,6 +11,8 @@ public final class Canvas {
     let cr: OpaquePointer
     public let width: Int
     public let height: Int
+    /// Blurred text layers (shadows, depth of field) kept for the next frames drawn on this canvas.
+    public var blurCache: BlurCache?
 
     public init(width: Int, height: Int) throws(GraphicsError) {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
@@ -428,17 +430,25 @@ public final class Canvas {
         let pad = Double(pad)
         let w = Int(((ink.width + 2 * pad) * scale).rounded(.up)), h = Int(((ink.height + 2 * pad) * scale).rounded(.up))
         guard w > 0, h > 0, w <= 8192, h <= 8192 else { return false }
-        let layer = try Canvas(width: w, height: h)
-        cairo_scale(layer.cr, scale, scale)
-        if keepColours {
-            cairo_set_source_rgba(layer.cr, color.red, color.green, color.blue, 1)
+        let key = BlurCache.Key(layout: ObjectIdentifier(layout), pad: pad, boxRadius: boxRadius, scale: scale,
+                                colour: keepColours ? color.withAlpha(1) : nil)
+        let blurred: Bitmap
+        if let cached = blurCache?.bitmap(for: key) {
+            blurred = cached
         } else {
-            cairo_set_source_rgba(layer.cr, 0, 0, 0, 1)
+            let layer = try Canvas(width: w, height: h)
+            cairo_scale(layer.cr, scale, scale)
+            if keepColours {
+                cairo_set_source_rgba(layer.cr, color.red, color.green, color.blue, 1)
+            } else {
+                cairo_set_source_rgba(layer.cr, 0, 0, 0, 1)
+            }
+            cairo_move_to(layer.cr, pad - ink.x, pad - ink.y)
+            pango_cairo_show_layout(layer.cr, layout.handle)
+            try layer.finish()
+            blurred = layer.snapshot().blurred(radius: boxRadius, alphaOnly: !keepColours)
+            blurCache?.store(blurred, for: key, layout: layout)
         }
-        cairo_move_to(layer.cr, pad - ink.x, pad - ink.y)
-        pango_cairo_show_layout(layer.cr, layout.handle)
-        try layer.finish()
-        let blurred = layer.snapshot().blurred(radius: boxRadius, alphaOnly: !keepColours)
         let corner = Point(x: origin.x + ink.x - pad, y: origin.y + ink.y - pad)
         if keepColours {
             draw(blurred, in: Rect(x: corner.x, y: corner.y, width: Double(w) / scale, height: Double(h) / scale), opacity: color.alpha)
@@ -533,5 +543,36 @@ public final class Canvas {
     /// Encodes the canvas as PNG; `opaque` drops the alpha channel (RGB PNG).
     public func pngData(opaque: Bool = true, compression: PNG.Compression = .fast) throws(GraphicsError) -> [UInt8] {
         try PNG.encode(try pixels(opaque: opaque), method: compression.method)
+    }
+}
+
+/// The blurred layers of text blocks a renderer drew recently: a block drawn again the next frame
+/// (the neighbours, the current line's shadow while it is sung) reuses its layer instead of
+/// blurring it again. Layouts are immutable and kept alive by their entry, so their identity is a
+/// safe key. Not thread-safe: one per renderer.
+public final class BlurCache {
+    struct Key: Hashable {
+        var layout: ObjectIdentifier
+        var pad: Double
+        var boxRadius: Int
+        var scale: Double
+        var colour: Color?
+    }
+
+    public static let capacity = 24
+    private var entries: [(key: Key, bitmap: Bitmap, layout: TextLayout)] = []
+
+    public init() {}
+
+    func bitmap(for key: Key) -> Bitmap? {
+        guard let i = entries.firstIndex(where: { $0.key == key }) else { return nil }
+        let entry = entries.remove(at: i)
+        entries.append(entry)
+        return entry.bitmap
+    }
+
+    func store(_ bitmap: Bitmap, for key: Key, layout: TextLayout) {
+        entries.append((key, bitmap, layout))
+        if entries.count > Self.capacity { entries.removeFirst() }
     }
 }

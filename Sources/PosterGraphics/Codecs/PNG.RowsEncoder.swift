@@ -55,10 +55,19 @@ extension PNG {
             c * Self.chunkRows ..< min(height, (c + 1) * Self.chunkRows)
         }
 
+        /// What one renderer's previous frames compressed, chunk by chunk: a frame's chunk that
+        /// differs from the base but equals the one remembered (its filtered input, row above
+        /// included) reuses its segment. Karaoke ticks of one line change a few chunks only.
+        /// Not thread-safe: one per renderer.
+        public final class Memory {
+            var chunks: [(rows: [UInt8], segment: Segment)?]
+            public init() { chunks = [] }
+        }
+
         /// Encodes `frame` (packed RGB, same size as the base). `changed`: the only rows that may
-        /// differ from the base (nil: any). Every chunk is a segment of its own, so the bytes are
+        /// differ from the base (nil: any). `memory`: the caller's own previous chunks. Every chunk is a segment of its own, so the bytes are
         /// those of `PNG.encode(_:method: .isal(level: 1))`, whatever the base.
-        public func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?) throws(GraphicsError) -> [UInt8] {
+        public func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, memory: Memory? = nil) throws(GraphicsError) -> [UInt8] {
             precondition(frame.count == base.count)
             // Which chunks' filtered bytes differ: a chunk's Up-filtered rows depend on its rows
             // and the row above it.
@@ -75,9 +84,23 @@ extension PNG {
             // Each chunk its own segment: the base's, cached, or compressed afresh.
             var pieces: [Segment] = []
             pieces.reserveCapacity(chunkCount)
+            if let memory, memory.chunks.count != chunkCount { memory.chunks = Array(repeating: nil, count: chunkCount) }
             for c in 0..<chunkCount {
-                pieces.append(dirty[c] ? try Self.compress(frame.baseAddress!, rowBytes: rowBytes, rows: rows(ofChunk: c), level: Self.level)
-                                       : try baseSegment(c))
+                guard dirty[c] else {
+                    pieces.append(try baseSegment(c))
+                    continue
+                }
+                let rows = rows(ofChunk: c)
+                let needed = max(0, rows.lowerBound - 1) * rowBytes ..< rows.upperBound * rowBytes
+                let input = UnsafeBufferPointer(rebasing: frame[needed])
+                if let remembered = memory?.chunks[c], remembered.rows.count == input.count,
+                   remembered.rows.withUnsafeBufferPointer({ memcmp($0.baseAddress!, input.baseAddress!, input.count) == 0 }) {
+                    pieces.append(remembered.segment)
+                    continue
+                }
+                let segment = try Self.compress(frame.baseAddress!, rowBytes: rowBytes, rows: rows, level: Self.level)
+                memory?.chunks[c] = (Array(input), segment)
+                pieces.append(segment)
             }
             return try Self.assemble(pieces, width: width, height: height, channels: Self.channels)
         }
