@@ -352,6 +352,7 @@ public final class FrameRenderer {
         } else {
             do { canvas = try Canvas(width: bitmap.width, height: bitmap.height) } catch { throw PosterError(path: "frame", reason: "\(error)") }
             canvas.blurCache = BlurCache()
+            canvas.luminanceMemo = LuminanceMemo()
         }
         canvas.copyRows(0..<bitmap.height, from: bitmap)
         let rgb: UnsafeMutableBufferPointer<UInt8>

@@ -69,9 +69,12 @@ public final class Renderer {
                 if !block.sung.isEmpty {
                     // Karaoke: the whole line in the unsung colour, then the sung part over it in
                     // full colour, its front edge a soft half-em gradient rather than a cut.
+                    if let bar = geometry.progress, bar.insetBy(dx: 0, dy: -2).intersects(block.box) { canvas.luminanceMemo?.end() }
                     let unsung = unsungColor(block, on: canvas)
                     contrasts["unsung"] = unsung.contrast
                     try canvas.draw(block.layout, at: block.origin, color: unsung.color, shadow: block.shadow)
+                    // What is drawn from here on depends on how far the line is sung.
+                    canvas.luminanceMemo?.end()
                     canvas.draw(block.layout, at: block.origin, color: block.color,
                                 revealed: Self.sungRegion(block, text: block.text, shares: block.sung), feather: 0.5 * block.fontSize)
                 } else {
@@ -163,6 +166,10 @@ public final class Renderer {
         for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
         var contrasts = base.contrasts
+        // Everything drawn before the measurements depends on the base and the layout, not on how
+        // far a line is sung (see LuminanceMemo).
+        canvas.luminanceMemo?.begin(Self.memoKey(changing, base: base))
+        defer { canvas.luminanceMemo?.end() }
         try drawLayers(scene, layout: &changing, on: canvas, contrasts: &contrasts)
         try canvas.finish()
         var merged = layout
@@ -176,6 +183,17 @@ public final class Renderer {
             }
         }
         return (Frame(canvas: canvas, layout: merged, scheme: layoutEngine.palette.scheme, contrasts: contrasts), rows)
+    }
+
+    /// A frame's layout but for how far each line is sung, and its base.
+    private static func memoKey(_ layout: FrameLayout, base: BaseLayer) -> String {
+        var key = base.signatures.joined(separator: "\n") + "\n\(String(describing: layout.band))|\(String(describing: layout.focus))"
+        for block in layout.blocks {
+            var unsung = block
+            unsung.sung = unsung.sung.map { _ in 0 }
+            key += "\n" + signature(unsung)
+        }
+        return key
     }
 
     /// The rows a block's pixels can reach: its box and ink, grown by its shadow or blur (drawn

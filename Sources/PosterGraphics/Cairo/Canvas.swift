@@ -13,6 +13,8 @@ public final class Canvas {
     public let height: Int
     /// Blurred text layers (shadows, depth of field) kept for the next frames drawn on this canvas.
     public var blurCache: BlurCache?
+    /// Luminance measurements replayed for frames drawn the same way up to the measurement.
+    public var luminanceMemo: LuminanceMemo?
 
     public init(width: Int, height: Int) throws(GraphicsError) {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
@@ -474,6 +476,14 @@ public final class Canvas {
     /// that colour (its alpha as coverage) the way Cairo's OVER blends 8-bit sRGB values, so a
     /// caller can find the scrim strength a contrast target needs before drawing it.
     public func luminance(in rect: Rect, quantile: Double, overlay: Color? = nil) -> Double {
+        let query = LuminanceMemo.Query(rect: rect, quantile: quantile, overlay: overlay)
+        if let known = luminanceMemo?.lookup(query) { return known }
+        let value = measureLuminance(in: rect, quantile: quantile, overlay: overlay)
+        luminanceMemo?.record(query, value)
+        return value
+    }
+
+    private func measureLuminance(in rect: Rect, quantile: Double, overlay: Color?) -> Double {
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return 0 }
         let stride = Int(cairo_image_surface_get_stride(surface))
@@ -574,5 +584,54 @@ public final class BlurCache {
     func store(_ bitmap: Bitmap, for key: Key, layout: TextLayout) {
         entries.append((key, bitmap, layout))
         if entries.count > Self.capacity { entries.removeFirst() }
+    }
+}
+
+/// Luminance measurements of the frames a renderer draws, replayed in order: frames drawn the same
+/// way up to a measurement (the same base, the same layout but for how far the current line has
+/// been sung — the ticks of one line in a `sequence`) ask the same questions of the same pixels,
+/// in the same order. The renderer says when a frame starts (`begin` with a key for everything
+/// drawn before the measurements) and when it draws something the key does not cover (`end`).
+/// A question that differs from the one recorded at its place drops the rest of the record.
+/// Not thread-safe: one per renderer.
+public final class LuminanceMemo {
+    struct Query: Equatable {
+        var rect: Rect
+        var quantile: Double
+        var overlay: Color?
+    }
+
+    private var key = ""
+    private var recorded: [(query: Query, value: Double)] = []
+    private var index = 0
+    private var active = false
+
+    public init() {}
+
+    public func begin(_ key: String) {
+        if key != self.key {
+            self.key = key
+            recorded = []
+        }
+        index = 0
+        active = true
+    }
+
+    public func end() { active = false }
+
+    func lookup(_ query: Query) -> Double? {
+        guard active, index < recorded.count else { return nil }
+        guard recorded[index].query == query else {
+            recorded.removeSubrange(index...)
+            return nil
+        }
+        index += 1
+        return recorded[index - 1].value
+    }
+
+    func record(_ query: Query, _ value: Double) {
+        guard active, index == recorded.count else { return }
+        recorded.append((query, value))
+        index += 1
     }
 }
