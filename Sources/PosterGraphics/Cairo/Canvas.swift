@@ -569,7 +569,7 @@ public final class BlurCache {
         var colour: Color?
     }
 
-    public static let capacity = 24
+    public static let capacity = 8
     private var entries: [(key: Key, bitmap: Bitmap, layout: TextLayout)] = []
 
     public init() {}

@@ -60,8 +60,14 @@ extension PNG {
         /// included) reuses its segment. Karaoke ticks of one line change a few chunks only.
         /// Not thread-safe: one per renderer.
         public final class Memory {
-            var chunks: [(rows: [UInt8], segment: Segment)?]
-            public init() { chunks = [] }
+            /// Rows of the chunks remembered, each at its place in a whole frame: allocated once,
+            /// zeroed lazily by the system, so only the rows ever remembered take memory.
+            var rows: UnsafeMutablePointer<UInt8>?
+            var size = 0
+            /// Per chunk: the row above it as it was, and the segment made.
+            var chunks: [(above: [UInt8], segment: Segment)?] = []
+            public init() {}
+            deinit { free(rows) }
         }
 
         /// Encodes `frame` (packed RGB, same size as the base). `changed`: the only rows that may
@@ -84,22 +90,33 @@ extension PNG {
             // Each chunk its own segment: the base's, cached, or compressed afresh.
             var pieces: [Segment] = []
             pieces.reserveCapacity(chunkCount)
-            if let memory, memory.chunks.count != chunkCount { memory.chunks = Array(repeating: nil, count: chunkCount) }
+            if let memory, memory.chunks.count != chunkCount || memory.size != base.count {
+                memory.chunks = Array(repeating: nil, count: chunkCount)
+                free(memory.rows)
+                memory.rows = calloc(base.count, 1)?.assumingMemoryBound(to: UInt8.self)
+                memory.size = memory.rows == nil ? 0 : base.count
+            }
+            let remembering = memory?.rows != nil ? memory : nil
             for c in 0..<chunkCount {
                 guard dirty[c] else {
                     pieces.append(try baseSegment(c))
                     continue
                 }
                 let rows = rows(ofChunk: c)
-                let needed = max(0, rows.lowerBound - 1) * rowBytes ..< rows.upperBound * rowBytes
-                let input = UnsafeBufferPointer(rebasing: frame[needed])
-                if let remembered = memory?.chunks[c], remembered.rows.count == input.count,
-                   remembered.rows.withUnsafeBufferPointer({ memcmp($0.baseAddress!, input.baseAddress!, input.count) == 0 }) {
+                let span = rows.lowerBound * rowBytes ..< rows.upperBound * rowBytes
+                let above = rows.lowerBound > 0 ? (rows.lowerBound - 1) * rowBytes ..< rows.lowerBound * rowBytes : 0..<0
+                if let memory = remembering, let stored = memory.rows, let remembered = memory.chunks[c],
+                   remembered.above.count == above.count,
+                   above.isEmpty || remembered.above.withUnsafeBufferPointer({ memcmp($0.baseAddress!, frame.baseAddress! + above.lowerBound, above.count) == 0 }),
+                   memcmp(stored + span.lowerBound, frame.baseAddress! + span.lowerBound, span.count) == 0 {
                     pieces.append(remembered.segment)
                     continue
                 }
                 let segment = try Self.compress(frame.baseAddress!, rowBytes: rowBytes, rows: rows, level: Self.level)
-                memory?.chunks[c] = (Array(input), segment)
+                if let memory = remembering, let stored = memory.rows {
+                    memcpy(stored + span.lowerBound, frame.baseAddress! + span.lowerBound, span.count)
+                    memory.chunks[c] = (Array(frame[above]), segment)
+                }
                 pieces.append(segment)
             }
             return try Self.assemble(pieces, width: width, height: height, channels: Self.channels)
