@@ -324,7 +324,9 @@ public final class FrameRenderer {
     private let bases: FrameBases
     /// The working canvas and RGB rows, holding `base`'s pixels outside the rows being drawn.
     private var work: (base: FrameBase, canvas: Canvas, rgb: UnsafeMutableBufferPointer<UInt8>)?
-    /// The chunks this renderer compressed last (see PNG.RowsEncoder.Memory).
+    /// The chunks this renderer compressed last (see PNG.RowsEncoder.Memory), kept with karaoke
+    /// on (`frame`, `sequence`), where consecutive frames are mostly ticks of one sung line; in
+    /// `lines` each frame is another line, and remembering would only cost time and memory.
     private let memory = PNG.RowsEncoder.Memory()
 
     init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases) throws(PosterError) {
@@ -351,8 +353,11 @@ public final class FrameRenderer {
             canvas = work.canvas
         } else {
             do { canvas = try Canvas(width: bitmap.width, height: bitmap.height) } catch { throw PosterError(path: "frame", reason: "\(error)") }
-            canvas.blurCache = BlurCache()
-            canvas.luminanceMemo = LuminanceMemo()
+            if options.karaoke {
+                // Consecutive frames are mostly ticks of one sung line: keep what they share.
+                canvas.blurCache = BlurCache()
+                canvas.luminanceMemo = LuminanceMemo()
+            }
         }
         canvas.copyRows(0..<bitmap.height, from: bitmap)
         let rgb: UnsafeMutableBufferPointer<UInt8>
@@ -428,7 +433,7 @@ public final class FrameRenderer {
         try timings.measure("encode") { () throws(PosterError) in
             do {
                 if options.compression == .fast, let base, base.encoder.width * base.encoder.height * 3 == rgb.count {
-                    return try base.encoder.encode(rgb, changed: changed, memory: memory)
+                    return try base.encoder.encode(rgb, changed: changed, memory: options.karaoke ? memory : nil)
                 }
                 let width = options.preset.width, height = rgb.count / (3 * width)
                 return try PNG.encode(PixelBuffer(width: width, height: height, channels: 3, bytes: Array(rgb)),
