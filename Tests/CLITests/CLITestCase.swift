@@ -45,7 +45,9 @@ class CLITestCase: XCTestCase {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cacheHome].merging(environment) { $1 }) { $1 }
+        var inherited = ProcessInfo.processInfo.environment
+        inherited.removeValue(forKey: "LYRICPOSTER_NO_CACHE")
+        process.environment = inherited.merging(["XDG_CACHE_HOME": cacheHome].merging(environment) { $1 }) { $1 }
         process.currentDirectoryURL = Self.package
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

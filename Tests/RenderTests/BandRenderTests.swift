@@ -29,9 +29,9 @@ final class BandRenderTests: XCTestCase {
                                     .custom(width: 480, height: 270), Preset(name: "classic-half", width: 240, height: 400, arrangement: .classic)]
 
     static let folder: URL = {
-        // Sessions made here must not fill the user's backdrop cache.
-        setenv("LYRICPOSTER_NO_CACHE", "1", 1)
+        // Sessions made here keep their backdrops in the scratch folder, not the user's cache.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lyricposter-band-\(getpid())")
+        setenv("XDG_CACHE_HOME", folder.appendingPathComponent("cache").path, 1)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(song.utf8).write(to: folder.appendingPathComponent("song.lrc"))
