@@ -32,9 +32,10 @@ size_t lp_deflate_segment_bound(size_t length) {
 size_t lp_deflate_segment(const uint8_t *in, size_t length, int level, uint8_t *out, size_t capacity) {
     if (length > UINT32_MAX || level < 0 || level > 3) return 0;
     static const uint32_t level_sizes[4] = {0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
-    // Stateless compression resets the hash tables in here itself (measured: garbage left in the
-    // buffer does not change the output), so it need not be zeroed.
-    uint8_t *level_buf = level_sizes[level] ? malloc(level_sizes[level]) : NULL;
+    // Zeroed, like the stream: hash entries left in a recycled allocation by an earlier
+    // compression can change which matches are found, and so the bytes (seen: a warm run of
+    // `frame` differing by 2 bytes from a cold one with identical pixels).
+    uint8_t *level_buf = level_sizes[level] ? calloc(1, level_sizes[level]) : NULL;
     if (level_sizes[level] && level_buf == NULL) return 0;
     // Zeroed first, like the level buffer: any state ISA-L does not reset must not come from
     // whatever was on the stack.
