@@ -379,9 +379,10 @@ public final class FrameRenderer {
     public func render(_ scene: Scene, whole: Bool = false) throws(PosterError) -> RenderedFrame {
         let layout = renderer.layout(scene, timings: timings)
         let renderer = self.renderer
-        if !whole, let base = try bases.base(for: Renderer.baseKey(layout), make: { () throws(PosterError) in
+        let key = Renderer.baseKey(layout)
+        if !whole, let base = try bases.base(for: key, make: { () throws(PosterError) in
             try timings.measure("base") { () throws(PosterError) in
-                do { return FrameBase(key: Renderer.baseKey(layout), layer: try renderer.renderBase(layout).layer) } catch {
+                do { return FrameBase(key: key, layer: try renderer.renderBase(layout).layer) } catch {
                     throw PosterError(path: "frame", reason: "\(error)")
                 }
             }

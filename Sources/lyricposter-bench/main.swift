@@ -232,7 +232,6 @@ let candidates: [PNG.Method] = [
     .isal(level: 3),
 ]
 var reference = 0.0
-var fastest = Double.infinity
 print("| encoder | ms | KB | size vs libpng default |")
 print("|---|---|---|---|")
 for method in candidates {
@@ -244,11 +243,9 @@ for method in candidates {
         times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
     if reference == 0 { reference = Double(size) }
-    fastest = min(fastest, median(times))
     let marks = PNG.Compression.allCases.filter { $0.method == method }.map { " (`\($0.rawValue)`)" }.joined()
     print("| \(method)\(marks) | \(f(median(times), 1)) | \(f(Double(size) / 1024, 0)) | \(f(Double(size) / reference))× |")
 }
-let defaultSize = try PNG.encode(pixels, method: PNG.Compression.fast.method).count
 print("")
 
 // MARK: compression settings

@@ -31,13 +31,13 @@ enum BackdropCache {
     }
 
     static func load(key: String, geometry: PosterGeometry) -> Background? {
-        guard let folder, let data = FileManager.default.contents(atPath: folder + "/" + key) else { return nil }
-        let bytes = [UInt8](data)
-        guard bytes.count > magic.count + 64 + 4, Array(bytes.prefix(magic.count)) == magic else { return nil }
+        // Read as it is (no copy into an array): the pixels are copied once, into the bitmap.
+        guard let folder, let bytes = FileManager.default.contents(atPath: folder + "/" + key) else { return nil }
+        guard bytes.startIndex == 0, bytes.count > magic.count + 64 + 4, Array(bytes.prefix(magic.count)) == magic else { return nil }
         let body = bytes[..<(bytes.count - 4)]
         var trailer = Reader(bytes: bytes, offset: bytes.count - 4)
         var reader = Reader(bytes: bytes, offset: magic.count)
-        guard String(decoding: reader.take(64) ?? [], as: UTF8.self) == key,
+        guard String(decoding: reader.take(64) ?? Data(), as: UTF8.self) == key,
               let stored = trailer.u32(), Checksum.crc32(body) == stored
         else { return nil }
         touch(folder + "/" + key)
@@ -107,10 +107,10 @@ enum BackdropCache {
     }
 
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: Data
         var offset: Int
 
-        mutating func take(_ n: Int) -> ArraySlice<UInt8>? {
+        mutating func take(_ n: Int) -> Data? {
             guard n >= 0, offset + n <= bytes.count else { return nil }
             defer { offset += n }
             return bytes[offset..<offset + n]
