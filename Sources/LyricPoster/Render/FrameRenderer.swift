@@ -1,0 +1,206 @@
+import Foundation
+import PosterGraphics
+import Synchronization
+
+/// A rendered, encoded frame.
+public struct RenderedFrame: Sendable {
+    public let png: [UInt8]
+    public let report: FrameReport
+    public let scene: Scene
+}
+
+/// What frames of a song start from: the time-independent layer (background and captions) as
+/// pixels, and the encoder that keeps its PNG segments.
+public final class FrameBase: Sendable {
+    public let key: String
+    public let layer: Renderer.BaseLayer
+    public let encoder: PNG.RowsEncoder
+
+    init(key: String, layer: Renderer.BaseLayer) {
+        self.key = key
+        self.layer = layer
+        encoder = PNG.RowsEncoder(base: layer.rgb, width: layer.bitmap.width, height: layer.bitmap.height)
+    }
+}
+
+/// A song's base pictures, one per placement of its captions (most songs have one or two: the
+/// intro may place them differently). A placement gets a base the second time a frame asks for
+/// it, so a one-off costs nothing extra; the few most recent are kept.
+final class FrameBases: Sendable {
+    static let capacity = 3
+    private let state = Mutex<(requests: [String: Int], bases: [FrameBase])>(([:], []))
+
+    /// The base for `key`, made with `make` if it is due; nil when frames with this key are to be
+    /// drawn whole for now.
+    func base(for key: String, make: () throws(PosterError) -> FrameBase) throws(PosterError) -> FrameBase? {
+        let found = state.withLock { state -> (FrameBase?, Bool) in
+            RaceDetector.locked(self)
+            defer { RaceDetector.unlocking(self) }
+            if let i = state.bases.firstIndex(where: { $0.key == key }) {
+                let base = state.bases.remove(at: i)
+                state.bases.insert(base, at: 0)
+                return (base, false)
+            }
+            if state.requests.count > 10_000 { state.requests = [:] }
+            state.requests[key, default: 0] += 1
+            return (nil, state.requests[key, default: 0] >= 2)
+        }
+        if let base = found.0 { return base }
+        guard found.1 else { return nil }
+        let made = try make()
+        return state.withLock { state in
+            RaceDetector.locked(self)
+            defer { RaceDetector.unlocking(self) }
+            // Another thread may have made it meanwhile: keep theirs.
+            if let existing = state.bases.first(where: { $0.key == key }) { return existing }
+            state.bases.insert(made, at: 0)
+            if state.bases.count > Self.capacity { state.bases.removeLast() }
+            return made
+        }
+    }
+}
+
+/// Renders scenes of one prepared song to PNG bytes. Not thread-safe: one per thread.
+///
+/// Keeps a canvas and an RGB frame that hold a base picture of the song; each frame draws,
+/// converts and encodes only the rows its time-dependent layers reach, then puts those rows back.
+/// Frames that cannot be drawn that way are drawn whole; both give the same bytes.
+public final class FrameRenderer {
+    /// Bumped whenever the same inputs would render different pixels or bytes, so resumed batches
+    /// re-render.
+    public static let version = 4
+
+    private let renderer: Renderer
+    private let options: RenderOptions
+    private let timings: Timings
+    private let bases: FrameBases
+    /// The working canvas and RGB rows, holding `base`'s pixels outside the rows being drawn.
+    private var work: (base: FrameBase, canvas: Canvas, rgb: UnsafeMutableBufferPointer<UInt8>)?
+    /// The chunks this renderer compressed last (see PNG.RowsEncoder.Memory), kept with karaoke
+    /// on (`frame`, `sequence`), where consecutive frames are mostly ticks of one sung line; in
+    /// `lines` each frame is another line, and remembering would only cost time and memory.
+    private let memory = PNG.RowsEncoder.Memory()
+
+    init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases) throws(PosterError) {
+        let engine: TextEngine
+        do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
+        renderer = Renderer(background: background,
+                            layoutEngine: LayoutEngine(geometry: background.geometry, text: engine, theme: options.theme,
+                                                       palette: background.palette))
+        self.options = options
+        self.timings = timings
+        self.bases = bases
+    }
+
+    deinit {
+        work?.rgb.deallocate()
+    }
+
+    /// The working state over `base`, reset to its pixels when it was over another one.
+    private func workState(_ base: FrameBase) throws(PosterError) -> (canvas: Canvas, rgb: UnsafeMutableBufferPointer<UInt8>) {
+        if let work, work.base === base { return (work.canvas, work.rgb) }
+        let bitmap = base.layer.bitmap
+        let canvas: Canvas
+        if let work, work.canvas.width == bitmap.width, work.canvas.height == bitmap.height {
+            canvas = work.canvas
+        } else {
+            do { canvas = try Canvas(width: bitmap.width, height: bitmap.height) } catch { throw PosterError(path: "frame", reason: "\(error)") }
+            if options.karaoke {
+                // Consecutive frames are mostly ticks of one sung line: keep what they share.
+                canvas.blurCache = BlurCache()
+                canvas.luminanceMemo = LuminanceMemo()
+            }
+        }
+        canvas.copyRows(0..<bitmap.height, from: bitmap)
+        let rgb: UnsafeMutableBufferPointer<UInt8>
+        if let work, work.rgb.count == base.layer.rgb.count {
+            rgb = work.rgb
+            _ = rgb.update(fromContentsOf: base.layer.rgb)
+        } else {
+            work?.rgb.deallocate()
+            rgb = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: base.layer.rgb.count)
+            _ = rgb.initialize(fromContentsOf: base.layer.rgb)
+        }
+        work = (base, canvas, rgb)
+        return (canvas, rgb)
+    }
+
+    /// Frames drawn from a base so far (the rest were drawn whole).
+    public private(set) var partialFrames = 0
+
+    public func render(_ scene: Scene, whole: Bool = false) throws(PosterError) -> RenderedFrame {
+        let layout = renderer.layout(scene, timings: timings)
+        let renderer = self.renderer
+        let key = Renderer.baseKey(layout)
+        if !whole, let base = try bases.base(for: key, make: { () throws(PosterError) in
+            try timings.measure("base") { () throws(PosterError) in
+                do { return FrameBase(key: key, layer: try renderer.renderBase(layout).layer) } catch {
+                    throw PosterError(path: "frame", reason: "\(error)")
+                }
+            }
+        }) {
+            let work = try workState(base)
+            let drawn: (frame: Renderer.Frame, rows: [Range<Int>])?
+            do { drawn = try renderer.renderChanges(scene, layout: layout, on: work.canvas, base: base.layer, timings: timings) } catch {
+                // The canvas may be half drawn: start the next frame from a fresh copy.
+                self.work?.rgb.deallocate()
+                self.work = nil
+                throw PosterError(path: "frame", reason: "\(error)")
+            }
+            if let drawn {
+                partialFrames += 1
+                defer {
+                    // Back to the base for the next frame.
+                    let rowBytes = base.encoder.width * 3
+                    base.layer.rgb.withUnsafeBufferPointer { source in
+                        for rows in drawn.rows {
+                            work.canvas.copyRows(rows, from: base.layer.bitmap)
+                            let span = rows.lowerBound * rowBytes ..< rows.upperBound * rowBytes
+                            _ = UnsafeMutableBufferPointer(rebasing: work.rgb[span]).update(fromContentsOf: source[span])
+                        }
+                    }
+                }
+                try timings.measure("convert") { () throws(PosterError) in
+                    do { for rows in drawn.rows { try work.canvas.convertRows(rows, into: work.rgb) } } catch {
+                        throw PosterError(path: "frame", reason: "\(error)")
+                    }
+                }
+                let png = try encode(UnsafeBufferPointer(work.rgb), changed: drawn.rows, base: base)
+                return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: drawn.frame), scene: scene)
+            }
+        }
+        let frame: Renderer.Frame
+        do { frame = try renderer.render(scene, layout: layout, timings: timings) } catch {
+            throw PosterError(path: "frame", reason: "\(error)")
+        }
+        let pixels = try timings.measure("convert") { () throws(PosterError) in
+            do { return try frame.canvas.pixels(opaque: true) } catch { throw PosterError(path: "frame", reason: "\(error)") }
+        }
+        let png = try pixels.bytes.withUnsafeBufferPointer { (rgb) throws(PosterError) -> [UInt8] in
+            try encode(rgb, changed: nil, base: work?.base)
+        }
+        return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame), scene: scene)
+    }
+
+    private func encode(_ rgb: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, base: FrameBase?) throws(PosterError) -> [UInt8] {
+        try timings.measure("encode") { () throws(PosterError) in
+            do {
+                if options.compression == .fast, let base, base.encoder.width * base.encoder.height * 3 == rgb.count {
+                    return try base.encoder.encode(rgb, changed: changed, memory: options.karaoke ? memory : nil)
+                }
+                let width = options.preset.width, height = rgb.count / (3 * width)
+                return try PNG.encode(PixelBuffer(width: width, height: height, channels: 3, bytes: Array(rgb)),
+                                      method: options.compression.method)
+            } catch {
+                throw PosterError(path: "frame", reason: "\(error)")
+            }
+        }
+    }
+
+    /// Renders `scene` whole and hands the canvas to `body` (for thumbnails), without encoding.
+    public func draw<T>(_ scene: Scene, _ body: (Canvas, FrameReport) throws(PosterError) -> T) throws(PosterError) -> T {
+        let frame: Renderer.Frame
+        do { frame = try renderer.render(scene) } catch { throw PosterError(path: "frame", reason: "\(error)") }
+        return try body(frame.canvas, FrameReport(scene: scene, frame: frame))
+    }
+}
