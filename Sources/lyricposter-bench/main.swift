@@ -8,13 +8,15 @@ import PosterGraphics
 
 var runs = 5
 var workFolder = ".build/bench"
+var only: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--work": workFolder = arguments.popFirst() ?? workFolder
+    case "--only": only = arguments.popFirst()
     default:
-        print("usage: lyricposter-bench [--runs N] [--work DIR]")
+        print("usage: lyricposter-bench [--runs N] [--work DIR] [--only video]")
         exit(64)
     }
 }
@@ -31,6 +33,11 @@ let inputs = try BenchInputs.make(in: workFolder + "/inputs")
 setenv("LYRICPOSTER_NO_CACHE", "1", 1)
 setenv("XDG_CACHE_HOME", FileManager.default.currentDirectoryPath + "/" + workFolder + "/cache", 1)
 let fontsDir = FileManager.default.currentDirectoryPath + "/fonts"
+
+if only == "video" {
+    try VideoBench.run(inputs: (inputs.photo, inputs.songWords), work: workFolder, runs: runs, cores: cores)
+    exit(0)
+}
 
 func cpuModel() -> String {
     let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -264,6 +271,10 @@ for setting in PNG.Compression.allCases {
     print("| \(setting.rawValue) | \(f(median(walls))) | \(f(kb, 0)) |")
 }
 print("")
+
+// MARK: video
+
+try VideoBench.run(inputs: (inputs.photo, inputs.songWords), work: workFolder, runs: max(1, runs / 2), cores: cores)
 
 // MARK: targets
 

@@ -8,7 +8,7 @@ struct LyricPosterCommand: ParsableCommand {
         commandName: "lyricposter",
         abstract: "Render lyric posters: a cover with the current lyric line and its neighbours.",
         version: "0.1.0",
-        subcommands: [FrameCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, FollowCommand.self, InspectCommand.self, ThemesCommand.self]
+        subcommands: [FrameCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, VideoCommand.self, FollowCommand.self, InspectCommand.self, ThemesCommand.self]
     )
 
     static func main() {

@@ -41,9 +41,10 @@ class CLITestCase: XCTestCase {
     }
 
     /// Runs with the backdrop cache in the test's scratch folder (never the user's), plus `environment`.
-    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+    /// `executable` runs instead of the binary when given (e.g. a shell that sets limits first).
+    func start(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? Self.binary
         process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment
         inherited.removeValue(forKey: "LYRICPOSTER_NO_CACHE")
@@ -57,8 +58,8 @@ class CLITestCase: XCTestCase {
     }
 
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let (process, out, err) = try start(arguments, environment: environment)
+    func run(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws -> Run {
+        let (process, out, err) = try start(arguments, environment: environment, executable: executable)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

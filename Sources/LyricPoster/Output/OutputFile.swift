@@ -59,6 +59,15 @@ public enum OutputFile {
         return StagedFile(temporary: try writeTemporary(bytes, besides: target, reportAs: path), target: target)
     }
 
+    /// An empty temporary file beside `path`'s target, for a writer that fills it (ffmpeg);
+    /// ``StagedFile/commit()`` then renames it into place, ``StagedFile/discard()`` removes it.
+    public static func reserve(_ path: String) throws(PosterError) -> StagedFile {
+        let target = try resolveTarget(path)
+        let (fd, temporary) = try openTemporary(besides: target, reportAs: path)
+        close(fd)
+        return StagedFile(temporary: temporary, target: target)
+    }
+
     /// The file a write to `path` really replaces: a symlink's target (so the link survives);
     /// refuses folders, devices, pipes and sockets, which a rename would clobber.
     static func resolveTarget(_ path: String) throws(PosterError) -> String {
@@ -85,11 +94,7 @@ public enum OutputFile {
 
     /// Writes `bytes` to a new temporary file next to `target` and returns its path.
     private static func writeTemporary(_ bytes: [UInt8], besides target: String, reportAs path: String) throws(PosterError) -> String {
-        let url = URL(fileURLWithPath: target)
-        let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent
-            + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw PosterError(path: path, reason: "cannot write: " + errnoReason(errno)) }
+        let (fd, temporary) = try openTemporary(besides: target, reportAs: path)
         var failure: Int32 = 0
         bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return }
@@ -110,6 +115,16 @@ public enum OutputFile {
             throw PosterError(path: path, reason: "cannot write: " + errnoReason(failure))
         }
         return temporary
+    }
+
+    /// Creates `.<name>.tmp-<pid>-<random>` beside `target`, open for writing.
+    private static func openTemporary(besides target: String, reportAs path: String) throws(PosterError) -> (Int32, String) {
+        let url = URL(fileURLWithPath: target)
+        let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent
+            + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw PosterError(path: path, reason: "cannot write: " + errnoReason(errno)) }
+        return (fd, temporary)
     }
 
     /// True when `a` and `b` name the same file (same inode if both exist, else the same path).

@@ -129,6 +129,23 @@ public final class FrameRenderer {
     public private(set) var partialFrames = 0
 
     public func render(_ scene: Scene, whole: Bool = false) throws(PosterError) -> RenderedFrame {
+        let (png, report) = try produce(scene, whole: whole) { (rgb, changed, base) throws(PosterError) in
+            try encode(rgb, changed: changed, base: base)
+        }
+        return RenderedFrame(png: png, report: report, scene: scene)
+    }
+
+    /// Renders `scene` and hands its opaque RGB pixels (rows top to bottom, 3 bytes a pixel) to
+    /// `body` instead of encoding them: for sinks that take raw frames (`video`). The pixels are
+    /// the same `render` encodes, and valid only during the call.
+    public func renderPixels<T>(_ scene: Scene, _ body: (UnsafeBufferPointer<UInt8>) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
+        try produce(scene, whole: false) { (rgb, _, _) throws(PosterError) in try body(rgb) }
+    }
+
+    /// Draws `scene` (from a base where it can) and gives `consume` the RGB pixels, the rows that
+    /// differ from the base (nil when drawn whole) and the base they were drawn over.
+    private func produce<T>(_ scene: Scene, whole: Bool,
+                            _ consume: (UnsafeBufferPointer<UInt8>, [Range<Int>]?, FrameBase?) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
         let layout = renderer.layout(scene, timings: timings)
         let renderer = self.renderer
         let key = Renderer.baseKey(layout)
@@ -165,8 +182,8 @@ public final class FrameRenderer {
                         throw PosterError(path: "frame", reason: "\(error)")
                     }
                 }
-                let png = try encode(UnsafeBufferPointer(work.rgb), changed: drawn.rows, base: base)
-                return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: drawn.frame), scene: scene)
+                let value = try consume(UnsafeBufferPointer(work.rgb), drawn.rows, base)
+                return (value, FrameReport(scene: scene, frame: drawn.frame))
             }
         }
         let frame: Renderer.Frame
@@ -176,10 +193,11 @@ public final class FrameRenderer {
         let pixels = try timings.measure("convert") { () throws(PosterError) in
             do { return try frame.canvas.pixels(opaque: true) } catch { throw PosterError(path: "frame", reason: "\(error)") }
         }
-        let png = try pixels.bytes.withUnsafeBufferPointer { (rgb) throws(PosterError) -> [UInt8] in
-            try encode(rgb, changed: nil, base: work?.base)
+        let base = work?.base
+        let value = try pixels.bytes.withUnsafeBufferPointer { (rgb) throws(PosterError) -> T in
+            try consume(rgb, nil, base)
         }
-        return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame), scene: scene)
+        return (value, FrameReport(scene: scene, frame: frame))
     }
 
     private func encode(_ rgb: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, base: FrameBase?) throws(PosterError) -> [UInt8] {
