@@ -48,3 +48,6 @@ for theme in card classic immersive minimal; do
     render "theme-$theme" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 lockscreen --theme "$theme"
     render "theme-$theme" "$pl/cover.png" "$pl/paper-lanterns.lrc" 0:32.6 landscape --theme "$theme"
 done
+
+# A lyric video straight from the audio file: one frame per line, its own audio copied.
+"$bin" video samples/harbour-bells/harbour-bells.mp3 -o "$out/harbour-bells.mp4" --quiet

@@ -62,7 +62,7 @@ final class Progress: @unchecked Sendable {
     }
 }
 
-/// Opens a file in the desktop's image viewer (`$LYRICPOSTER_VIEWER`, else `xdg-open`).
+/// Opens a file with the desktop's viewer for it (`$LYRICPOSTER_VIEWER`, else `xdg-open`).
 enum Viewer {
     static func open(_ path: String) {
         let environment = ProcessInfo.processInfo.environment
@@ -75,7 +75,7 @@ enum Viewer {
             command = found
         }
         guard let command else {
-            FileHandle.standardError.write(Data("note: no image viewer available to open \(path) (set LYRICPOSTER_VIEWER, or install xdg-utils on a desktop)\n".utf8))
+            FileHandle.standardError.write(Data("note: no viewer available to open \(path) (set LYRICPOSTER_VIEWER, or install xdg-utils on a desktop)\n".utf8))
             return
         }
         let process = Process()

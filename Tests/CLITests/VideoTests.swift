@@ -265,7 +265,7 @@ final class VideoTests: CLITestCase {
             for i in 0..<120 { long += String(format: "[%02d:%02d.00]<%02d:%02d.00>Line <%02d:%02d.50>number %d\n", i / 60, i % 60, i / 60, i % 60, i / 60, i % 60, i) }
             let lrc = try write(long, to: "long.lrc")
             let out = temp("long.mp4")
-            let (process, _, err) = try start(["video", cover, lrc, "--no-audio", "--fps", "30", "-o", out, "--jobs", "1"])
+            let (process, _, err) = try start(["video", cover, lrc, "--no-audio", "--fps", "30", "--size", "540x960", "-o", out, "--jobs", "1"])
             // Wait until ffmpeg is writing, then interrupt.
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline, process.isRunning {
