@@ -8,8 +8,24 @@ PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetyp
            libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev fonts-noto-cjk fonts-noto-color-emoji \
            ffmpeg python3-mutagen libglib2.0-dev dbus mpv mpv-mpris playerctl python3-dbus python3-gi
 BIN = .build/release/lyricposter
+# Release builds link the Swift runtime statically: the binary then needs only the Debian
+# libraries of deploy/runtime-packages.txt, wherever it is installed.
+RELEASE = -c release --static-swift-stdlib
 
-.PHONY: all deps build demo gallery test bench fuzz test-sanitized clean
+# make install PREFIX=/usr/local DESTDIR=/staging
+PREFIX ?= /usr/local
+DESTDIR ?=
+bindir = $(DESTDIR)$(PREFIX)/bin
+datadir = $(DESTDIR)$(PREFIX)/share
+fontdir = $(datadir)/lyricposter/fonts
+FONTS = $(notdir $(wildcard fonts/*.ttf)) OFL.txt README.md
+# What install puts where (uninstall removes exactly these, then the folders it made if empty).
+INSTALLED = $(bindir)/lyricposter $(addprefix $(fontdir)/,$(FONTS)) $(datadir)/man/man1/lyricposter.1 \
+            $(datadir)/bash-completion/completions/lyricposter $(datadir)/zsh/site-functions/_lyricposter \
+            $(datadir)/fish/vendor_completions.d/lyricposter.fish
+MANPAGE = .build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1
+
+.PHONY: all deps build demo gallery test bench fuzz test-sanitized clean install install-files uninstall man runtime-deps
 
 all: build
 
@@ -17,7 +33,7 @@ deps:
 	@scripts/install-deps.sh $(PACKAGES)
 
 build: deps
-	$(SWIFT) build -c release --product lyricposter
+	$(SWIFT) build $(RELEASE) --product lyricposter
 
 demo: build
 	@scripts/demo.sh $(BIN) $(OUT)
@@ -27,14 +43,15 @@ gallery: build
 	@scripts/install-deps.sh imagemagick
 	@scripts/gallery.sh $(BIN) $(OUT)
 
-test: deps
+# The release build first: the install and container tests check the binary users get.
+test: deps build
 	$(SWIFT) test
 
 # Speed and memory of the release build (see README, Performance). RUNS=n for more or fewer runs.
 RUNS ?= 5
 bench: deps
-	$(SWIFT) build -c release --product lyricposter
-	$(SWIFT) build -c release --product lyricposter-bench
+	$(SWIFT) build $(RELEASE) --product lyricposter
+	$(SWIFT) build $(RELEASE) --product lyricposter-bench
 	.build/release/lyricposter-bench --runs $(RUNS)
 
 # The test suite under AddressSanitizer, then ThreadSanitizer (the CLI tests run the sanitized
@@ -49,6 +66,33 @@ test-sanitized: deps
 FUZZ_SECONDS ?= 60
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The man page, from the command-line definitions (swift-argument-parser's generate-manual).
+man: $(MANPAGE)
+$(MANPAGE): $(BIN)
+	$(SWIFT) package plugin generate-manual --product lyricposter >/dev/null
+
+# Installs the release build, its fonts, man page and shell completions under $(DESTDIR)$(PREFIX).
+install: build man install-files
+
+# The same, from what is already built (the container build uses this after its own build).
+install-files:
+	install -d $(bindir) $(fontdir) $(datadir)/man/man1 $(datadir)/bash-completion/completions \
+		$(datadir)/zsh/site-functions $(datadir)/fish/vendor_completions.d
+	install -m 755 $(BIN) $(bindir)/lyricposter
+	install -m 644 $(addprefix fonts/,$(FONTS)) $(fontdir)/
+	install -m 644 $(MANPAGE) $(datadir)/man/man1/lyricposter.1
+	$(BIN) --generate-completion-script bash > $(datadir)/bash-completion/completions/lyricposter
+	$(BIN) --generate-completion-script zsh > $(datadir)/zsh/site-functions/_lyricposter
+	$(BIN) --generate-completion-script fish > $(datadir)/fish/vendor_completions.d/lyricposter.fish
+
+uninstall:
+	rm -f $(INSTALLED)
+	-rmdir $(fontdir) $(datadir)/lyricposter 2>/dev/null
+
+# The Debian packages an installed binary needs at run time (the container's list).
+runtime-deps:
+	@scripts/install-deps.sh $$(grep -v '^#' deploy/runtime-packages.txt)
 
 clean:
 	rm -rf .build .build-fuzz .build-asan .build-tsan $(OUT)

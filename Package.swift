@@ -86,7 +86,7 @@ let package = Package(
         ),
         // Fixtures shared by the test targets (generated once per test process).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CLITests", dependencies: ["LyricsCore", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["LyricsCore", "LyricPoster", "TestSupport"]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster"]),
     ]

@@ -205,3 +205,11 @@ extern "C" void lp_tags_free(lp_tags *tags) {
     std::memset(tags, 0, sizeof(*tags));
     std::memcpy(tags->message, message, sizeof message);
 }
+
+#include <taglib/taglib.h>
+#define LP_TAGLIB_STR_(x) #x
+#define LP_TAGLIB_STR(x) LP_TAGLIB_STR_(x)
+
+extern "C" const char *lp_taglib_version(void) {
+    return LP_TAGLIB_STR(TAGLIB_MAJOR_VERSION) "." LP_TAGLIB_STR(TAGLIB_MINOR_VERSION) "." LP_TAGLIB_STR(TAGLIB_PATCH_VERSION);
+}

@@ -44,8 +44,18 @@ public struct RenderOptions: Sendable {
     /// Longest text shown per lyric line, in characters; longer lines end in "…".
     public var maxLineCharacters = DisplayText.maxCharacters
     public var compression: PNG.Compression = .fast
+    /// Keep prepared backdrops in the user's cache (see BackdropCache); off for catalogues,
+    /// where each cover is prepared once.
+    public var backdropCache = true
 
     public init() {}
+
+    /// Everything among these options that changes pixels (for keys and digests).
+    public var fingerprint: [String] {
+        [preset.name, "\(preset.width)x\(preset.height)", preset.arrangement.rawValue,
+         "\(linesBefore)", "\(linesAfter)", "\(theme)", "\(karaoke)", "\(translations)", "\(romanisation)", format?.rawValue ?? "-",
+         language ?? "-", encoding ?? "-", "\(maxLineCharacters)", "\(offsetSign)", compression.rawValue]
+    }
 }
 
 /// Reads input files into values, with errors that name the file.
@@ -155,8 +165,10 @@ public final class PosterSession: @unchecked Sendable {
     ///
     /// - Parameter allowUntitled: for `follow`: lyrics without a sung line give a poster of the
     ///   title and artist alone, and a song without cover bytes gets ``PlaceholderCover``.
+    /// - Parameter fonts: a font library to share (a catalogue sets fonts up once); by default
+    ///   one is made from `options.fonts`.
     public init(song: ResolvedSong, options: RenderOptions, timings: Timings = Timings(),
-                allowUntitled: Bool = false) throws(PosterError) {
+                allowUntitled: Bool = false, fonts sharedFonts: FontLibrary? = nil) throws(PosterError) {
         self.options = options
         self.timings = timings
         self.song = song
@@ -173,7 +185,7 @@ public final class PosterSession: @unchecked Sendable {
         let coverDigest = Digest.sha256(coverData)
         // A backdrop prepared from the same cover bytes for the same canvas and theme by an
         // earlier run (see BackdropCache); placeholders are made, not cached.
-        let cacheKey = coverData.isEmpty ? nil
+        let cacheKey = coverData.isEmpty || !options.backdropCache ? nil
             : BackdropCache.key(coverDigest: coverDigest, geometry: geometry, theme: options.theme, before: options.linesBefore,
                                 after: options.linesAfter, limits: "\(options.limits)")
         let cached = timings.measure("cache") { cacheKey.flatMap { BackdropCache.load(key: $0, geometry: geometry) } }
@@ -199,7 +211,10 @@ public final class PosterSession: @unchecked Sendable {
             }
             if let cacheKey { timings.measure("cache") { BackdropCache.store(background, key: cacheKey) } }
         }
-        let fonts = try timings.measure("fonts") { () throws(PosterError) in try FontSetup.library(options.fonts) }
+        let fonts = try timings.measure("fonts") { () throws(PosterError) -> FontLibrary in
+            if let sharedFonts { return sharedFonts }
+            return try FontSetup.library(options.fonts)
+        }
         self.lyrics = lyrics
         var scenes = SceneBuilder(lyrics: lyrics, before: options.linesBefore, after: options.linesAfter,
                                   language: options.language, maxLineCharacters: options.maxLineCharacters)
@@ -241,11 +256,7 @@ public final class PosterSession: @unchecked Sendable {
     /// unchanged need not be rendered again.
     public var renderKey: String {
         let o = options
-        let parts: [String] = [
-            "lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest,
-            o.preset.name, "\(o.preset.width)x\(o.preset.height)", o.preset.arrangement.rawValue,
-            "\(o.linesBefore)", "\(o.linesAfter)", "\(o.theme)", "\(o.karaoke)", "\(o.translations)", "\(o.romanisation)", o.format?.rawValue ?? "-", o.language ?? "-", o.encoding ?? "-", "\(o.maxLineCharacters)", "\(o.offsetSign)", o.compression.rawValue,
-        ] + fonts.fontFiles()
+        let parts: [String] = ["lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest] + o.fingerprint + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))
     }
 }

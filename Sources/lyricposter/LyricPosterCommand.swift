@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
 import LyricPoster
+import MediaTags
+import PosterGraphics
 
 @main
 struct LyricPosterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lyricposter",
         abstract: "Render lyric posters: a cover with the current lyric line and its neighbours.",
-        version: "0.1.0",
-        subcommands: [FrameCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, VideoCommand.self, FollowCommand.self, InspectCommand.self, ThemesCommand.self]
+        version: versionText,
+        subcommands: [FrameCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, VideoCommand.self, CatalogCommand.self, FollowCommand.self, InspectCommand.self, ThemesCommand.self]
     )
 
     static func main() {
@@ -17,6 +19,14 @@ struct LyricPosterCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         main(nil)
     }
+}
+
+/// `lyricposter --version`: the tool's version and the C libraries it was built with.
+let versionText = (["lyricposter \(LyricPosterVersion.current)", "built with:"]
+    + (LibraryVersions.all + ["TagLib " + MediaTags.taglibVersion]).map { "  " + $0 }).joined(separator: "\n")
+
+enum LyricPosterVersion {
+    static let current = "0.1.0"
 }
 
 /// Prints `error: <path>: <reason>` and exits 1: the one way bad input ends a command.

@@ -294,16 +294,21 @@ final class VideoTests: CLITestCase {
         XCTAssertTrue(result.stderr.contains("ffmpeg") && result.stderr.contains("apt-get install ffmpeg"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
 
-        // ffmpeg fails mid-way: the file it writes may not exceed 64 KiB (as on a full disk).
+        // ffmpeg fails mid-way: the real ffmpeg, started through a PATH entry that lets it write
+        // no file larger than 64 KiB (as on a full disk). Only ffmpeg gets the limit.
         let audio = try tone("reel.mp3", seconds: 20)
-        let shell = "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\""
-        result = try run(["-c", shell, Self.binary.path, "video", cover, lrc, "--audio", audio, "--size", "720x1280", "-o", out],
-                         executable: "/bin/sh")
+        let wrappers = temp("limited")
+        try FileManager.default.createDirectory(atPath: wrappers, withIntermediateDirectories: true)
+        let wrapper = try write("#!/bin/sh\ntrap '' XFSZ\nulimit -f 64\nexec /usr/bin/ffmpeg \"$@\"\n", to: "limited/ffmpeg")
+        chmod(wrapper, 0o755)
+        let path = wrappers + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        result = try run(["video", cover, lrc, "--audio", audio, "--size", "720x1280", "-o", out], environment: ["PATH": path])
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("ffmpeg said:"), result.stderr)
         XCTAssertTrue(result.stderr.contains("File too large"), result.stderr)
         XCTAssertTrue(result.stderr.contains("error: \(out): ffmpeg failed (exit status"), result.stderr)
         XCTAssertEqual(try files().filter { $0.contains("none.mp4") }, [], "no video and no temporary file")
+        try FileManager.default.removeItem(atPath: wrappers)
 
         // An audio file that is not audio.
         let text = try write("not audio at all\n", to: "fake.mp3")

@@ -105,4 +105,8 @@ double lp_luminance_quantile(const uint8_t *data, size_t stride, int x0, int x1,
 void lp_tsan_acquire(const void *address);
 void lp_tsan_release(const void *address);
 
+// The versions of libpng, zlib, libdeflate and ISA-L headers this was built with
+// (`lyricposter --version`), as "name version" strings; index 0..3, NULL past the end.
+const char *lp_codec_version(int index);
+
 #endif

@@ -52,6 +52,9 @@ int lp_tags_read(const char *path, size_t max_picture_bytes, size_t max_items, l
 
 void lp_tags_free(lp_tags *tags);
 
+// The TagLib version of the headers this was built with, "1.13.0" (`lyricposter --version`).
+const char *lp_taglib_version(void);
+
 #ifdef __cplusplus
 }
 #endif

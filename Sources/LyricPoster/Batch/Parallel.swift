@@ -54,6 +54,18 @@ enum Parallel {
         }
     }
 
+    /// Calls `body` for every item `next` yields (nil: no more), on up to `jobs` threads, until
+    /// the items run out or a stop is requested; items are taken one at a time, so a streamed
+    /// source is never read ahead. The workers are dispatch threads, not tasks: `body` may block
+    /// on a batch of its own (``run(count:jobs:stop:makeState:body:)``), whose tasks then still
+    /// find the cooperative pool free. Blocks until every worker is done.
+    static func each<Item: Sendable>(jobs: Int, stop: StopFlag, next: @escaping @Sendable () -> Item?,
+                                     body: @escaping @Sendable (Item) -> Void) {
+        DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
+            while !stop.isRequested, let item = next() { body(item) }
+        }
+    }
+
     /// Makes items 0..<count on up to `jobs` child tasks and hands each result to `deliver` in
     /// index order, one call at a time (by whichever task finds the next result ready). At most
     /// `window` items are taken and not yet delivered, so memory stays bounded when delivery is

@@ -36,7 +36,9 @@ public enum FontSetup {
         func valid(_ dir: String) -> Bool { fm.fileExists(atPath: dir + "/NotoSans-Regular.ttf") }
         if let env = ProcessInfo.processInfo.environment["LYRICPOSTER_FONTS"], !env.isEmpty { return env }
         var candidates: [String] = []
-        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath()
+        // The running executable itself (argv[0] is only a name when started through $PATH).
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
+        let exe = URL(fileURLWithPath: path).resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()
         for _ in 0..<6 {
             candidates.append(dir.appendingPathComponent("share/lyricposter/fonts").path)

@@ -1,0 +1,67 @@
+# LyricPoster for catalogue rendering: a static-Swift-runtime build on Debian 12, run as a non-root
+# user on debian:bookworm-slim with the packages of deploy/runtime-packages.txt.
+#   docker build -t lyricposter .
+#   docker run --rm -v "$PWD:/data" lyricposter frame …
+# No ffmpeg in the image: `lyricposter video` reports it missing.
+
+# Any official Swift 6 bookworm image (swift:6.1-bookworm or later); the project is developed on 6.3.
+ARG SWIFT_IMAGE=swift:6.1-bookworm
+
+FROM ${SWIFT_IMAGE} AS build
+# The -dev packages behind Package.swift's pkg-config targets (as in the Makefile's PACKAGES).
+# The Swift image already has pkg-config, git and libxml2-dev (FoundationXML); listed anyway.
+RUN export DEBIAN_FRONTEND=noninteractive \
+ && apt-get update \
+ && apt-get install -y --no-install-recommends \
+        make pkg-config \
+        libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev \
+        libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev \
+        libglib2.0-dev libxml2-dev
+# (The apt lists stay: check-runtime-libs.sh below reads them. This stage is not shipped.)
+WORKDIR /src
+# Dependencies first, so editing the sources does not fetch them again.
+# (Package.resolve[d]: the file is optional; the glob lets COPY go on without it.)
+COPY Package.swift Package.resolve[d] ./
+RUN swift package resolve
+COPY . .
+RUN swift build -c release --product lyricposter --static-swift-stdlib
+# The man page (make man) comes from swift-argument-parser's generate-manual plugin, whose own
+# release build may relink the binary without --static-swift-stdlib: build again after it
+# (a no-op when nothing changed).
+RUN make man \
+ && swift build -c release --product lyricposter --static-swift-stdlib
+# `make install` builds and installs; install-files only copies what is built (bin/lyricposter,
+# share/lyricposter/fonts, the man page, shell completions). Then the installed binary must load
+# only libraries from deploy/runtime-packages.txt (this fails on a dynamic Swift runtime).
+RUN make install-files PREFIX=/usr/local DESTDIR=/staging \
+ && scripts/check-runtime-libs.sh /staging/usr/local/bin/lyricposter
+
+FROM debian:bookworm-slim
+LABEL org.opencontainers.image.title="LyricPoster" \
+      org.opencontainers.image.description="Lyric posters from a cover image, lyrics and a time (catalogue rendering; no ffmpeg)" \
+      org.opencontainers.image.source="https://github.com/OWNER/lyricposter"
+# Exactly the runtime packages (libraries, CJK/emoji fonts, fontconfig for the font caches);
+# scripts/check-runtime-libs.sh checks a binary against the same list.
+COPY deploy/runtime-packages.txt /tmp/runtime-packages.txt
+RUN export DEBIAN_FRONTEND=noninteractive \
+ && apt-get update \
+ && apt-get install -y --no-install-recommends $(sed 's/#.*//' /tmp/runtime-packages.txt | tr -s ' \t\n' ' ') \
+ && rm -rf /var/lib/apt/lists/* /tmp/runtime-packages.txt
+COPY --from=build /staging/usr/local /usr/local
+# A fontconfig cache for the bundled fonts too (the system fonts' was made by fontconfig's
+# install trigger), in /var/cache/fontconfig where FontLibrary looks.
+RUN fc-cache /usr/local/share/lyricposter/fonts \
+ && groupadd --gid 10001 lyricposter \
+ && useradd --uid 10001 --gid 10001 --no-log-init --create-home --home-dir /home/lyricposter \
+        --shell /usr/sbin/nologin lyricposter \
+ && mkdir -p /data \
+ && chown 10001:10001 /data
+# Backdrop and fontconfig caches: writable for any uid (mount a volume here to keep them).
+# LYRICPOSTER_FONTS: found from argv[0] otherwise, which is a bare "lyricposter" when run
+# through PATH (as ENTRYPOINT does), so the folder next to the binary would not be found.
+ENV XDG_CACHE_HOME=/tmp/cache \
+    LYRICPOSTER_FONTS=/usr/local/share/lyricposter/fonts
+WORKDIR /data
+USER 10001:10001
+ENTRYPOINT ["lyricposter"]
+CMD ["--help"]

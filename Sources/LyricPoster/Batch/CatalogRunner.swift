@@ -1,0 +1,289 @@
+import Foundation
+import LyricsCore
+import PosterGraphics
+
+/// Renders a catalogue, or one shard of it, into an output root: each song into `<root>/<id>/`
+/// (`lines` frames and manifest, `sheet.png`, and `poster.png` when the manifest gives `at`),
+/// written in `<root>/.<id>.partial/` and renamed into place when complete, with a
+/// `catalog.json` that records the digests of what it was made from. A song whose folder records
+/// the same digests is skipped. Songs are rendered on all cores, one song per core, with the
+/// fonts set up once; every song gets one line in `<root>/catalog/<shard>.jsonl`.
+public struct CatalogRunner: Sendable {
+    public enum Each: String, Sendable, CaseIterable {
+        case lines, sheet, both
+        var lines: Bool { self != .sheet }
+        var sheet: Bool { self != .lines }
+    }
+
+    public var output: String
+    public var options: RenderOptions
+    public var each: Each
+    public var shard: CatalogShard
+    public var jobs: Int
+    public var columns: Int?
+
+    public init(output: String, options: RenderOptions, each: Each, shard: CatalogShard, jobs: Int, columns: Int? = nil) {
+        self.output = output
+        var options = options
+        options.backdropCache = false
+        self.options = options
+        self.each = each
+        self.shard = shard
+        self.jobs = max(1, jobs)
+        self.columns = columns
+    }
+
+    public static let reportFolder = "catalog"
+    public static let recordName = "catalog.json"
+
+    /// A song's line in the report.
+    public struct Line: Codable, Sendable {
+        public var id: String
+        public var status: Status
+        public var frames: Int
+        public var ms: Int
+        public var error: String?
+
+        public enum Status: String, Codable, Sendable, CaseIterable {
+            case rendered, skipped, failed
+            case noLyrics = "no-lyrics"
+        }
+    }
+
+    public struct Totals: Sendable {
+        public var counts: [Line.Status: Int] = [:]
+        public var frames = 0
+        public var seconds = 0.0
+        public var interrupted = false
+        public var report = ""
+
+        public var songs: Int { counts.values.reduce(0, +) }
+        public subscript(status: Line.Status) -> Int { counts[status, default: 0] }
+    }
+
+    /// Renders this shard's songs from `sources`; `progress` gets the running totals after each song.
+    public func run(_ sources: sending CatalogSources, stop: StopFlag,
+                    progress: @escaping @Sendable (Totals) -> Void = { _ in }) throws(PosterError) -> Totals {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let reports = output + "/" + Self.reportFolder
+        do {
+            try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
+        } catch {
+            throw PosterError(path: reports, reason: "cannot create the folder: \(OutputFile.errnoReason(errno))")
+        }
+        let fonts = try FontSetup.library(options.fonts)
+        let source = Locked(sources)
+        let state = Locked((totals: Totals(), report: try ReportWriter(path: reports + "/" + shard.name + ".jsonl")))
+        let shard = self.shard
+        let runner = self
+        Parallel.each(jobs: jobs, stop: stop, next: {
+            // Only this shard's songs leave the source; the rest are not even resolved.
+            while let entry = source.withValue({ $0.next() }) {
+                if shard.contains(entry.id) { return entry }
+            }
+            return nil
+        }, body: { (entry: CatalogEntry) in
+            guard let line = runner.process(entry, fonts: fonts, stop: stop) else {
+                state.withValue { $0.totals.interrupted = true }
+                return
+            }
+            let encoded = Self.encode(line)
+            let now = state.withValue { value -> Totals in
+                value.report.append(encoded)
+                value.totals.counts[line.status, default: 0] += 1
+                value.totals.frames += line.frames
+                return value.totals
+            }
+            progress(now)
+        })
+        var result = try state.withValue { (value) throws(PosterError) -> Totals in
+            var totals = value.totals
+            totals.report = try value.report.commit()
+            return totals
+        }
+        result.interrupted = result.interrupted || stop.isRequested
+        result.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return result
+    }
+
+    static func encode(_ line: Line) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(line), as: UTF8.self)) ?? "{}"
+    }
+
+    /// One song: skipped, rendered or failed; nil when a stop interrupted it (nothing is left).
+    func process(_ entry: CatalogEntry, fonts: FontLibrary, stop: StopFlag) -> Line? {
+        let start = DispatchTime.now().uptimeNanoseconds
+        func line(_ status: Line.Status, frames: Int = 0, error: String? = nil) -> Line {
+            Line(id: entry.id, status: status, frames: frames,
+                 ms: Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000), error: error)
+        }
+        guard case .song(let song) = entry else {
+            if case .bad(_, let error) = entry { return line(.failed, error: error) }
+            return nil
+        }
+        var options = self.options
+        if let title = song.title { options.title = title }
+        if let artist = song.artist { options.artist = artist }
+        if let album = song.album { options.album = album }
+        let resolved: ResolvedSong
+        do { resolved = try SongResolver.resolve(song.source, options: options) } catch {
+            return line(error.reason.hasPrefix("no lyrics") ? .noLyrics : .failed, error: error.description)
+        }
+        let key = self.key(song, resolved, options: options, fonts: fonts)
+        let folder = output + "/" + song.id
+        if let record = Record.read(folder), record.key == key { return line(.skipped, frames: record.frames) }
+        if FileManager.default.fileExists(atPath: folder), Record.read(folder) == nil {
+            return line(.failed, error: "\(folder): exists but was not written by LyricPoster (remove it to render this song)")
+        }
+        let partial = output + "/." + song.id + ".partial"
+        removeTree(partial)
+        do {
+            try FileManager.default.createDirectory(atPath: partial, withIntermediateDirectories: false)
+        } catch {
+            return line(.failed, error: "\(partial): cannot create the folder: \(OutputFile.errnoReason(errno))")
+        }
+        do throws(PosterError) {
+            guard let frames = try render(song, resolved, options: options, fonts: fonts, into: partial, key: key, stop: stop) else {
+                removeTree(partial)
+                return nil
+            }
+            try install(partial, as: folder, id: song.id)
+            return line(.rendered, frames: frames)
+        } catch {
+            removeTree(partial)
+            return line(.failed, error: error.description)
+        }
+    }
+
+    /// Renders what `each` asks for into `folder`; the number of PNGs written, or nil when stopped.
+    private func render(_ song: CatalogSong, _ resolved: ResolvedSong, options: RenderOptions, fonts: FontLibrary,
+                        into folder: String, key: String, stop: StopFlag) throws(PosterError) -> Int? {
+        let session = try PosterSession(song: resolved, options: options, fonts: fonts)
+        let plan = FramePlan.perLine(session.scenes)
+        var frames = 0
+        if each.lines {
+            let result = try BatchRenderer(session: session, directory: folder, coverPath: resolved.coverPath,
+                                           lyricsPath: resolved.lyricsPath, jobs: 1, force: true)
+                .run(frames: plan, kind: "lines", stop: stop)
+            if result.interrupted { return nil }
+            frames += result.manifest.frames.count
+        }
+        if each.sheet {
+            let wide = options.preset.width > options.preset.height
+            let png = try ContactSheet(session: session, columns: columns ?? (wide ? 4 : 6), jobs: 1).render(frames: plan, stop: stop)
+            if stop.isRequested { return nil }
+            try OutputFile.writeAtomically(png, to: folder + "/sheet.png")
+            frames += 1
+        }
+        if let at = song.at {
+            try OutputFile.writeAtomically(try session.render(at: at).png, to: folder + "/poster.png")
+            frames += 1
+        }
+        let record = Record(id: song.id, key: key, frames: frames, each: each.rawValue,
+                            cover: session.coverDigest, lyrics: session.lyricsDigest,
+                            coverSource: resolved.coverSource, lyricsSource: resolved.lyricsSource)
+        try OutputFile.writeAtomically(record.json(), to: folder + "/" + Self.recordName)
+        return frames
+    }
+
+    /// Puts a complete song folder in place: a rename, or (over an older version) the old one
+    /// renamed aside first and removed after.
+    private func install(_ partial: String, as folder: String, id: String) throws(PosterError) {
+        if rename(partial, folder) == 0 { return }
+        guard errno == ENOTEMPTY || errno == EEXIST else {
+            throw PosterError(path: folder, reason: "cannot write: " + OutputFile.errnoReason(errno))
+        }
+        let old = output + "/." + id + ".old"
+        removeTree(old)
+        guard rename(folder, old) == 0, rename(partial, folder) == 0 else {
+            throw PosterError(path: folder, reason: "cannot replace the older version: " + OutputFile.errnoReason(errno))
+        }
+        removeTree(old)
+    }
+
+    private func removeTree(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// The digest of everything a song's folder is made from: the cover and lyrics bytes, the
+    /// audio file's tags that show, the manifest's overrides, the options, fonts, `each` and the
+    /// renderer's version.
+    func key(_ song: CatalogSong, _ resolved: ResolvedSong, options: RenderOptions, fonts: FontLibrary) -> String {
+        let tags = resolved.audio.map { "\($0.title ?? "")|\($0.artist ?? "")|\($0.album ?? "")|\($0.lengthMs.map(String.init) ?? "")" } ?? "-"
+        let parts = ["lyricposter-catalog-1", "renderer-\(FrameRenderer.version)", Digest.sha256(resolved.coverData),
+                     Digest.sha256(resolved.lyricsData), tags, options.title ?? "-", options.artist ?? "-", options.album ?? "-",
+                     options.duration.map { String($0.milliseconds) } ?? "-", each.rawValue, columns.map(String.init) ?? "-",
+                     song.at.map { String($0.milliseconds) } ?? "-"] + options.fingerprint + fonts.fontFiles()
+        return Digest.sha256(parts.joined(separator: "\n"))
+    }
+
+    /// `<id>/catalog.json`: what the folder was made from.
+    struct Record: Codable {
+        var version = 1
+        var id: String
+        var key: String
+        var frames: Int
+        var each: String
+        var cover: String
+        var lyrics: String
+        var coverSource: String
+        var lyricsSource: String
+
+        enum CodingKeys: String, CodingKey {
+            case version, id, key, frames, each, cover, lyrics
+            case coverSource = "cover_source"
+            case lyricsSource = "lyrics_source"
+        }
+
+        static func read(_ folder: String) -> Record? {
+            guard let data = FileManager.default.contents(atPath: folder + "/" + CatalogRunner.recordName) else { return nil }
+            return try? JSONDecoder().decode(Record.self, from: data)
+        }
+
+        func json() -> [UInt8] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            return Array(((try? encoder.encode(self)) ?? Data()) + Data("\n".utf8))
+        }
+    }
+}
+
+/// The run's report: lines appended to a temporary file as songs finish, renamed over
+/// `<shard>.jsonl` at the end (a killed run leaves the previous report in place).
+final class ReportWriter {
+    private let handle: FileHandle
+    private let staged: OutputFile.StagedFile
+    private var failure: String?
+    let path: String
+
+    init(path: String) throws(PosterError) {
+        self.path = path
+        staged = try OutputFile.reserve(path)
+        guard let handle = FileHandle(forWritingAtPath: staged.temporary) else {
+            staged.discard()
+            throw PosterError(path: path, reason: "cannot write")
+        }
+        self.handle = handle
+    }
+
+    /// Appends a line; called under the runner's lock.
+    func append(_ line: String) {
+        guard failure == nil else { return }
+        do { try handle.write(contentsOf: Data((line + "\n").utf8)) } catch { failure = error.localizedDescription }
+    }
+
+    /// Renames the report into place; a write that failed (a full disk) fails the run here.
+    func commit() throws(PosterError) -> String {
+        try? handle.close()
+        if let failure {
+            staged.discard()
+            throw PosterError(path: path, reason: "cannot write: \(failure)")
+        }
+        try staged.commit()
+        return path
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import LyricPoster
+import XCTest
+
+/// `lyricposter catalog` over a generated catalogue (Tests/Fixtures/make-catalog.py: 200 audio
+/// files with tags, sidecars and folder covers, 40 cover + lyrics pairs, broken songs, and a
+/// manifest with broken lines), run as the real binary: shards side by side into one root, a
+/// shard killed and restarted, re-runs, songs added, and a manifest of a million lines.
+final class CatalogTests: CLITestCase {
+    /// Generated once per test process.
+    static let fixture: Result<URL, Error> = Result {
+        let out = package.appendingPathComponent(".build/catalog-fixtures")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [package.appendingPathComponent("Tests/Fixtures/make-catalog.py").path, out.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw NSError(domain: "CatalogTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "make-catalog.py failed (needs ffmpeg and python3-mutagen)"])
+        }
+        return out
+    }
+
+    /// Small posters: the tests are about the catalogue, not the pictures.
+    let size = ["--size", "96x160"]
+
+    struct Expected {
+        var statuses: [String: String]
+    }
+
+    /// The status every song and broken entry should get, by id.
+    func expected(library: String) throws -> [String: String] {
+        let root = try Self.fixture.get()
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("expected.json"))) as? [String: [String: String]])
+        var statuses: [String: String] = [:]
+        for (relative, status) in object["folder"] ?? [:] { statuses[CatalogSources.id(forRelativePath: relative)] = status }
+        for (id, status) in object["manifest"] ?? [:] { statuses[id] = status }
+        return statuses
+    }
+
+    /// Every report line of a root, by report.
+    func reports(_ root: String) throws -> [String: [[String: Any]]] {
+        var result: [String: [[String: Any]]] = [:]
+        for name in try files(root + "/catalog") where name.hasSuffix(".jsonl") && !name.hasPrefix(".") {
+            let text = try String(contentsOfFile: root + "/catalog/" + name, encoding: .utf8)
+            result[name] = try text.split(separator: "\n").map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        }
+        return result
+    }
+
+    func shardArguments(_ root: String, _ i: Int, of n: Int) throws -> [String] {
+        let fixture = try Self.fixture.get()
+        return ["catalog", fixture.appendingPathComponent("library").path, fixture.appendingPathComponent("manifest.jsonl").path,
+                "-o", root, "--shard", "\(i)/\(n)", "--jobs", "1"] + size
+    }
+
+    func testShardsSideBySideRenderTheCatalogueOnceAndRerunsRenderNothing() throws {
+        let fixture = try Self.fixture.get()
+        let root = temp("out")
+        let expected = try expected(library: fixture.path)
+        // Four shards at once into one root.
+        let started = try (0..<4).map { try start(shardArguments(root, $0, of: 4)) }
+        var statuses: [Int32] = []
+        for (process, _, err) in started {
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            statuses.append(process.terminationStatus)
+            XCTAssertTrue([0, 3].contains(process.terminationStatus), stderr)
+        }
+        XCTAssertTrue(statuses.contains(3), "some shard met a broken song")
+        var byID: [String: (report: String, line: [String: Any])] = [:]
+        for (report, lines) in try reports(root) {
+            for line in lines {
+                let id = try XCTUnwrap(line["id"] as? String)
+                XCTAssertNil(byID[id], "\(id) reported twice (\(report) and \(byID[id]?.report ?? ""))")
+                byID[id] = (report, line)
+            }
+        }
+        XCTAssertEqual(try reports(root).count, 4)
+        XCTAssertEqual(Set(byID.keys), Set(expected.keys), "the union of the shards is exactly the catalogue")
+        for (id, status) in expected {
+            XCTAssertEqual(byID[id]?.line["status"] as? String, status, "\(id): \(byID[id]?.line["error"] ?? "")")
+        }
+        // Folders: exactly the rendered songs, each complete; nothing half-written is left.
+        let folders = Set(try files(root).filter { $0 != "catalog" })
+        XCTAssertEqual(folders, Set(expected.filter { $0.value == "rendered" }.keys))
+        for id in folders {
+            let record = try json(root + "/" + id + "/catalog.json")
+            let pngs = try files(root + "/" + id).filter { $0.hasSuffix(".png") }
+            XCTAssertEqual(record["frames"] as? Int, pngs.count, id)
+            XCTAssertEqual(byID[id]?.line["frames"] as? Int, pngs.count, id)
+            XCTAssertEqual(try json(root + "/" + id + "/manifest.json")["complete"] as? Bool, true, id)
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/m-0000/poster.png"), "\"at\" gives a poster")
+        XCTAssertTrue((byID["gone"]?.line["error"] as? String ?? "").contains("nowhere.mp3"))
+
+        // The summary merges the four reports.
+        var summary = try run(["catalog", "--summary", root])
+        XCTAssertEqual(summary.status, 3, summary.stderr)
+        let rendered = expected.values.filter { $0 == "rendered" }.count, failed = expected.values.filter { $0 == "failed" }.count
+        XCTAssertTrue(summary.stdout.contains("4 report(s), \(expected.count) songs: \(rendered) rendered, 0 skipped, \(failed) failed, 2 no-lyrics"), summary.stdout)
+        XCTAssertEqual(summary.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("  ") }.count, failed)
+
+        // Again: nothing is rendered, and every song is in the same shard as before.
+        for i in 0..<4 {
+            let again = try run(try shardArguments(root, i, of: 4))
+            XCTAssertTrue([0, 3].contains(again.status), again.stderr)
+        }
+        for (report, lines) in try reports(root) {
+            for line in lines {
+                let id = try XCTUnwrap(line["id"] as? String)
+                XCTAssertEqual(byID[id]?.report, report, "\(id) moved")
+                XCTAssertNotEqual(line["status"] as? String, "rendered", "\(id) rendered again")
+            }
+        }
+        summary = try run(["catalog", "--summary", root])
+        XCTAssertTrue(summary.stdout.contains("0 rendered, \(rendered) skipped"), summary.stdout)
+
+        // Ten songs added to the manifest: only they are rendered, and no song changes shard.
+        let grown = temp("grown.jsonl")
+        var text = try String(contentsOf: fixture.appendingPathComponent("manifest.jsonl"), encoding: .utf8)
+        for i in 10..<20 {
+            text += "{\"id\": \"added-\(i)\", \"cover\": \"\(fixture.path)/library/pairs/song-\(i).png\", \"lyrics\": \"\(fixture.path)/library/pairs/song-\(i).lrc\"}\n"
+        }
+        try text.write(toFile: grown, atomically: true, encoding: .utf8)
+        var added: [String] = []
+        for i in 0..<4 {
+            let result = try run(["catalog", fixture.appendingPathComponent("library").path, grown, "-o", root,
+                                  "--shard", "\(i)/4", "--jobs", "1"] + size)
+            XCTAssertTrue([0, 3].contains(result.status), result.stderr)
+        }
+        for (report, lines) in try reports(root) {
+            for line in lines {
+                let id = try XCTUnwrap(line["id"] as? String)
+                if id.hasPrefix("added-") {
+                    added.append(id)
+                    XCTAssertEqual(line["status"] as? String, "rendered")
+                } else if let before = byID[id] {
+                    XCTAssertEqual(before.report, report, "\(id) moved to another shard")
+                    XCTAssertNotEqual(line["status"] as? String, "rendered", "\(id) rendered again")
+                }
+            }
+        }
+        XCTAssertEqual(added.sorted(), (10..<20).map { "added-\($0)" }.sorted())
+    }
+
+    func testAKilledShardResumesWithoutDuplicatesOrHalfSongs() throws {
+        let root = temp("out")
+        let arguments = try shardArguments(root, 1, of: 2)
+        let (process, _, _) = try start(arguments)
+        // Kill it hard once a few songs are in place.
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline, process.isRunning {
+            if let names = try? files(root), names.filter({ !$0.hasPrefix(".") && $0 != "catalog" }).count >= 8 { break }
+            usleep(20_000)
+        }
+        XCTAssertTrue(process.isRunning, "still running when killed")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let before = try files(root).filter { !$0.hasPrefix(".") && $0 != "catalog" }
+        for id in before {
+            XCTAssertNotNil(try? json(root + "/" + id + "/catalog.json"), "\(id) is in place only when complete")
+        }
+        // Started again: the songs already in place are skipped, the rest rendered, nothing twice.
+        let again = try run(arguments)
+        XCTAssertTrue([0, 3].contains(again.status), again.stderr)
+        let lines = try XCTUnwrap(try reports(root).values.first)
+        XCTAssertEqual(try reports(root).count, 1)
+        let ids = lines.compactMap { $0["id"] as? String }
+        XCTAssertEqual(ids.count, Set(ids).count, "no song twice in the report")
+        for line in lines where before.contains(line["id"] as? String ?? "") {
+            XCTAssertEqual(line["status"] as? String, "skipped", "\(line["id"] ?? "") was complete before the kill")
+        }
+        let rendered = Set(lines.filter { $0["status"] as? String == "rendered" || $0["status"] as? String == "skipped" }.compactMap { $0["id"] as? String })
+        XCTAssertEqual(Set(try files(root).filter { $0 != "catalog" }), rendered, "no partial folder left; every song in place")
+        let expected = try expected(library: try Self.fixture.get().path)
+        XCTAssertEqual(Set(ids), Set(expected.keys.filter { CatalogShard(index: 1, count: 2).contains($0) }))
+    }
+
+    func testShardAutoReadsTheSchedulersVariables() throws {
+        let manifest = try write("{\"id\": \"one\", \"cover\": \"\(Self.package.path)/\(cover)\", \"lyrics\": \"\(Self.package.path)/\(lyrics)\"}\n", to: "m.jsonl")
+        let root = temp("out")
+        for (environment, origin, name) in [
+            (["JOB_COMPLETION_INDEX": "2", "LYRICPOSTER_SHARDS": "5"], "Kubernetes Indexed Job", "shard-02-of-05"),
+            (["AWS_BATCH_JOB_ARRAY_INDEX": "1", "AWS_BATCH_JOB_ARRAY_SIZE": "3"], "AWS Batch array job", "shard-01-of-03"),
+            (["SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"], "Slurm array", "shard-03-of-04"),
+        ] {
+            let result = try run(["catalog", manifest, "-o", root, "--shard", "auto"] + size, environment: environment)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stderr.contains(origin), result.stderr)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/catalog/\(name).jsonl"), name)
+        }
+        var result = try run(["catalog", manifest, "-o", root, "--shard", "auto"], environment: ["JOB_COMPLETION_INDEX": "0"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("LYRICPOSTER_SHARDS"), result.stderr)
+        result = try run(["catalog", manifest, "-o", root, "--shard", "auto"], environment: ["JOB_COMPLETION_INDEX": "5", "LYRICPOSTER_SHARDS": "5"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("not a shard"), result.stderr)
+    }
+
+    func testAMillionLineManifestKeepsMemoryFlat() throws {
+        // Manifests of missing files, 100 000 and 1 000 000 lines: every line is read and
+        // hashed; one shard in 64 is tried (and fails). Peak memory must not follow the length.
+        var peaks: [Int: Double] = [:]
+        for count in [100_000, 1_000_000] {
+            let path = temp("m\(count).jsonl")
+            FileManager.default.createFile(atPath: path, contents: nil)
+            let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+            var block = ""
+            for i in 0..<count {
+                block += "{\"id\": \"s\(i)\", \"audio\": \"missing/\(i).mp3\"}\n"
+                if block.utf8.count > 1 << 20 { handle.write(Data(block.utf8)); block = "" }
+            }
+            handle.write(Data(block.utf8))
+            try handle.close()
+            let root = temp("out\(count)")
+            let result = try run(["-f", "%M", Self.binary.path, "catalog", path, "-o", root, "--shard", "0/64", "--quiet"],
+                                 executable: "/usr/bin/time")
+            XCTAssertEqual(result.status, 3, result.stderr)
+            let peak = try XCTUnwrap(result.stderr.split(separator: "\n").last.flatMap { Double($0) })
+            peaks[count] = peak / 1024
+            let lines = try String(contentsOfFile: root + "/catalog/shard-00-of-64.jsonl", encoding: .utf8).split(separator: "\n")
+            XCTAssertEqual(Double(lines.count), Double(count) / 64, accuracy: Double(count) / 64 * 0.1)
+            XCTAssertTrue(lines.allSatisfy { $0.contains("\"failed\"") && $0.contains("no such file") })
+        }
+        let small = try XCTUnwrap(peaks[100_000]), large = try XCTUnwrap(peaks[1_000_000])
+        print("peak RSS: \(small) MB for 100 000 lines, \(large) MB for 1 000 000")
+        XCTAssertLessThan(large - small, 16, "peak RSS \(small) MB → \(large) MB")
+    }
+
+    func testKubernetesManifestsAreAValidIndexedJob() throws {
+        let checker = Self.package.appendingPathComponent("Tests/Fixtures/check-kubernetes.py").path
+        let job = Self.package.appendingPathComponent("deploy/kubernetes/catalog-job.yaml").path
+        let volume = Self.package.appendingPathComponent("deploy/kubernetes/data-volume.yaml").path
+        var result = try run([checker, job, volume], executable: "/usr/bin/python3")
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        // The checker can fail: a Job whose completions disagree with LYRICPOSTER_SHARDS.
+        let text = try String(contentsOfFile: job, encoding: .utf8)
+        let broken = try write(text.replacingOccurrences(of: "completions: 8", with: "completions: 7"), to: "job.yaml")
+        XCTAssertNotEqual(text, try String(contentsOfFile: broken, encoding: .utf8))
+        result = try run([checker, broken, volume], executable: "/usr/bin/python3")
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue((result.stdout + result.stderr).contains("completions"), result.stdout + result.stderr)
+    }
+}
