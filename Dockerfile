@@ -24,16 +24,13 @@ WORKDIR /src
 COPY Package.swift Package.resolve[d] ./
 RUN swift package resolve
 COPY . .
-RUN swift build -c release --product lyricposter --static-swift-stdlib
-# The man page (make man) comes from swift-argument-parser's generate-manual plugin, whose own
-# release build may relink the binary without --static-swift-stdlib: build again after it
-# (a no-op when nothing changed).
-RUN make man \
- && swift build -c release --product lyricposter --static-swift-stdlib
-# `make install` builds and installs; install-files only copies what is built (bin/lyricposter,
-# share/lyricposter/fonts, the man page, shell completions). Then the installed binary must load
-# only libraries from deploy/runtime-packages.txt (this fails on a dynamic Swift runtime).
-RUN make install-files PREFIX=/usr/local DESTDIR=/staging \
+# The static release build; then `make man` (swift-argument-parser's generate-manual plugin, which
+# builds the package in debug first) and `make install-files`, which copies what is built: the
+# binary, share/lyricposter/fonts, the man page and the shell completions. (`make install` does
+# all three on a machine with the build packages.) Last, the installed binary must load only
+# libraries from deploy/runtime-packages.txt: a dynamic Swift runtime or a short list fails here.
+RUN swift build -c release --product lyricposter --static-swift-stdlib \
+ && make man install-files PREFIX=/usr/local DESTDIR=/staging \
  && scripts/check-runtime-libs.sh /staging/usr/local/bin/lyricposter
 
 FROM debian:bookworm-slim
@@ -57,10 +54,8 @@ RUN fc-cache /usr/local/share/lyricposter/fonts \
  && mkdir -p /data \
  && chown 10001:10001 /data
 # Backdrop and fontconfig caches: writable for any uid (mount a volume here to keep them).
-# LYRICPOSTER_FONTS: found from argv[0] otherwise, which is a bare "lyricposter" when run
-# through PATH (as ENTRYPOINT does), so the folder next to the binary would not be found.
-ENV XDG_CACHE_HOME=/tmp/cache \
-    LYRICPOSTER_FONTS=/usr/local/share/lyricposter/fonts
+# The bundled fonts are found beside the binary (/usr/local/share/lyricposter/fonts).
+ENV XDG_CACHE_HOME=/tmp/cache
 WORKDIR /data
 USER 10001:10001
 ENTRYPOINT ["lyricposter"]

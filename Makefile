@@ -34,6 +34,8 @@ deps:
 
 build: deps
 	$(SWIFT) build $(RELEASE) --product lyricposter
+	@# A release build made earlier without --static-swift-stdlib is relinked as it was; replan.
+	@if ldd $(BIN) | grep -q libswiftCore; then touch Package.swift; rm -f $(BIN); $(SWIFT) build $(RELEASE) --product lyricposter; fi
 
 demo: build
 	@scripts/demo.sh $(BIN) $(OUT)
@@ -44,7 +46,7 @@ gallery: build
 	@scripts/gallery.sh $(BIN) $(OUT)
 
 # The release build first: the install and container tests check the binary users get.
-test: deps build
+test: deps build man
 	$(SWIFT) test
 
 # Speed and memory of the release build (see README, Performance). RUNS=n for more or fewer runs.
@@ -67,10 +69,11 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# The man page, from the command-line definitions (swift-argument-parser's generate-manual).
+# The man page, from the command-line definitions (swift-argument-parser's generate-manual). The
+# plugin builds the package first: in debug, so that it leaves the static release build alone.
 man: $(MANPAGE)
-$(MANPAGE): $(BIN)
-	$(SWIFT) package plugin generate-manual --product lyricposter >/dev/null
+$(MANPAGE): $(wildcard Sources/lyricposter/*.swift)
+	$(SWIFT) package plugin generate-manual --configuration debug >/dev/null
 
 # Installs the release build, its fonts, man page and shell completions under $(DESTDIR)$(PREFIX).
 install: build man install-files

@@ -1,0 +1,71 @@
+import Foundation
+import XCTest
+
+/// `make install` / `make uninstall` into a staging folder, the installed binary started through
+/// $PATH (as users and the container start it), and the shared libraries it needs against the
+/// container's runtime package list. Needs the static release build and the man page, which
+/// `make test` makes first.
+final class InstallTests: CLITestCase {
+    var release: String { Self.package.appendingPathComponent(".build/release/lyricposter").path }
+
+    func make(_ arguments: [String]) throws -> Run {
+        try run(["-s", "-C", Self.package.path] + arguments, executable: "/usr/bin/make")
+    }
+
+    func testInstallPutsEverythingWhereItBelongsAndUninstallRemovesExactlyThat() throws {
+        let manual = Self.package.appendingPathComponent(".build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1").path
+        guard FileManager.default.isExecutableFile(atPath: release), FileManager.default.fileExists(atPath: manual) else {
+            throw XCTSkip("needs the release build and the man page: run `make test`")
+        }
+        let stage = temp("stage")
+        var result = try make(["install-files", "PREFIX=/usr", "DESTDIR=" + stage])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let usr = stage + "/usr"
+        for path in ["bin/lyricposter", "share/lyricposter/fonts/NotoSans-Regular.ttf", "share/lyricposter/fonts/OFL.txt",
+                     "share/man/man1/lyricposter.1", "share/bash-completion/completions/lyricposter",
+                     "share/zsh/site-functions/_lyricposter", "share/fish/vendor_completions.d/lyricposter.fish"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: usr + "/" + path), path)
+        }
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: usr + "/bin/lyricposter"))
+        let bundled = try files(Self.package.appendingPathComponent("fonts").path).filter { $0.hasSuffix(".ttf") }
+        XCTAssertEqual(try files(usr + "/share/lyricposter/fonts").filter { $0.hasSuffix(".ttf") }, bundled)
+        XCTAssertTrue(try String(contentsOfFile: usr + "/share/man/man1/lyricposter.1", encoding: .utf8).contains(".Nm lyricposter"))
+        XCTAssertTrue(try String(contentsOfFile: usr + "/share/zsh/site-functions/_lyricposter", encoding: .utf8).contains("#compdef lyricposter"))
+        XCTAssertTrue(try String(contentsOfFile: usr + "/share/fish/vendor_completions.d/lyricposter.fish", encoding: .utf8).contains("complete -c 'lyricposter'"))
+        result = try run(["-n", usr + "/share/bash-completion/completions/lyricposter"], executable: "/bin/bash")
+        XCTAssertEqual(result.status, 0, "the bash completion parses: \(result.stderr)")
+
+        // Started by name through $PATH, away from the checkout: the same bytes as the checkout's build.
+        let environment = ["PATH": usr + "/bin:/usr/bin:/bin", "LYRICPOSTER_FONTS": ""]
+        let installed = temp("installed.png"), checkout = temp("checkout.png")
+        let arguments = ["frame", Self.package.path + "/" + cover, Self.package.path + "/" + lyrics, "--at", "0:58.5"]
+        result = try run(["-c", "cd / && exec lyricposter \"$@\"", "sh"] + arguments + ["-o", installed], environment: environment,
+                         executable: "/bin/sh")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        result = try run(arguments + ["-o", checkout], executable: release)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: installed)), try Data(contentsOf: URL(fileURLWithPath: checkout)),
+                       "the installed binary renders byte-identical frames")
+        result = try run(["-c", "exec lyricposter --version"], environment: environment, executable: "/bin/sh")
+        for library in ["cairo", "Pango", "HarfBuzz", "libpng", "libjpeg-turbo", "libwebp", "TagLib", "ISA-L", "libdeflate"] {
+            XCTAssertTrue(result.stdout.contains("  " + library + " "), "--version names \(library): \(result.stdout)")
+        }
+
+        // Every shared library it loads comes from the container's runtime packages.
+        result = try run([usr + "/bin/lyricposter"], executable: Self.package.path + "/scripts/check-runtime-libs.sh")
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("ok:"), result.stdout)
+
+        result = try make(["uninstall", "PREFIX=/usr", "DESTDIR=" + stage])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let left = FileManager.default.enumerator(atPath: stage)?.allObjects.compactMap { $0 as? String }
+            .filter { !FileManager.default.fileExists(atPath: stage + "/" + $0, isDirectory: nil) || !isFolder(stage + "/" + $0) } ?? []
+        XCTAssertEqual(left, [], "uninstall removes every file install put there")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: usr + "/share/lyricposter"))
+    }
+
+    func isFolder(_ path: String) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+    }
+}
