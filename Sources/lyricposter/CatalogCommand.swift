@@ -18,7 +18,7 @@ struct CatalogCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("Music folders (walked recursively) and JSONL manifests.", valueName: "source"))
+    @Argument(help: ArgumentHelp("Music folders (walked recursively), audio files and JSONL manifests.", valueName: "source"))
     var sources: [String] = []
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The output root.", valueName: "dir"))

@@ -1,5 +1,6 @@
 import Foundation
 import LyricPoster
+import TestSupport
 import XCTest
 
 /// `lyricposter catalog` over a generated catalogue (Tests/Fixtures/make-catalog.py: 200 audio
@@ -191,12 +192,53 @@ final class CatalogTests: CLITestCase {
             XCTAssertTrue(result.stderr.contains(origin), result.stderr)
             XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/catalog/\(name).jsonl"), name)
         }
-        var result = try run(["catalog", manifest, "-o", root, "--shard", "auto"], environment: ["JOB_COMPLETION_INDEX": "0"])
+        // An audio file given as a source is one song.
+        let single = temp("single")
+        let song = try AudioFixtures.path("tagged.mp3")
+        var result = try run(["catalog", song, "-o", single] + size)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try files(single).filter { $0 != "catalog" }, [CatalogSources.id(forRelativePath: "tagged.mp3")])
+        result = try run(["catalog", manifest, "-o", root, "--shard", "auto"], environment: ["JOB_COMPLETION_INDEX": "0"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("LYRICPOSTER_SHARDS"), result.stderr)
         result = try run(["catalog", manifest, "-o", root, "--shard", "auto"], environment: ["JOB_COMPLETION_INDEX": "5", "LYRICPOSTER_SHARDS": "5"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("not a shard"), result.stderr)
+    }
+
+    func testHostileManifestLinesAreReportedOneByOne() throws {
+        let song = "\"cover\": \"\(Self.package.path)/\(cover)\", \"lyrics\": \"\(Self.package.path)/\(lyrics)\""
+        var bytes = Data()
+        func line(_ text: String, ending: String = "\n") { bytes.append(Data((text + ending).utf8)) }
+        line("{\"id\": \"crlf\", \(song)}", ending: "\r\n")                                    // 1: fine, CRLF
+        line("{\"id\": \"long\", \"title\": \"" + String(repeating: "x", count: 100_000) + "\", \(song)}")  // 2
+        bytes.append(Data([0xFF, 0xFE, 0x00, 0x7B, 0x22, 0x0A]))                                   // 3: binary
+        line("{\"id\": 5, \(song)}")                                                             // 4
+        line("{\"id\": \"list\", \"audio\": [\"a.mp3\"]}")                                       // 5
+        line("[1, 2, 3]")                                                                        // 6
+        line("{\"id\": \"con\\u0001trol\", \(song)}")                                               // 7
+        line("{\"id\": \"" + String(repeating: "i", count: 300) + "\", \(song)}")                  // 8
+        line("{\"id\": \"when\", \"at\": \"soon\", \(song)}")                                     // 9
+        line("")                                                                                 // blank: skipped
+        line("{\"id\": \"last\", \(song)}", ending: "")                                          // 11: no newline
+        let manifest = temp("hostile.jsonl")
+        try bytes.write(to: URL(fileURLWithPath: manifest))
+        let root = temp("out")
+        let result = try run(["catalog", manifest, "-o", root] + size)
+        XCTAssertEqual(result.status, 3, result.stderr)
+        let lines = try XCTUnwrap(try reports(root).values.first)
+        var byID: [String: [String: Any]] = [:]
+        for line in lines { byID[line["id"] as? String ?? ""] = line }
+        XCTAssertEqual(Set(byID.keys), ["crlf", "line-2", "line-3", "line-4", "list", "line-6", "line-7", "line-8", "when", "last"])
+        XCTAssertEqual(byID["crlf"]?["status"] as? String, "rendered")
+        XCTAssertEqual(byID["last"]?["status"] as? String, "rendered")
+        for (id, message) in [("line-2", "longer than 65536 bytes"), ("line-3", "not a JSON object"), ("line-4", "\"id\" must be a string"),
+                              ("list", "\"audio\" must be a string"), ("line-6", "not a JSON object"), ("line-7", "control character"),
+                              ("line-8", "longer than 200 bytes"), ("when", "\"at\" is not a time")] {
+            XCTAssertEqual(byID[id]?["status"] as? String, "failed", id)
+            XCTAssertTrue((byID[id]?["error"] as? String ?? "").contains(message), "\(id): \(byID[id]?["error"] ?? "")")
+            XCTAssertTrue((byID[id]?["error"] as? String ?? "").hasPrefix(manifest + ":"), "names the manifest and line")
+        }
     }
 
     func testAMillionLineManifestKeepsMemoryFlat() throws {

@@ -77,6 +77,12 @@ public final class CatalogSources {
             folders.append((source, ""))
             return
         }
+        if MediaTags.isAudioFile(source) {
+            // One audio file given as a source: a song of its own.
+            let name = (source as NSString).lastPathComponent
+            ready.append(.song(CatalogSong(id: Self.id(forRelativePath: name), source: .audio(source, cover: nil, lyrics: nil))))
+            return
+        }
         do {
             manifest = (try LineReader(path: source, maxLineBytes: Self.maxLineBytes), (source as NSString).deletingLastPathComponent, source, 0)
         } catch {
