@@ -4,9 +4,12 @@
 
 SWIFT ?= swift
 OUT ?= out
-PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev \
-           libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev fonts-noto-cjk fonts-noto-color-emoji \
-           ffmpeg python3-mutagen libglib2.0-dev dbus mpv mpv-mpris playerctl python3-dbus python3-gi
+# What building needs (and the fonts every render uses), then what the tests and the demo add:
+# ffmpeg (video), a session bus and a real player (follow), tag fixtures, YAML, /usr/bin/time.
+BUILD_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev \
+           libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev \
+           fonts-noto-cjk fonts-noto-color-emoji
+PACKAGES = $(BUILD_PACKAGES) ffmpeg python3-mutagen dbus mpv mpv-mpris playerctl python3-dbus python3-gi python3-yaml time
 BIN = .build/release/lyricposter
 # Release builds link the Swift runtime statically: the binary then needs only the Debian
 # libraries of deploy/runtime-packages.txt, wherever it is installed.
@@ -25,19 +28,23 @@ INSTALLED = $(bindir)/lyricposter $(addprefix $(fontdir)/,$(FONTS)) $(datadir)/m
             $(datadir)/fish/vendor_completions.d/lyricposter.fish
 MANPAGE = .build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1
 
-.PHONY: all deps build demo gallery test bench fuzz test-sanitized clean install install-files uninstall man runtime-deps
+.PHONY: all deps deps-build build demo gallery test bench fuzz test-sanitized clean install install-files uninstall man runtime-deps
 
 all: build
 
 deps:
 	@scripts/install-deps.sh $(PACKAGES)
 
-build: deps
+deps-build:
+	@scripts/install-deps.sh $(BUILD_PACKAGES)
+
+build: deps-build
 	$(SWIFT) build $(RELEASE) --product lyricposter
 	@# A release build made earlier without --static-swift-stdlib is relinked as it was; replan.
 	@if ldd $(BIN) | grep -q libswiftCore; then touch Package.swift; rm -f $(BIN); $(SWIFT) build $(RELEASE) --product lyricposter; fi
 
 demo: build
+	@scripts/install-deps.sh ffmpeg
 	@scripts/demo.sh $(BIN) $(OUT)
 
 # The README's pictures (docs/), tiled with ImageMagick.
