@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 
 // Two reference pipelines that do the job of `lyricposter lines` (one PNG per lyric line: the cover
 // filling the frame, darkened, the previous, current and next lines over it), measured the same
@@ -63,7 +64,7 @@ func runFloor(cover: String, song: String, out: String, width: Int, height: Int,
 /// (zlib's default level, no filter).
 func runFFmpegLibass(cover: String, song: String, out: String, width: Int, height: Int, frames: Int, fontsDir: String,
                      work: String, pngOptions: [String] = []) throws -> Measured {
-    guard let ffmpeg = findExecutable("ffmpeg") else { throw BenchError("ffmpeg not found in PATH (apt install ffmpeg)") }
+    guard let ffmpeg = Executable.find("ffmpeg") else { throw BenchError("ffmpeg not found in PATH (apt install ffmpeg)") }
     let text = try String(contentsOfFile: song, encoding: .utf8)
     let stamps = referenceLines(text)
     let lines = stamps.enumerated().compactMap { i, line -> (start: Int, end: Int, text: String)? in
@@ -128,15 +129,6 @@ private func floorSource() -> String {
 
 private func modified(_ path: String) -> Date? {
     (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-}
-
-func findExecutable(_ name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-    for folder in path.split(separator: ":") where !folder.isEmpty {
-        let candidate = folder + "/" + name
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
 }
 
 /// The timed lines of simple LRC, sorted by time: `[mm:ss.xx]text`, word tags `<mm:ss.xx>`

@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 
 /// `lyricposter video` against the PNG route it replaces (`lines`/`sequence` writing PNGs, then
 /// ffmpeg's concat demuxer decoding them), with the same x264 settings, on 3-minute songs at
@@ -11,9 +12,8 @@ enum VideoBench {
     static func run(inputs: (photo: String, songWords: String), work: String, runs: Int, cores: Int) throws {
         let folder = work + "/video"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let ffmpeg = "/usr/bin/ffmpeg"
-        guard FileManager.default.isExecutableFile(atPath: ffmpeg) else {
-            print("## video: skipped (no /usr/bin/ffmpeg)\n")
+        guard let ffmpeg = Executable.find("ffmpeg") else {
+            print("## video: skipped (no ffmpeg on PATH)\n")
             return
         }
         let toneND = folder + "/tone-178s.mp3", tone180 = folder + "/tone-180s.mp3"

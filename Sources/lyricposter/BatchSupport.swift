@@ -69,9 +69,7 @@ enum Viewer {
         var command: String?
         if let viewer = environment["LYRICPOSTER_VIEWER"], !viewer.isEmpty {
             command = viewer
-        } else if let found = (environment["PATH"] ?? "").split(separator: ":").map({ "\($0)/xdg-open" })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }),
-            environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil {
+        } else if let found = Executable.find("xdg-open"), environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil {
             command = found
         }
         guard let command else {

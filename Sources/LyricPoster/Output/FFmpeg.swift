@@ -4,11 +4,7 @@ import Foundation
 public enum FFmpeg {
     /// `tool`'s full path on $PATH, or an error that names the package to install.
     public static func locate(_ tool: String) throws(PosterError) -> String {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") where !folder.isEmpty {
-            let candidate = "\(folder)/\(tool)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
+        if let found = Executable.find(tool) { return found }
         throw PosterError(path: tool, reason: "not found on PATH; video needs ffmpeg (Debian/Ubuntu: apt-get install ffmpeg)")
     }
 
