@@ -95,26 +95,29 @@ public enum OutputFile {
     /// Writes `bytes` to a new temporary file next to `target` and returns its path.
     private static func writeTemporary(_ bytes: [UInt8], besides target: String, reportAs path: String) throws(PosterError) -> String {
         let (fd, temporary) = try openTemporary(besides: target, reportAs: path)
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let n = write(fd, base + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        var failure = bytes.withUnsafeBytes { writeAll($0, to: fd) }
         if close(fd) != 0, failure == 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
             throw PosterError(path: path, reason: "cannot write: " + errnoReason(failure))
         }
         return temporary
+    }
+
+    /// Writes all of `bytes` to `fd` (retrying short and interrupted writes); 0, or the errno of
+    /// the write that failed.
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
+        guard let base = bytes.baseAddress else { return 0 }
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, base + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return 0
     }
 
     /// Creates `.<name>.tmp-<pid>-<random>` beside `target`, open for writing.

@@ -185,16 +185,9 @@ public final class FramePipe: Sendable {
     }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(PosterError) {
-        guard let base = bytes.baseAddress else { return }
-        let fd = handle.fileDescriptor
-        var offset = 0
-        while offset < bytes.count {
-            let n = Foundation.write(fd, base + offset, bytes.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw PosterError(path: output, reason: errno == EPIPE ? "ffmpeg stopped reading frames" : "cannot send a frame to ffmpeg: " + OutputFile.errnoReason(errno))
-            }
-            offset += n
+        let failure = OutputFile.writeAll(bytes, to: handle.fileDescriptor)
+        guard failure == 0 else {
+            throw PosterError(path: output, reason: failure == EPIPE ? "ffmpeg stopped reading frames" : "cannot send a frame to ffmpeg: " + OutputFile.errnoReason(failure))
         }
     }
 
