@@ -38,20 +38,25 @@ final class Progress: @unchecked Sendable {
     var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
 
     func update(_ done: Int, _ total: Int) {
+        redraw(force: done == total) { seconds in
+            let width = 28
+            let filled = total > 0 ? width * done / total : width
+            let rate = seconds > 0 ? Double(done) / seconds : 0
+            let eta = rate > 0 ? Double(total - done) / rate : 0
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            return String(format: "%@ %@ %d/%d  %.1f frames/s  ETA %.0fs", label, bar, done, total, rate, eta)
+        }
+    }
+
+    /// Redraws the line in place with `text(seconds elapsed)`, at most ten times a second unless forced.
+    func redraw(force: Bool = false, _ text: (Double) -> String) {
         guard !quiet, terminal else { return }
         lock.lock()
         defer { lock.unlock() }
         let now = DispatchTime.now().uptimeNanoseconds
-        guard done == total || now - lastDraw > 100_000_000 else { return }
+        guard force || now - lastDraw > 100_000_000 else { return }
         lastDraw = now
-        let width = 28
-        let filled = total > 0 ? width * done / total : width
-        let seconds = elapsed
-        let rate = seconds > 0 ? Double(done) / seconds : 0
-        let eta = rate > 0 ? Double(total - done) / rate : 0
-        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let line = String(format: "\r%@ %@ %d/%d  %.1f frames/s  ETA %.0fs ", label, bar, done, total, rate, eta)
-        FileHandle.standardError.write(Data(line.utf8))
+        FileHandle.standardError.write(Data(("\r" + text(elapsed) + " ").utf8))
     }
 
     /// Clears the bar and prints one summary line (none when `summary` is empty).

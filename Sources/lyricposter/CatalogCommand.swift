@@ -80,14 +80,19 @@ struct CatalogCommand: ParsableCommand {
         }
         let stop = StopFlag()
         stop.installSignalHandlers()
-        let line = SongProgress(quiet: quiet)
+        let line = Progress(label: "catalog", quiet: quiet)
         let totals: CatalogRunner.Totals
         do {
             let runner = CatalogRunner(output: output, options: try render.renderOptions(), each: CatalogRunner.Each(rawValue: each) ?? .lines,
                                        shard: shard, jobs: jobs, columns: columns)
-            totals = try runner.run(CatalogSources(sources, skip: [output]), stop: stop, progress: line.update)
+            totals = try runner.run(CatalogSources(sources, skip: [output]), stop: stop) { totals in
+                line.redraw { seconds in
+                    String(format: "catalog: %d songs (%d rendered, %d skipped, %d failed)  %.1f songs/s", totals.songs,
+                           totals[.rendered], totals[.skipped], totals[.failed], seconds > 0 ? Double(totals.songs) / seconds : 0)
+                }
+            }
         } catch {
-            line.finish("")
+            line.finish()
             throw fail(error)
         }
         line.finish(String(format: "catalog %@: %d songs (%d rendered, %d skipped, %d no lyrics, %d failed), %d frames in %.1f s; report %@",
@@ -119,28 +124,5 @@ struct CatalogCommand: ParsableCommand {
         }
         print(text, terminator: "")
         if !merged.failures.isEmpty { throw ExitCode(3) }
-    }
-}
-
-/// Progress over songs on a terminal: how many, of which kind, and the rate.
-final class SongProgress: Sendable {
-    private let quiet: Bool
-    private let terminal = isatty(STDERR_FILENO) == 1
-    private let start = DispatchTime.now().uptimeNanoseconds
-
-    init(quiet: Bool) { self.quiet = quiet }
-
-    func update(_ totals: CatalogRunner.Totals) {
-        guard !quiet, terminal else { return }
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let line = String(format: "\rcatalog: %d songs (%d rendered, %d skipped, %d failed)  %.1f songs/s ",
-                          totals.songs, totals[.rendered], totals[.skipped], totals[.failed], seconds > 0 ? Double(totals.songs) / seconds : 0)
-        FileHandle.standardError.write(Data(line.utf8))
-    }
-
-    func finish(_ summary: String) {
-        guard !quiet else { return }
-        if terminal { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        if !summary.isEmpty { FileHandle.standardError.write(Data((summary + "\n").utf8)) }
     }
 }
