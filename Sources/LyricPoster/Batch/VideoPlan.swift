@@ -45,9 +45,9 @@ public struct VideoPlan: Sendable {
         var previous = -1
         for tick in sampled.ticks where tick.frame != previous {
             previous = tick.frame
-            // The tick's own scene: a frame met again later shows the same picture at any of its
-            // ticks, and the first tick of this run is when it appears now.
-            frames.append(Frame(scene: scenes.scene(at: Timestamp(milliseconds: tick.timeMs)), ptsMs: tick.timeMs - from))
+            // A frame met again later shows the same picture; this run's first tick is when it
+            // appears now.
+            frames.append(Frame(scene: sampled.frames[tick.frame].scene, ptsMs: tick.timeMs - from))
         }
         return VideoPlan(frames: frames, durationMs: to - from, fps: fps).holdingToEnd()
     }
