@@ -133,8 +133,9 @@ public struct CatalogRunner: Sendable {
         }
         let key = self.key(song, resolved, options: options, fonts: fonts)
         let folder = output + "/" + song.id
-        if let record = Record.read(folder), record.key == key { return line(.skipped, frames: record.frames) }
-        if FileManager.default.fileExists(atPath: folder), Record.read(folder) == nil {
+        let record = Record.read(folder)
+        if let record, record.key == key { return line(.skipped, frames: record.frames) }
+        if record == nil, FileManager.default.fileExists(atPath: folder) {
             return line(.failed, error: "\(folder): exists but was not written by LyricPoster (remove it to render this song)")
         }
         let partial = output + "/." + song.id + ".partial"
