@@ -9,29 +9,13 @@ import XCTest
 /// shard killed and restarted, re-runs, songs added, and a manifest of a million lines.
 final class CatalogTests: CLITestCase {
     /// Generated once per test process.
-    static let fixture: Result<URL, Error> = Result {
-        let out = package.appendingPathComponent(".build/catalog-fixtures")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [package.appendingPathComponent("Tests/Fixtures/make-catalog.py").path, out.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw NSError(domain: "CatalogTests", code: 1, userInfo: [NSLocalizedDescriptionKey: "make-catalog.py failed (needs ffmpeg and python3-mutagen)"])
-        }
-        return out
-    }
+    static let fixture: Result<URL, Error> = Result { try GeneratedFixtures.make("make-catalog.py", into: "catalog-fixtures") }
 
     /// Small posters: the tests are about the catalogue, not the pictures.
     let size = ["--size", "96x160"]
 
-    struct Expected {
-        var statuses: [String: String]
-    }
-
     /// The status every song and broken entry should get, by id.
-    func expected(library: String) throws -> [String: String] {
+    func expected() throws -> [String: String] {
         let root = try Self.fixture.get()
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("expected.json"))) as? [String: [String: String]])
         var statuses: [String: String] = [:]
@@ -59,7 +43,7 @@ final class CatalogTests: CLITestCase {
     func testShardsSideBySideRenderTheCatalogueOnceAndRerunsRenderNothing() throws {
         let fixture = try Self.fixture.get()
         let root = temp("out")
-        let expected = try expected(library: fixture.path)
+        let expected = try expected()
         // Four shards at once into one root.
         let started = try (0..<4).map { try start(shardArguments(root, $0, of: 4)) }
         var statuses: [Int32] = []
@@ -175,7 +159,7 @@ final class CatalogTests: CLITestCase {
         }
         let rendered = Set(lines.filter { $0["status"] as? String == "rendered" || $0["status"] as? String == "skipped" }.compactMap { $0["id"] as? String })
         XCTAssertEqual(Set(try files(root).filter { $0 != "catalog" }), rendered, "no partial folder left; every song in place")
-        let expected = try expected(library: try Self.fixture.get().path)
+        let expected = try expected()
         XCTAssertEqual(Set(ids), Set(expected.keys.filter { CatalogShard(index: 1, count: 2).contains($0) }))
     }
 
