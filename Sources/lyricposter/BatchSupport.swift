@@ -2,13 +2,11 @@ import ArgumentParser
 import Foundation
 import LyricPoster
 
-/// Options every batch command shares.
-struct BatchOptionGroup: ParsableArguments {
+/// How a command that renders many frames runs: `--jobs`, `--quiet`, `--timings` (the batch
+/// commands and `video`).
+struct RunOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Frames rendered in parallel (default: the number of cores).", valueName: "n"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @Flag(help: "Re-render every frame and overwrite files LyricPoster did not write.")
-    var force = false
 
     @Flag(help: "No progress bar or summary.")
     var quiet = false
@@ -19,6 +17,18 @@ struct BatchOptionGroup: ParsableArguments {
     func validate() throws {
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256") }
     }
+}
+
+/// Options every batch command shares.
+struct BatchOptionGroup: ParsableArguments {
+    @OptionGroup var runOptions: RunOptionGroup
+
+    @Flag(help: "Re-render every frame and overwrite files LyricPoster did not write.")
+    var force = false
+
+    var jobs: Int { runOptions.jobs }
+    var quiet: Bool { runOptions.quiet }
+    var timings: Bool { runOptions.timings }
 }
 
 /// Progress on stderr: a bar redrawn in place on a terminal, nothing until the summary otherwise.

@@ -42,14 +42,7 @@ struct VideoCommand: ParsableCommand {
     @Flag(help: "Open the video when it is written.")
     var open = false
 
-    @Option(help: ArgumentHelp("Frames rendered in parallel (default: the number of cores).", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-    @Flag(help: "No progress bar or summary.")
-    var quiet = false
-
-    @Flag(help: "Print the time each stage took to stderr.")
-    var timings = false
+    @OptionGroup var runOptions: RunOptionGroup
 
     @OptionGroup var render: RenderOptionGroup
 
@@ -63,7 +56,6 @@ struct VideoCommand: ParsableCommand {
         if let fps, !(1...120).contains(fps) { throw ValidationError("--fps must be from 1 to 120") }
         if let from, let to, to <= from { throw ValidationError("--to must be later than --from") }
         if let from, from.milliseconds < 0 { throw ValidationError("--from must not be negative") }
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256") }
     }
 
     var outputPath: String {
@@ -82,7 +74,7 @@ struct VideoCommand: ParsableCommand {
         let out = outputPath
         try checkOutputs([out], inputs: song.source.paths + [audio].compactMap { $0 })
         let clock = Timings()
-        let progress = Progress(label: "video", quiet: quiet)
+        let progress = Progress(label: "video", quiet: runOptions.quiet)
         let stop = StopFlag()
         stop.installSignalHandlers()
         let made: Made?
@@ -106,7 +98,7 @@ struct VideoCommand: ParsableCommand {
         progress.finish(String(format: "%@: %@ at %d×%d, %d frames sent (%@), %.1f MB in %.2f s", out,
                                "\(Timestamp(milliseconds: made.plan.durationMs))", made.width, made.height,
                                made.result.frames, rate, Double(bytes) / 1_000_000, progress.elapsed))
-        if timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
+        if runOptions.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
         print(out)
         if open { Viewer.open(out) }
     }
@@ -123,7 +115,7 @@ struct VideoCommand: ParsableCommand {
     private func make(_ out: String, clock: Timings, progress: Progress, stop: StopFlag) throws(PosterError) -> Made? {
         _ = try FFmpeg.locate("ffmpeg")
         let track = try audioPath.map { (path) throws(PosterError) in try FFmpeg.probeAudio(path) }
-        if track == nil, !noAudio, !quiet { note("no --audio: the video is silent") }
+        if track == nil, !noAudio, !runOptions.quiet { note("no --audio: the video is silent") }
         var options = try render.renderOptions(timed: fps != nil)
         // The progress bar runs over the audio's length unless told otherwise.
         if options.duration == nil, let track { options.duration = Timestamp(milliseconds: track.durationMs) }
@@ -146,7 +138,7 @@ struct VideoCommand: ParsableCommand {
         let plan = fps.map { VideoPlan.constant(session.scenes, fps: $0, from: start, to: end) }
             ?? VideoPlan.perLine(session.scenes, from: start, to: end)
         let (width, height) = (options.preset.width, options.preset.height)
-        if width % 2 != 0 || height % 2 != 0, !quiet {
+        if width % 2 != 0 || height % 2 != 0, !runOptions.quiet {
             note("\(width)×\(height) has an odd side; the video is \(width & ~1)×\(height & ~1) (H.264 in yuv420p needs even sides)")
         }
         var settings = VideoEncoder.Settings(width: width, height: height, ptsMs: plan.frames.map(\.ptsMs),
@@ -158,7 +150,7 @@ struct VideoCommand: ParsableCommand {
         let encoder = try VideoEncoder(settings: settings, output: out)
         let result: VideoRenderer.Result
         do throws(PosterError) {
-            result = try VideoRenderer(session: session, plan: plan, jobs: jobs).run(into: encoder.pipe, stop: stop, progress: progress.update)
+            result = try VideoRenderer(session: session, plan: plan, jobs: runOptions.jobs).run(into: encoder.pipe, stop: stop, progress: progress.update)
         } catch {
             if stop.isRequested {
                 encoder.cancel()
