@@ -142,27 +142,6 @@ public struct SceneBuilder: Sendable {
             i += 1
         }
 
-        func line(_ index: Int, _ role: Scene.Role) -> Scene.Line {
-            let l = lines[index]
-            var text = DisplayText.clean(l.text, maxCharacters: maxLineCharacters)
-            var translation = l.translation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) }
-            switch translations {
-            case .show: break
-            case .hide: translation = nil
-            case .only:
-                if let t = translation, !t.isEmpty { text = t }
-                translation = nil
-            }
-            // A romanisation spells the original: not shown when the translation takes its place.
-            let replaced = translations == .only && l.translation?.isEmpty == false
-            let romanised = romanisation == .show && !replaced ? l.romanisation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) } : nil
-            var backing = l.background.map { Scene.Backing(text: DisplayText.clean($0.text, maxCharacters: maxLineCharacters)) }
-            if backing?.text.isEmpty == true { backing = nil }
-            let voice: Scene.Voice = l.agent.map { duetAgents.contains($0) ? .duet : .lead } ?? .lead
-            return Scene.Line(role: role, text: text, translation: translation,
-                              romanisation: romanised?.isEmpty == false ? romanised : nil, backing: backing, voice: voice,
-                              language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
-        }
         result += previous.map { line($0, .previous) }
 
         if let current {
@@ -199,6 +178,30 @@ public struct SceneBuilder: Sendable {
         return Scene(time: time, state: state, lineIndex: current, isInterlude: current == nil, lines: result,
                      title: title, artist: artist, album: album, language: language, duration: duration,
                      timeSensitive: timeSensitive)
+    }
+
+    /// Line `index` of the timeline in `role`, cleaned for display, with its translation,
+    /// romanisation and backing vocals as the options show them.
+    func line(_ index: Int, _ role: Scene.Role) -> Scene.Line {
+        let l = timeline.lines[index]
+        var text = DisplayText.clean(l.text, maxCharacters: maxLineCharacters)
+        var translation = l.translation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) }
+        switch translations {
+        case .show: break
+        case .hide: translation = nil
+        case .only:
+            if let t = translation, !t.isEmpty { text = t }
+            translation = nil
+        }
+        // A romanisation spells the original: not shown when the translation takes its place.
+        let replaced = translations == .only && l.translation?.isEmpty == false
+        let romanised = romanisation == .show && !replaced ? l.romanisation.map { DisplayText.clean($0, maxCharacters: maxLineCharacters) } : nil
+        var backing = l.background.map { Scene.Backing(text: DisplayText.clean($0.text, maxCharacters: maxLineCharacters)) }
+        if backing?.text.isEmpty == true { backing = nil }
+        let voice: Scene.Voice = l.agent.map { duetAgents.contains($0) ? .duet : .lead } ?? .lead
+        return Scene.Line(role: role, text: text, translation: translation,
+                          romanisation: romanised?.isEmpty == false ? romanised : nil, backing: backing, voice: voice,
+                          language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
     }
 
     /// How far each character of `text` has been sung at `time`: from the line's word timing
