@@ -98,8 +98,9 @@ extension Lyrics {
     }
 
     /// A human-readable summary for `lyricposter inspect --text`: encoding, offset, tags, then one
-    /// row per line (index, start, end, text; gaps shown as `·`), with the translation and the word
-    /// count on indented rows below. Ends with a newline.
+    /// row per line (its number as `card --lines` takes it, start, end, text; gaps shown as `·`, and
+    /// gaps and credits unnumbered), with the translation and the word count on indented rows below.
+    /// Ends with a newline.
     public func inspectTable() -> String {
         var out = "format    \(format.rawValue)\n"
         out += "encoding  \(encoding)\n"
@@ -112,7 +113,8 @@ extension Lyrics {
         let gaps = lines.filter(\.text.isEmpty).count
         out += "lines     \(lines.count) (\(lines.count - gaps) with text, \(gaps) gap\(gaps == 1 ? "" : "s"))\n\n"
 
-        let numberWidth = max(1, String(lines.count).count)
+        let numbers = lineNumbers
+        let numberWidth = max(1, String(numbers.compactMap { $0 }.last ?? 0).count)
         let timeWidth = lines.map { max($0.start.description.count, $0.end.description.count) }.max() ?? 9
         func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
             let fill = String(repeating: " ", count: max(0, width - text.count))
@@ -121,7 +123,7 @@ extension Lyrics {
         out += pad("#", numberWidth, right: true) + "  " + pad("start", timeWidth) + "  " + pad("end", timeWidth) + "  text\n"
         let indent = String(repeating: " ", count: numberWidth + 2 * timeWidth + 6)
         for (index, line) in lines.enumerated() {
-            out += pad(String(index + 1), numberWidth, right: true) + "  "
+            out += pad(numbers[index].map(String.init) ?? "", numberWidth, right: true) + "  "
             out += pad(line.start.description, timeWidth) + "  " + pad(line.end.description, timeWidth) + "  "
             let marks = (line.role == .credit ? "[credit] " : "") + (line.agent.map { "[\($0)] " } ?? "")
             out += marks + (line.text.isEmpty ? "·" : Self.singleLine(line.text)) + "\n"
