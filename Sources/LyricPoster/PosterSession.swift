@@ -246,6 +246,19 @@ public final class PosterSession: @unchecked Sendable {
         try mainRenderer.render(scenes.scene(at: time))
     }
 
+    /// Renders and encodes the share card of `choice` on the calling thread. A choice the lyrics
+    /// cannot satisfy, or whose lines do not fit the canvas whole, is refused: a card never cuts.
+    public func renderCard(_ choice: LineChoice) throws(PosterError) -> RenderedFrame {
+        let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath)
+        let frame = try mainRenderer.render(scenes.quote(indices), whole: true)
+        if frame.report.overflow {
+            let p = options.preset
+            let taller = p.height < 1920 || p.width > p.height ? " or a taller preset (--preset lockscreen)" : ""
+            throw PosterError(path: song.lyricsPath, reason: "the \(indices.count) chosen line\(indices.count == 1 ? "" : "s") do not fit a \(p.width)×\(p.height) card whole, even at half size; choose fewer lines\(taller)")
+        }
+        return frame
+    }
+
     /// Renders and encodes `scene` (one of this song's) on the calling thread.
     public func render(_ scene: Scene) throws(PosterError) -> RenderedFrame {
         try mainRenderer.render(scene)

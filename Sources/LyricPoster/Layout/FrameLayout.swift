@@ -57,5 +57,8 @@ public struct FrameLayout {
     public var focus: Rect?
     /// For classic rows: the rows' full extent, which gets the dark band.
     public var band: Rect?
+    /// For a share card: the chosen lines did not fit the canvas whole even at the smallest size
+    /// allowed (nothing is cut; the card is refused).
+    public var overflow = false
     public var missingGlyphs: Int { blocks.reduce(0) { $0 + $1.layout.missingGlyphs } }
 }

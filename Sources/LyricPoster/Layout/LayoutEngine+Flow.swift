@@ -13,8 +13,9 @@ extension LayoutEngine {
 
     /// One lyric line's blocks, stacked: the line, its romanisation, its translation, its backing
     /// vocals. `share` is the part of the region a current line may fill (less than all of it
-    /// when another line is sung at the same time).
-    func group(_ line: Scene.Line, area: Rect, distance: Int, share: Double = 1) -> Group {
+    /// when another line is sung at the same time). A card's `quote` lines are drawn as current
+    /// lines at `scale` of their size, wrapped as far as needed and never cut.
+    func group(_ line: Scene.Line, area: Rect, distance: Int, share: Double = 1, scale: Double = 1) -> Group {
         var alignment = geometry.lyricsAlignment
         var mainLook = look(for: line.role)
         if line.voice == .duet {
@@ -30,12 +31,14 @@ extension LayoutEngine {
         let fade = theme.opacityFalloff * Double(max(0, distance - 1))
         if distance > 0 { mainLook.color = mainLook.color.withAlpha(max(0.15, mainLook.color.alpha - fade)) }
         let blur = theme.depthBlur * Double(distance) * geometry.unit
-        let isCurrent = line.role == .current
+        let isQuote = line.role == .quote
+        let isCurrent = line.role == .current || isQuote
+        if isQuote { mainLook.size = (mainLook.size * scale).rounded() }
         // The current line gets the whole region first (its share of it when lines are sung
-        // together); a neighbour at most a third of it.
-        let budget = isCurrent ? area.height * share : area.height / 3
+        // together); a neighbour at most a third of it. Quotes shrink together, not one by one.
+        let budget = isQuote ? .infinity : isCurrent ? area.height * share : area.height / 3
         let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: alignment,
-                       maxHeight: budget, minScale: isCurrent ? 0.75 : 1)
+                       maxHeight: budget, minScale: isCurrent && !isQuote ? 0.75 : 1)
         var mainBlock = place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: alignment)
         mainBlock.sung = line.sung
         var blocks = [mainBlock]
@@ -51,14 +54,14 @@ extension LayoutEngine {
             } else {
                 // Under the current line, sub-lines take the line's own colour, a step quieter.
                 subLook.color = currentColor.withAlpha(theme.translationOpacity * opacity)
-                subLook.maxLines = 3
+                subLook.maxLines = isQuote ? 64 : 3
             }
             let language = FontSetup.language(of: subText, songLanguage: role == .background ? line.language : nil)
             let gap = 0.22 * mainLook.size
             let room = isCurrent ? budget - height - gap : budget
             guard room >= subLook.size * Self.lineHeight * 0.75 else { return }
             let fitted = fit(subText, look: subLook, language: language, width: area.width, alignment: alignment,
-                             maxHeight: room, minScale: isCurrent ? 0.8 : 1)
+                             maxHeight: room, minScale: isCurrent && !isQuote ? 0.8 : 1)
             var block = place(fitted, role: role, text: subText, look: subLook, area: area, top: height + gap, alignment: alignment)
             block.sung = sung
             blocks.append(block)
@@ -70,7 +73,7 @@ extension LayoutEngine {
         subLine(line.translation, role: .translation, scale: subScale, opacity: 1)
         subLine(line.backing?.text, role: .background, scale: subScale * 1.05, opacity: 0.85, sung: line.backing?.sung ?? [])
         if blur > 0 { for i in blocks.indices { blocks[i].blur = blur } }
-        return Group(blocks: blocks, height: height, isFocus: line.role == .current || line.role == .interlude)
+        return Group(blocks: blocks, height: height, isFocus: isCurrent || line.role == .interlude)
     }
 
     /// The intro's and outro's centre piece: the title large, the artist line under it.

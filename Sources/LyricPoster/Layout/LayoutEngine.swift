@@ -59,7 +59,7 @@ public final class LayoutEngine {
         let g = geometry, t = theme, text = palette.text
         switch role {
         // The current line wraps as far as its room allows (the height limit is what binds).
-        case .current: return Look(size: g.currentSize, weight: t.currentWeight, color: currentColor, maxLines: 64)
+        case .current, .quote: return Look(size: g.currentSize, weight: t.currentWeight, color: currentColor, maxLines: 64)
         case .previous, .next:
             return Look(size: g.neighbourSize, weight: t.neighbourWeight, color: text.withAlpha(t.neighbourOpacity), maxLines: 2)
         case .interlude: return Look(size: g.neighbourSize, weight: 700, color: text.withAlpha(0.85), maxLines: 1)
@@ -85,6 +85,7 @@ public final class LayoutEngine {
 
     /// Lays out `scene`.
     public func layout(_ scene: Scene) -> FrameLayout {
+        if scene.state == .quote { return quoteLayout(scene) }
         let titleCard = isTitleCard(scene)
         var blocks = titleCard && geometry.layout != .classic ? [] : captions(scene)
         let lyric: (blocks: [TextBlock], focus: Rect?, band: Rect?)

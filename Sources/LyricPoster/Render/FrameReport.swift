@@ -57,6 +57,8 @@ public struct FrameReport: Codable, Equatable, Sendable {
     /// Lines before and after the current one that were asked for but did not fit (not in JSON).
     public var droppedBefore = 0
     public var droppedAfter = 0
+    /// A card whose chosen lines did not fit whole (not in JSON; the card is refused).
+    public var overflow = false
 
     enum CodingKeys: String, CodingKey {
         case width, height
@@ -98,6 +100,7 @@ public struct FrameReport: Codable, Equatable, Sendable {
         let before = count(.previous), after = count(.next)
         droppedBefore = max(0, before.asked - before.drawn)
         droppedAfter = max(0, after.asked - after.drawn)
+        overflow = frame.layout.overflow
         boxes = frame.layout.blocks.map { b in
             let r = b.box
             return Box(role: b.role.rawValue, text: b.text, x: round(r.x), y: round(r.y), width: round(r.width),

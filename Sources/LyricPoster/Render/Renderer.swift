@@ -58,7 +58,8 @@ public final class Renderer {
                             contrasts: inout [String: Double]) throws(GraphicsError) {
         let geometry = background.geometry
         if let band = layout.band { drawClassicBand(band, on: canvas, layout: layout) }
-        contrasts["current"] = checkCurrentLine(on: canvas, layout: layout)
+        let focusRole: Scene.Role = scene.state == .quote ? .quote : .current
+        contrasts[focusRole.rawValue] = checkCurrentLine(on: canvas, layout: layout, role: focusRole)
         raiseDimmedOpacity(on: canvas, layout: &layout, contrasts: &contrasts)
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
@@ -219,7 +220,8 @@ public final class Renderer {
             rects.append(band.insetBy(dx: 0, dy: -feather - 1))
         }
         // The current line's fallback scrims (checkCurrentLine).
-        if let current = layout.blocks.filter({ $0.role == .current }).map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) {
+        if let current = layout.blocks.filter({ $0.role == .current || $0.role == .quote }).map(\.box)
+            .reduce(nil, { $0?.union($1) ?? $1 }) {
             rects.append(current.insetBy(dx: 0, dy: -2 * geometry.neighbourSize - 1))
         }
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
@@ -254,11 +256,11 @@ public final class Renderer {
     /// Checks the current line against the pixels as drawn (the prepared scrim should have made
     /// it pass); where it falls short — text pushed outside its region — a soft band of the
     /// scrim colour goes behind it, deepened to black (or white) if quantisation leaves it short.
-    /// Returns the measured contrast.
-    private func checkCurrentLine(on canvas: Canvas, layout: FrameLayout) -> Double? {
+    /// Returns the measured contrast. A card's chosen lines (`quote`) are checked the same way.
+    private func checkCurrentLine(on canvas: Canvas, layout: FrameLayout, role: Scene.Role) -> Double? {
         let geometry = background.geometry
         let textLuminance = layoutEngine.currentColor.relativeLuminance
-        guard let current = layout.blocks.filter({ $0.role == .current }).map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) else {
+        guard let current = layout.blocks.filter({ $0.role == role }).map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) else {
             return nil
         }
         let behind = current.insetBy(dx: -4 * geometry.unit, dy: 0)
@@ -412,7 +414,7 @@ public final class Renderer {
     static func isDimmed(_ role: Scene.Role) -> Bool {
         switch role {
         case .previous, .next, .translation, .romanisation, .background, .artist, .interlude, .elapsed, .total: return true
-        case .current, .title: return false
+        case .current, .title, .quote: return false
         }
     }
 

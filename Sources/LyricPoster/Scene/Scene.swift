@@ -10,6 +10,8 @@ public struct Scene: Hashable, Sendable {
         case romanisation
         /// Backing vocals under their line.
         case background
+        /// A line chosen for a share card: every chosen line is one, all of equal weight.
+        case quote
     }
 
     /// Which singer a line belongs to, for duets.
@@ -54,6 +56,8 @@ public struct Scene: Hashable, Sendable {
         case interlude
         /// After the last line: a closing title card, with no marker of more to come.
         case outro
+        /// A share card: lines a person chose (all `quote`), not an instant of the song.
+        case quote
     }
 
     public var time: Timestamp

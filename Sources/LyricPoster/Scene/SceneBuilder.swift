@@ -236,3 +236,23 @@ public struct SceneBuilder: Sendable {
         return (0..<text.count).map { min(1, max(0, f * n - Double($0))) }
     }
 }
+
+extension SceneBuilder {
+    /// The scene of a share card: the lines at `indices` (into the timeline's lines, sung lines,
+    /// in order), every one a `quote`, with the song's title and artist. Its time is the first
+    /// chosen line's start.
+    public func quote(_ indices: [Int]) -> Scene {
+        let lines = indices.map { index in
+            var line = line(index, .quote)
+            // Lines chosen together are one voice on a card: a duet's second singer is marked in
+            // centred themes only, and never moved to the other side.
+            line.voice = .lead
+            return line
+        }
+        let time = indices.first.map { timeline.lines[$0].start } ?? .zero
+        // No duration: a card is not an instant of the song, so it has no progress bar.
+        return Scene(time: time, state: .quote, lineIndex: indices.first, isInterlude: false, lines: lines,
+                     title: title, artist: artist, album: album, language: language, duration: nil,
+                     timeSensitive: false)
+    }
+}

@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import LyricPoster
+import LyricsCore
+
+struct CardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "card",
+        abstract: "Render a share card of lyric lines you choose.",
+        discussion: """
+        Choose 1 to \(LineChoice.maxLines) consecutive lines by number (as `inspect --text` numbers them), by a quote
+        from their text, or by time. Every chosen line is drawn whole, never cut; a choice that cannot fit
+        the canvas is refused.
+        Examples: lyricposter card cover.jpg song.lrc --lines 7-9 --preset feed -o card.png
+                  lyricposter card song.flac --quote "under the bridge" --theme block
+                  lyricposter card song.flac --at 1:23 --count 3
+        """
+    )
+
+    @OptionGroup var song: SongArguments
+
+    @Option(help: ArgumentHelp("Line numbers, e.g. 7 or 7-9 (see `lyricposter inspect --text`).", valueName: "A-B"))
+    var lines: String?
+
+    @Option(help: ArgumentHelp("The line(s) whose text contains this (case, width and spacing ignored; may run into the next line).", valueName: "text"))
+    var quote: String?
+
+    @Option(help: ArgumentHelp("The line sung at this time (between lines: the next one).", valueName: "time"))
+    var at: Timestamp?
+
+    @Option(help: ArgumentHelp("With --at: how many lines from there (default 1).", valueName: "n"))
+    var count: Int?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the PNG (default: <lyrics or audio name>-card.png here).", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Also write a JSON report of what was drawn where.", valueName: "file"))
+    var report: String?
+
+    @Flag(help: "Print the time each stage took to stderr.")
+    var timings = false
+
+    @Flag(help: "Open the card in the desktop's image viewer.")
+    var open = false
+
+    @OptionGroup var render: RenderOptionGroup
+
+    func validate() throws {
+        try song.validateOne("card")
+        if output == "" || report == "" { throw ValidationError("-o and --report need a path") }
+        let given = [lines != nil, quote != nil, at != nil].filter { $0 }.count
+        if given == 0 { throw ValidationError("choose the lines: --lines A-B, --quote TEXT or --at TIME [--count N]") }
+        if given > 1 { throw ValidationError("choose the lines one way: --lines, --quote or --at") }
+        if count != nil, at == nil { throw ValidationError("--count goes with --at") }
+        if let count, !(1...LineChoice.maxLines).contains(count) {
+            throw ValidationError("--count must be from 1 to \(LineChoice.maxLines)")
+        }
+        if let lines {
+            guard let range = LineChoice.parseNumbers(lines) else {
+                throw ValidationError("--lines must be a line number or a range such as 7-9, counting from 1, the first no larger than the last")
+            }
+            if range.count > LineChoice.maxLines {
+                throw ValidationError("--lines \(lines): \(range.count) lines; a card takes at most \(LineChoice.maxLines)")
+            }
+        }
+        if let quote, LineChoice.normalise(quote).isEmpty { throw ValidationError("--quote needs some text") }
+    }
+
+    var choice: LineChoice {
+        if let lines, let range = LineChoice.parseNumbers(lines) { return .numbers(range) }
+        if let quote { return .quote(quote) }
+        return .at(at ?? .zero, count: count ?? 1)
+    }
+
+    func run() throws {
+        let out = output ?? (song.source.stem + "-card.png")
+        for target in [out, report].compactMap({ $0 }) {
+            for input in song.source.paths where OutputFile.sameFile(target, input) {
+                throw fail(PosterError(path: target, reason: "output would overwrite the input \(input)"))
+            }
+        }
+        if let report, OutputFile.sameFile(report, out) {
+            throw fail(PosterError(path: report, reason: "report and image cannot be the same file"))
+        }
+        let clock = Timings()
+        do {
+            let session = try PosterSession(source: song.source, options: try render.renderOptions(), timings: clock)
+            session.warnings.forEach(warn)
+            let card = try session.renderCard(choice)
+            try clock.measure("write") { () throws(PosterError) in
+                var files = [(card.png, out)]
+                if let report { files.append((Array(card.report.json().utf8), report)) }
+                try OutputFile.writeAtomically(files)
+            }
+            if card.report.missingGlyphs > 0 {
+                warn("\(card.report.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")
+            }
+            if timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
+            print(out)
+        } catch {
+            throw fail(error)
+        }
+        if open { Viewer.open(out) }
+    }
+}
