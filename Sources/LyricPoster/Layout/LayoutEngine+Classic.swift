@@ -66,8 +66,10 @@ extension LayoutEngine {
         let nominalHeight = nominal[geometry.focusRow].height
         func rowHeight(_ r: Row) -> Double { max(nominalHeight, r.height + 2 * pad) }
         let focus = rows[focusLine]
-        // The current row keeps its nominal centre, moved up only as far as a tall row needs.
-        var focusTop = nominal[geometry.focusRow].midY - rowHeight(focus) / 2
+        // The anchor: the current row's first line keeps the nominal row's centre (a wrapped line
+        // or a translation grows the row downwards), moved up only as far as a tall row needs.
+        let firstLine = focus.blocks.first.map { $0.origin.y + ($0.layout.lineRects.first?.midY ?? 0) } ?? focus.height / 2
+        var focusTop = nominal[geometry.focusRow].midY - firstLine - (rowHeight(focus) - focus.height) / 2
         focusTop = min(focusTop, limitBottom - rowHeight(focus))
         var placed: [(Row, Double)] = [(focus, focusTop)]
         var y = focusTop

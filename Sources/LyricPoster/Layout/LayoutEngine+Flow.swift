@@ -133,39 +133,36 @@ extension LayoutEngine {
         }
         guard let focusIndex = groups.lastIndex(where: \.isFocus) else { return ([], nil) }
         let focus = groups[focusIndex]
-        // Which neighbours fit: nearest first, taking turns above and below, so that a tall
-        // neighbour on one side does not empty it while the other side keeps far lines.
+        // The anchor: the centre of the focus's first line (the current line, the interlude
+        // marker, the title card) sits at the geometry's anchor height in every frame, so the eye
+        // finds the sung line where it was. The line grows downwards from there; only a focus too
+        // tall for the room under the anchor moves up, just enough.
+        let firstLine = focus.blocks.first.map { $0.origin.y + ($0.layout.lineRects.first?.midY ?? 0) } ?? 0
+        var top = area.minY + area.height * geometry.anchor - firstLine
+        top = max(area.minY, min(top, area.maxY - focus.height))
+        // Neighbours around it, nearest first, taking turns above and below, each side in the
+        // room it has: a tall neighbour on one side does not empty it while the other side keeps
+        // far lines, and no line moves to make room (an empty side stays empty).
+        let roomAbove = top - area.minY, roomBelow = area.maxY - (top + focus.height)
         var first = focusIndex, last = focusIndex
-        var used = focus.height
+        var usedAbove = 0.0, usedBelow = 0.0
         var canAbove = focusIndex > 0, canBelow = focusIndex + 1 < groups.count
         var turnAbove = true
         while canAbove || canBelow {
             let above = turnAbove ? canAbove : !canBelow
             let index = above ? first - 1 : last + 1
-            if used + gap + groups[index].height <= area.height {
-                used += gap + groups[index].height
-                if above { first = index } else { last = index }
+            let needed = gap + groups[index].height
+            if above, usedAbove + needed <= roomAbove {
+                usedAbove += needed
+                first = index
+            } else if !above, usedBelow + needed <= roomBelow {
+                usedBelow += needed
+                last = index
             } else if above { canAbove = false } else { canBelow = false }
             if first == 0 { canAbove = false }
             if last == groups.count - 1 { canBelow = false }
             turnAbove.toggle()
         }
-        let above = groups[first..<focusIndex].reduce(0) { $0 + $1.height + gap }
-        let below = groups[(focusIndex + 1)..<(last + 1)].reduce(0) { $0 + $1.height + gap }
-        // The focus at its anchor, slid as far as needed for the chosen lines to fit. With nothing
-        // on one side (the first line, the last, the outro) the block moves towards that side
-        // rather than leaving a hole there.
-        var top = area.minY + area.height * geometry.anchor - focus.height / 2
-        let inset = 0.06 * area.height
-        if first == focusIndex, last == focusIndex {
-            top = min(top, area.midY - focus.height / 2)
-        } else if first == focusIndex {
-            top = min(top, area.minY + inset)
-        } else if last == focusIndex {
-            top = max(top, area.maxY - inset - focus.height)
-        }
-        top = min(max(top, area.minY + above), area.maxY - focus.height - below)
-        top = min(max(top, area.minY), max(area.minY, area.maxY - focus.height))
 
         var blocks = focus.blocks.shifted(by: top)
         let focusRect = Rect(x: area.minX, y: top, width: area.width, height: focus.height)
