@@ -78,4 +78,14 @@ public struct Color: Hashable, Sendable {
     public static func contrast(_ a: Double, _ b: Double) -> Double {
         (max(a, b) + 0.05) / (min(a, b) + 0.05)
     }
+
+    /// CIE L* (0 black … 100 white) of a relative luminance: how light a grey looks.
+    public static func lightness(_ luminance: Double) -> Double {
+        luminance > 216.0 / 24389 ? 116 * pow(luminance, 1.0 / 3) - 16 : luminance * 24389 / 27
+    }
+
+    /// The relative luminance of CIE L* `lightness` (the inverse of ``lightness(_:)``).
+    public static func luminance(lightness: Double) -> Double {
+        lightness > 8 ? pow((lightness + 16) / 116, 3) : lightness * 27 / 24389
+    }
 }

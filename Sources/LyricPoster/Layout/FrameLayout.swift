@@ -29,10 +29,12 @@ public struct TextBlock {
         let width = min(1.25 * fontSize, last.width)
         let rtl = layout.isRightToLeft
         let x = rtl ? origin.x + last.minX : origin.x + last.maxX - width
-        // Reach past the line's box so that ink overhanging it fades too.
+        // Reach past the line's box so that ink overhanging it fades too: sideways and downwards,
+        // and upwards only where no line stands above (the line above keeps its descenders).
         let pad = 0.3 * fontSize
-        return Canvas.Fade(zone: Rect(x: rtl ? x - pad : x, y: origin.y + last.minY - pad, width: width + pad,
-                                      height: last.height + 2 * pad), towardsLeft: rtl)
+        let above = layout.lineRects.count > 1 ? 0 : pad
+        return Canvas.Fade(zone: Rect(x: rtl ? x - pad : x, y: origin.y + last.minY - above, width: width + pad,
+                                      height: last.height + above + pad), towardsLeft: rtl)
     }
 
     /// The block's box in output pixels (what reports call its box): the logical box, grown to

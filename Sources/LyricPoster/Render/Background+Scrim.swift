@@ -82,10 +82,11 @@ extension Background {
     }
 
     /// The weakest overlay of `tint` (at least `minimum`) under which text of `textLuminance`
-    /// (white by default) over `rect` reaches the contrast target against every pixel there.
-    static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double, textLuminance: Double = 1) -> Double {
+    /// (white by default) over `rect` reaches `target` (the current line's) against every pixel there.
+    static func scrimAlpha(canvas: Canvas, rect: Rect, tint: Color, minimum: Double, textLuminance: Double = 1,
+                           target: Double = Renderer.contrastTarget) -> Double {
         scrimAlpha(canvas: canvas, rect: rect, tint: tint, minimum: minimum) { background in
-            Color.contrast(textLuminance, background) >= Renderer.contrastTarget
+            Color.contrast(textLuminance, background) >= target
         }
     }
 

@@ -260,28 +260,54 @@ public final class Renderer {
     private func checkCurrentLine(on canvas: Canvas, layout: FrameLayout, role: Scene.Role) -> Double? {
         let geometry = background.geometry
         let textLuminance = layoutEngine.currentColor.relativeLuminance
-        guard let current = layout.blocks.filter({ $0.role == role }).map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) else {
+        let blocks = layout.blocks.filter { $0.role == role }
+        guard let current = blocks.map(\.box).reduce(nil, { $0?.union($1) ?? $1 }) else {
             return nil
         }
+        let target = currentTarget(karaoke: blocks.contains { !$0.sung.isEmpty })
         let behind = current.insetBy(dx: -4 * geometry.unit, dy: 0)
         func measure() -> Double { Color.contrast(textLuminance, Self.worstBackground(canvas, behind, textLuminance: textLuminance)) }
         var measured = measure()
-        if measured < Renderer.contrastTarget {
+        if measured < target {
             let tint = background.tint
-            let alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: tint, minimum: 0, textLuminance: textLuminance)
+            let alpha = Background.scrimAlpha(canvas: canvas, rect: behind, tint: tint, minimum: 0, textLuminance: textLuminance,
+                                              target: target)
             let feather = 2 * geometry.neighbourSize
             canvas.fillSoft(behind.insetBy(dx: -2 * feather, dy: -feather), color: tint.withAlpha(min(1, alpha + 0.02)),
                             featherX: 2 * feather, featherY: feather)
             measured = measure()
         }
-        if measured < Renderer.contrastTarget {
+        if measured < target {
             let extreme: Color = layoutEngine.palette.isDark ? .black : .white
-            let extra = Background.scrimAlpha(canvas: canvas, rect: behind, tint: extreme, minimum: 0, textLuminance: textLuminance)
+            let extra = Background.scrimAlpha(canvas: canvas, rect: behind, tint: extreme, minimum: 0, textLuminance: textLuminance,
+                                              target: target)
             canvas.fill(behind.insetBy(dx: -geometry.neighbourSize, dy: -0.3 * geometry.neighbourSize),
                         color: extreme.withAlpha(min(1, extra + 0.02)), cornerRadius: 0.3 * geometry.neighbourSize)
             measured = measure()
         }
         return measured
+    }
+
+    /// How far apart, in CIE L*, a karaoke line's sung and unsung parts are kept.
+    static let karaokeLightnessGap = 22.0
+
+    /// The contrast the current line needs against the pixels behind it: 4.5:1 (with a margin);
+    /// for a karaoke line, enough more that its unsung part, dimmed to its 3:1 floor, stays
+    /// ``karaokeLightnessGap`` L* away from the sung colour (white against a light grey is not a
+    /// split anyone sees at poster size).
+    func currentTarget(karaoke: Bool) -> Double {
+        guard karaoke else { return Renderer.contrastTarget }
+        let sung = layoutEngine.currentColor.relativeLuminance
+        // What the unsung part reaches (see unsungColor), with the margin its steps leave.
+        let floor = Renderer.neighbourContrastTarget + 0.2
+        if layoutEngine.palette.isDark {
+            let unsung = Color.luminance(lightness: max(0, Color.lightness(sung) - Self.karaokeLightnessGap))
+            let behind = max(0, (unsung + 0.05) / floor - 0.05)
+            return max(Renderer.contrastTarget, (sung + 0.05) / (behind + 0.05))
+        }
+        let unsung = Color.luminance(lightness: min(100, Color.lightness(sung) + Self.karaokeLightnessGap))
+        let behind = min(1, floor * (unsung + 0.05) - 0.05)
+        return max(Renderer.contrastTarget, (behind + 0.05) / (sung + 0.05))
     }
 
     /// Classic rows sit on one band: the cover, blurred, seen through it (so sharp artwork does
