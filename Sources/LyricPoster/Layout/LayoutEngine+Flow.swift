@@ -9,6 +9,12 @@ extension LayoutEngine {
         var blocks: [TextBlock]
         var height: Double
         var isFocus: Bool
+
+        /// The line alone, without its sub-lines (nil for the focus).
+        var bare: Group? {
+            guard !isFocus, let main = blocks.first else { return nil }
+            return Group(blocks: [main], height: main.box.maxY - min(0, main.box.minY), isFocus: false)
+        }
     }
 
     /// One lyric line's blocks, stacked: the line, its romanisation, its translation, its backing
@@ -151,13 +157,17 @@ extension LayoutEngine {
         while canAbove || canBelow {
             let above = turnAbove ? canAbove : !canBelow
             let index = above ? first - 1 : last + 1
-            let needed = gap + groups[index].height
-            if above, usedAbove + needed <= roomAbove {
-                usedAbove += needed
-                first = index
-            } else if !above, usedBelow + needed <= roomBelow {
-                usedBelow += needed
-                last = index
+            let room = above ? roomAbove - usedAbove : roomBelow - usedBelow
+            var fits = gap + groups[index].height <= room
+            if !fits, groups[index].blocks.count > 1, let bare = groups[index].bare, gap + bare.height <= room {
+                // The nearest line that does not fit with its sub-lines (a translation, a
+                // romanisation) is shown without them, and closes its side.
+                groups[index] = bare
+                fits = true
+                if above { canAbove = false } else { canBelow = false }
+            }
+            if fits {
+                if above { usedAbove += gap + groups[index].height; first = index } else { usedBelow += gap + groups[index].height; last = index }
             } else if above { canAbove = false } else { canBelow = false }
             if first == 0 { canAbove = false }
             if last == groups.count - 1 { canBelow = false }
