@@ -220,7 +220,12 @@ public final class PosterSession: @unchecked Sendable {
                                   language: options.language, maxLineCharacters: options.maxLineCharacters)
         scenes.translations = options.translations
         scenes.romanisation = options.romanisation
-        if let title = options.title { scenes.title = title.isEmpty ? nil : title }
+        if let title = options.title {
+            scenes.title = title.isEmpty ? nil : title
+        } else if scenes.title == nil, !allowUntitled, let name = Self.displayName(song.lyricsPath) {
+            // No [ti:] and no tags: the file's name, so that the caption is never left empty.
+            scenes.title = name
+        }
         if let artist = options.artist { scenes.artist = artist.isEmpty ? nil : artist }
         if let album = options.album { scenes.album = album.isEmpty ? nil : album }
         if let duration = options.duration { scenes.duration = duration }
@@ -234,6 +239,15 @@ public final class PosterSession: @unchecked Sendable {
         self.coverDigest = coverDigest
         self.lyricsDigest = Digest.sha256(lyricsData)
         self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases)
+    }
+
+    /// A file's name without its folder and extension, as a title of last resort (nil for
+    /// standard input and names that say nothing).
+    static func displayName(_ path: String) -> String? {
+        guard path != "-" else { return nil }
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.isEmpty || name.hasPrefix(".") ? nil : DisplayText.clean(name)
     }
 
     /// A renderer for another thread.
