@@ -77,3 +77,27 @@ final class AnchorLayoutTests: XCTestCase {
         for block in middle.blocks where block.role == .next { XCTAssertGreaterThan(block.box.minY, sung.box.maxY) }
     }
 }
+
+/// Look v3 on wide canvases: lyric type is sized from the lyric column, not the short side, and
+/// the progress bar spans the text column.
+final class WideCanvasLayoutTests: XCTestCase {
+    func testBannerTypeFollowsTheLyricColumn() throws {
+        let banner = Preset.custom(width: 1600, height: 400)
+        for theme in [Theme.card, .immersive, .minimal] {
+            let geometry = PosterGeometry(preset: banner, before: theme.before, after: theme.after, theme: theme)
+            // The short side alone would give 22–28 px; the 1100–1500-pixel column gives about twice that.
+            XCTAssertGreaterThanOrEqual(geometry.currentSize, 40, "\(theme.name): \(geometry.currentSize) px")
+            XCTAssertGreaterThanOrEqual(geometry.lyrics.width, 0.7 * 1600, "\(theme.name): the lyric column is \(geometry.lyrics.width) px")
+            if let card = geometry.card {
+                XCTAssertLessThanOrEqual(geometry.lyrics.minX - card.maxX, 0.1 * 1600, "\(theme.name): gap beside the card")
+            }
+            if let bar = geometry.progress {
+                XCTAssertEqual(bar.minX, geometry.lyrics.minX, accuracy: 0.5, "\(theme.name): the bar starts with the text")
+                XCTAssertEqual(bar.maxX, geometry.lyrics.maxX, accuracy: 0.5, "\(theme.name): the bar ends with the text column")
+            }
+        }
+        // The landscape preset keeps the sizes it was tuned at.
+        let landscape = PosterGeometry(preset: .landscape, before: 2, after: 3, theme: .card)
+        XCTAssertEqual(landscape.currentSize, 60, accuracy: 0.5)
+    }
+}

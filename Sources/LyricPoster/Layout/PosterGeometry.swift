@@ -139,16 +139,19 @@ public struct PosterGeometry: Hashable, Sendable {
                 lyrics = Rect(x: m, y: top, width: w - 2 * m, height: h - 80 * u - progressHeight - top)
                 progress = progressBar(bottom: h - 30 * u, left: m, right: w - m)
             case .split:
-                let column = w * 0.45
                 let side = min(h * 0.56, w * 0.3)
+                // The card's column is no wider than the card needs (on a banner the lyrics take
+                // the rest, rather than leaving a wide gap beside the card).
+                let column = min(w * 0.45, 1.5 * side)
                 let cardRect = Rect(x: (column - side) / 2, y: (h - side - 150 * u) / 2, width: side, height: side)
                 card = cardRect
                 cardRadius = theme.cardRadius * 0.86 * u
                 caption = Rect(x: cardRect.minX - 40 * u, y: cardRect.maxY + 36 * u, width: side + 80 * u, height: 120 * u)
-                let left = w * 0.47
+                let left = column + w * 0.02
                 lyrics = Rect(x: left, y: 100 * u, width: w - 110 * u - left, height: h - 200 * u - progressHeight)
                 lyricsAlignment = .left
                 progress = progressBar(bottom: h - 70 * u, left: left, right: w - 110 * u)
+                sizeLyrics(fromColumn: lyrics, theme: theme, scale: scale, unit: u)
             }
 
         case .immersive:
@@ -156,12 +159,15 @@ public struct PosterGeometry: Hashable, Sendable {
             captionAlignment = .left
             lyricsAlignment = .left
             caption = Rect(x: margin, y: max(margin, safeTop), width: w - 2 * margin, height: 140 * u)
-            anchor = 0.6
+            anchor = 0.52
             let bottom = h - max(margin, 80 * u)
             switch arrangement {
             case .split:
-                lyrics = Rect(x: margin, y: h * 0.3, width: w * 0.62 - margin, height: bottom - progressHeight - h * 0.3)
-                progress = progressBar(bottom: bottom, left: margin, right: w * 0.62)
+                // The lyrics' column runs to the right margin, as the captions do; the progress
+                // bar spans the same column.
+                lyrics = Rect(x: margin, y: h * 0.3, width: w - 2 * margin, height: bottom - progressHeight - h * 0.3)
+                progress = progressBar(bottom: bottom, left: margin, right: w - margin)
+                sizeLyrics(fromColumn: lyrics, theme: theme, scale: scale, unit: u)
             default:
                 let top = arrangement == .stack ? max(h * 0.42, safeTop + 200 * u) : h * 0.3
                 lyrics = Rect(x: margin, y: top, width: w - 2 * margin, height: bottom - progressHeight - top)
@@ -176,11 +182,29 @@ public struct PosterGeometry: Hashable, Sendable {
             lyrics = Rect(x: margin, y: top, width: w - 2 * margin, height: h - margin - top - captionHeight - 40 * u - progressHeight)
             anchor = 0.5
             progress = progressBar(bottom: h - margin - captionHeight - 20 * u, left: margin, right: w - margin)
+            if arrangement == .split { sizeLyrics(fromColumn: lyrics, theme: theme, scale: scale, unit: u) }
         }
         switch theme.alignment {
         case .auto: break
         case .left: lyricsAlignment = .left
         case .center: lyricsAlignment = .center
         }
+    }
+
+    /// The lyric column of a 16:9 landscape canvas (the card layout's), in pixels on a 1080-pixel
+    /// side: lyric type is sized for it.
+    static let referenceColumn = (width: 908.4, height: 880.0)
+
+    /// Lyric type on wide canvases sized from the lyric column rather than the short side: by the
+    /// square root of the column's area against the landscape preset's column (so 1920×1080 keeps
+    /// its sizes, and a 1600×400 banner gets type for its 1190-pixel column, not its 400-pixel
+    /// height). Never smaller than the short side gives.
+    mutating func sizeLyrics(fromColumn column: Rect, theme: Theme, scale: (current: Double, neighbour: Double, title: Double, artist: Double),
+                             unit u: Double) {
+        let area = max(0, column.width) * max(0, column.height)
+        let byColumn = (area / (Self.referenceColumn.width * Self.referenceColumn.height)).squareRoot()
+        let textUnit = max(u, byColumn)
+        currentSize = theme.currentSize * scale.current * textUnit
+        neighbourSize = theme.neighbourSize * scale.neighbour * textUnit
     }
 }
