@@ -49,8 +49,8 @@ final class ThemeFileTests: XCTestCase {
     }
 
     func testBuiltInsAreDistinct() {
-        XCTAssertEqual(Theme.builtIn.map(\.name), ["card", "classic", "immersive", "minimal"])
-        XCTAssertEqual(Set(Theme.builtIn.map(\.layout)).count, 4)
+        XCTAssertEqual(Theme.builtIn.map(\.name), ["card", "classic", "immersive", "minimal", "block"])
+        XCTAssertEqual(Set(Theme.builtIn.map(\.layout)).count, 5)
         XCTAssertEqual(Theme.named("Immersive"), .immersive)
     }
 }

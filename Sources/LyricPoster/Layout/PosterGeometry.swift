@@ -183,6 +183,25 @@ public struct PosterGeometry: Hashable, Sendable {
             anchor = 0.5
             progress = progressBar(bottom: h - margin - captionHeight - 20 * u, left: margin, right: w - margin)
             if arrangement == .split { sizeLyrics(fromColumn: lyrics, theme: theme, scale: scale, unit: u) }
+        case .block:
+            // A header (the cover small, the title and artist beside it) under the lock screen's
+            // clock, then the lyrics, left-aligned, in generous margins (8 % of the width).
+            let m = max(0.08 * w, theme.margin * u, preset.isLockScreen ? w * Preset.lockScreenSideShare : 0)
+            let top = max(m, safeTop + 20 * u)
+            let side = 150 * u
+            let cardRect = Rect(x: m, y: top, width: side, height: side)
+            card = cardRect
+            cardRadius = theme.cardRadius * u
+            caption = Rect(x: cardRect.maxX + 32 * u, y: top, width: w - cardRect.maxX - 32 * u - m, height: side)
+            captionAlignment = .left
+            captionCentred = true
+            lyricsAlignment = .left
+            let lyricsTop = cardRect.maxY + 70 * u
+            let bottom = h - max(m, 80 * u)
+            lyrics = Rect(x: m, y: lyricsTop, width: w - 2 * m, height: bottom - progressHeight - lyricsTop)
+            anchor = 0.38
+            progress = progressBar(bottom: bottom, left: m, right: w - m)
+            if arrangement == .split { sizeLyrics(fromColumn: lyrics, theme: theme, scale: scale, unit: u) }
         }
         switch theme.alignment {
         case .auto: break

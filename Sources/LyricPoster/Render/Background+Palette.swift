@@ -11,6 +11,8 @@ extension Background {
         /// A second colourful hue, clearly apart from `vibrant` (for two-colour gradients).
         var second: Color?
         var muted: Color
+        /// The colour most of the cover is (the `block` theme's ground): see ``dominantColour(_:)``.
+        var dominant: Color
         /// The mean colours of the cover's top and bottom thirds.
         var top: Color
         var bottom: Color
@@ -23,6 +25,7 @@ extension Background {
             vibrant = hues.first
             second = hues.count > 1 ? hues[1] : nil
             muted = mutedColour(cover) ?? average
+            dominant = dominantColour(cover) ?? average
         }
     }
 
@@ -177,6 +180,38 @@ extension Background {
         let apart = weights.indices.filter { min(abs($0 - best), 24 - abs($0 - best)) >= 4 && weights[$0] >= weights[best] / 6 }
         guard let second = apart.max(by: { weights[$0] < weights[$1] }) else { return [mean(best)] }
         return [mean(best), mean(second)]
+    }
+
+    /// The colour most of the cover is: of its coloured pixels (saturation over 0.2), the hue
+    /// range of 75° holding the most of them, as their mean colour — a gradient over neighbouring
+    /// hues counts as one colour, where ``vibrantColours(_:)`` would pick its most saturated strip.
+    /// Nil when under a quarter of the cover is coloured (the average then stands for it).
+    static func dominantColour(_ image: Bitmap) -> Color? {
+        var counts = [Int](repeating: 0, count: 24)
+        var sums = [(Double, Double, Double)](repeating: (0, 0, 0), count: 24)
+        var total = 0
+        forEachSample(of: image) { pixel in
+            total += 1
+            guard pixel.saturation > 0.2, pixel.value > 0.12 else { return }
+            let bin = min(23, Int(pixel.hue * 24))
+            counts[bin] += 1
+            sums[bin].0 += pixel.r
+            sums[bin].1 += pixel.g
+            sums[bin].2 += pixel.b
+        }
+        let coloured = counts.reduce(0, +)
+        guard total > 0, coloured * 4 >= total else { return nil }
+        // Windows of five bins (75°), centred on each bin, wrapping round the hue circle.
+        func window(_ centre: Int) -> [Int] { (-2...2).map { (centre + $0 + 24) % 24 } }
+        let best = (0..<24).max { a, b in
+            let wa = window(a).reduce(0) { $0 + counts[$1] }, wb = window(b).reduce(0) { $0 + counts[$1] }
+            return wa != wb ? wa < wb : a > b
+        } ?? 0
+        let bins = window(best)
+        let n = Double(bins.reduce(0) { $0 + counts[$1] })
+        guard n > 0 else { return nil }
+        return Color(red: bins.reduce(0) { $0 + sums[$1].0 } / n, green: bins.reduce(0) { $0 + sums[$1].1 } / n,
+                     blue: bins.reduce(0) { $0 + sums[$1].2 } / n)
     }
 
     /// One sampled pixel: straight RGB in 0…1, with HSV hue (0…1), saturation and value.

@@ -146,6 +146,8 @@ public struct Background: Sendable {
         case .gradient:
             let (top, bottom) = gradientColours(colours)
             canvas.fillVerticalGradient(full, stops: [(0, top), (1, bottom)])
+        case .solid:
+            canvas.fill(colours.dominant)
         }
         try canvas.finish()
         return nil

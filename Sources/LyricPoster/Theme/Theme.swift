@@ -16,6 +16,9 @@ public struct Theme: Hashable, Sendable {
         case immersive
         /// A large current line alone on a quiet background.
         case minimal
+        /// A header of a small cover and the title beside it, then bold left-aligned lyrics on a
+        /// solid block of colour (the lyric-card look of the streaming apps).
+        case block
     }
 
     public enum BackgroundStyle: String, Hashable, Sendable, CaseIterable {
@@ -25,6 +28,8 @@ public struct Theme: Hashable, Sendable {
         case cover
         /// A vertical gradient from the cover's vibrant to its muted colour (both darkened).
         case gradient
+        /// One flat colour: the cover's dominant hue (its average where it has none).
+        case solid
     }
 
     public enum Alignment: String, Hashable, Sendable, CaseIterable { case auto, left, center }
@@ -154,7 +159,35 @@ public struct Theme: Hashable, Sendable {
         return t
     }()
 
-    public static let builtIn: [Theme] = [.card, .classic, .immersive, .minimal]
+    /// Made for share cards, and usable for posters: a solid block of the cover's dominant colour,
+    /// bold text in the ink that contrasts with it, the cover small beside the title.
+    public static let block: Theme = {
+        var t = Theme.card
+        t.name = "block"
+        t.description = "A solid block of the cover's colour, bold text in contrasting ink, the cover small beside the title"
+        t.layout = .block
+        t.background = .solid
+        t.backgroundBrightness = 1
+        t.backgroundSaturation = 1
+        t.scrim = [0, 0, 0]
+        t.cardRadius = 14
+        t.currentSize = 66
+        t.neighbourSize = 46
+        t.currentWeight = 800
+        t.neighbourWeight = 700
+        t.neighbourOpacity = 0.55
+        t.opacityFalloff = 0.1
+        t.titleSize = 40
+        t.artistSize = 30
+        t.alignment = .left
+        t.margin = 86
+        t.shadowOpacity = 0
+        t.before = 1
+        t.after = 2
+        return t
+    }()
+
+    public static let builtIn: [Theme] = [.card, .classic, .immersive, .minimal, .block]
 
     public static func named(_ name: String) -> Theme? { builtIn.first { $0.name == name.lowercased() } }
 }

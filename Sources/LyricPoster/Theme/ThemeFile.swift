@@ -6,8 +6,8 @@ import PosterGraphics
 ///
 /// ```json
 /// {"base": "card", "name": "night", "description": "…",
-///  "layout": "card | classic | immersive | minimal",
-///  "background": {"style": "blurred-cover | cover | gradient", "blur": 6, "brightness": 0.72,
+///  "layout": "card | classic | immersive | minimal | block",
+///  "background": {"style": "blurred-cover | cover | gradient | solid", "blur": 6, "brightness": 0.72,
 ///                 "saturation": 1.35, "scrim": [0.05, 0.12, 0.3]},
 ///  "scheme": "auto | dark | light",
 ///  "card": {"show": true, "radius": 28},
