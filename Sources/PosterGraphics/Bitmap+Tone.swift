@@ -30,6 +30,20 @@ extension Bitmap {
         return false
     }
 
+    /// For each row, the most colourful pixel's chroma — max(r, g, b) − min(r, g, b), 0…1 — over
+    /// the columns `x0..<x1` (every other column: backdrops are smooth).
+    public func rowChroma(x0: Int, x1: Int) -> [Double] {
+        let x0 = max(0, x0), x1 = min(width, x1)
+        return (0..<height).map { y in
+            var most = 0
+            for x in Swift.stride(from: x0, to: x1, by: 2) {
+                let p = rgba(x: x, y: y)
+                most = max(most, Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)))
+            }
+            return Double(most) / 255
+        }
+    }
+
     /// For each row, the largest (`brightest`) or smallest value of each of the red, green and
     /// blue channels (straight, 0…255) over the columns `x0..<x1`: a colour at least as extreme
     /// as every pixel of the row, for bounding contrast without looking at each pixel again.
@@ -56,5 +70,70 @@ extension Bitmap {
                 return (Double(r), Double(g), Double(b))
             }
         }
+    }
+}
+
+extension Bitmap {
+    /// The picture inside a plain frame: where a cover has a band of one flat colour along an
+    /// edge (a border, a letterbox), at most `limit` of its side deep and ending in a hard step to
+    /// the picture, the rectangle without those bands (x, y, width, height). The whole bitmap
+    /// when it has none. An edge that is simply flat (a plain sky) is not a frame: the band must
+    /// end within the limit.
+    public func frameFreeRect(limit: Double = 0.08) -> (x: Int, y: Int, width: Int, height: Int) {
+        // A line's colour and spread, from about 64 samples along it.
+        func line(_ index: Int, horizontal: Bool) -> (mean: (Double, Double, Double), spread: Double) {
+            let length = horizontal ? width : height
+            let step = max(1, length / 64)
+            var sum = (0.0, 0.0, 0.0), lo = (255.0, 255.0, 255.0), hi = (0.0, 0.0, 0.0), n = 0.0
+            for k in Swift.stride(from: 0, to: length, by: step) {
+                let p = horizontal ? rgba(x: k, y: index) : rgba(x: index, y: k)
+                let c = (Double(p.r), Double(p.g), Double(p.b))
+                sum = (sum.0 + c.0, sum.1 + c.1, sum.2 + c.2)
+                lo = (min(lo.0, c.0), min(lo.1, c.1), min(lo.2, c.2))
+                hi = (max(hi.0, c.0), max(hi.1, c.1), max(hi.2, c.2))
+                n += 1
+            }
+            return ((sum.0 / n, sum.1 / n, sum.2 / n), max(hi.0 - lo.0, hi.1 - lo.1, hi.2 - lo.2))
+        }
+        func distance(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double {
+            abs(a.0 - b.0) + abs(a.1 - b.1) + abs(a.2 - b.2)
+        }
+        /// How many lines from one edge belong to a frame.
+        func depth(count: Int, horizontal: Bool, index: (Int) -> Int) -> Int {
+            let maximum = Int(Double(count) * limit)
+            guard count > 16, maximum >= 1 else { return 0 }
+            let edge = line(index(0), horizontal: horizontal)
+            guard edge.spread <= 24 else { return 0 }
+            for k in 1...maximum {
+                let l = line(index(k), horizontal: horizontal)
+                if l.spread <= 24, distance(l.mean, edge.mean) <= 24 { continue }
+                // The band ends here: a frame only if the picture steps away from its colour.
+                return distance(l.mean, edge.mean) > 60 ? k : 0
+            }
+            return 0
+        }
+        let top = depth(count: height, horizontal: true) { $0 }
+        let bottom = depth(count: height, horizontal: true) { self.height - 1 - $0 }
+        let left = depth(count: width, horizontal: false) { $0 }
+        let right = depth(count: width, horizontal: false) { self.width - 1 - $0 }
+        let w = width - left - right, h = height - top - bottom
+        guard w > width / 2, h > height / 2 else { return (0, 0, width, height) }
+        return (left, top, w, h)
+    }
+
+    /// A copy of the rectangle (x, y, width, height), which must lie inside the bitmap.
+    public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> Bitmap {
+        precondition(x >= 0 && y >= 0 && w > 0 && h > 0 && x + w <= width && y + h <= height)
+        if x == 0, y == 0, w == width, h == height { return self }
+        var bytes = [UInt8](repeating: 0, count: w * 4 * h)
+        pixels.withUnsafeBytes { source in
+            bytes.withUnsafeMutableBytes { target in
+                for row in 0..<h {
+                    let from = (y + row) * stride + x * 4
+                    target.baseAddress!.advanced(by: row * w * 4).copyMemory(from: source.baseAddress!.advanced(by: from), byteCount: w * 4)
+                }
+            }
+        }
+        return Bitmap(width: w, height: h, stride: w * 4, pixels: bytes)
     }
 }

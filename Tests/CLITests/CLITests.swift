@@ -42,7 +42,7 @@ final class CLITests: CLITestCase {
 
     func testFrameWritesPNGAndReport() throws {
         let out = temp("now.png"), report = temp("now.json")
-        let result = try run(["frame", cover, lyrics, "--at", "0:58.5", "--preset", "square", "-o", out, "--report", report])
+        let result = try run(["frame", cover, lyrics, "--at", "0:31.5", "--preset", "square", "-o", out, "--report", report])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, out + "\n")
         let png = try Data(contentsOf: URL(fileURLWithPath: out))
@@ -50,7 +50,7 @@ final class CLITests: CLITestCase {
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
         XCTAssertEqual(json["width"] as? Int, 1080)
         XCTAssertEqual(json["height"] as? Int, 1080)
-        XCTAssertEqual(json["time_ms"] as? Int, 58_500)
+        XCTAssertEqual(json["time_ms"] as? Int, 31_500)
         XCTAssertEqual(json["missing_glyphs"] as? Int, 0)
         XCTAssertNotNil(json["line_index"] as? Int)
         let boxes = try XCTUnwrap(json["boxes"] as? [[String: Any]])
@@ -143,7 +143,7 @@ final class CLITests: CLITestCase {
         let list = try run(["themes"])
         XCTAssertEqual(list.status, 0)
         XCTAssertEqual(list.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) },
-                       ["card", "classic", "immersive", "minimal"])
+                       ["card", "classic", "immersive", "minimal", "block"])
         let bad = try write(#"{"sizes": {"curent": 60}}"#, to: "bad.json")
         let out = temp("t.png")
         try assertFails(["frame", cover, lyrics, "--at", "1", "--theme", bad, "-o", out], path: bad, reason: "sizes.curent: unknown key")

@@ -73,3 +73,111 @@ final class LookV3RenderTests: XCTestCase {
         XCTAssertGreaterThan(changedInside, 50, "the fade did not thin the cut line")
     }
 }
+
+extension LookV3RenderTests {
+    static let bilingual = """
+    [ti:White Paper]
+    [ar:The Testers]
+    [00:01.00]The first line of the song
+    [00:01.00]歌的第一行
+    [00:04.00]A second line that is sung
+    [00:04.00]被唱出的第二行
+    [00:08.00]And a third one after it
+    [00:08.00]之后的第三行
+    [00:12.00]
+    """
+
+    /// Classic on a white cover: the band's edges are soft everywhere (no step of more than two
+    /// levels between neighbouring rows, the canvas's own edge columns included), and its
+    /// translations reach 3:1.
+    func testClassicOnWhiteHasNoStepAndReadableTranslations() throws {
+        let white = try makeCover(width: 600, height: 600, top: .white, bottom: .white)
+        for preset in [Preset.classic, .lockscreen] {
+            let frame = try renderFrame(cover: white, lrc: Self.bilingual, at: 5_000, preset: preset, theme: .classic)
+            let bitmap = frame.canvas.snapshot()
+            var worst = (step: 0, x: 0, y: 0)
+            for x in [0, 1, 2, 3, bitmap.width / 2 - 200, bitmap.width - 4, bitmap.width - 3, bitmap.width - 2, bitmap.width - 1] {
+                // Columns the text does not reach.
+                guard !frame.layout.blocks.contains(where: { $0.box.insetBy(dx: -30, dy: -30).minX <= Double(x) && Double(x) <= $0.box.insetBy(dx: -30, dy: -30).maxX }) else { continue }
+                for y in 0..<(bitmap.height - 1) {
+                    let a = bitmap.rgba(x: x, y: y), b = bitmap.rgba(x: x, y: y + 1)
+                    let step = max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+                    if step > worst.step { worst = (step, x, y) }
+                }
+            }
+            XCTAssertLessThanOrEqual(worst.step, 2, "\(preset.name): a step of \(worst.step) levels at x \(worst.x), y \(worst.y)")
+            XCTAssertGreaterThanOrEqual(try XCTUnwrap(frame.contrasts["translation"]), 3.0, "\(preset.name): translations")
+        }
+    }
+}
+
+extension LookV3RenderTests {
+    /// A cream cover with a saturated orange sun in the middle.
+    static func creamWithOrangeCentre() throws -> Bitmap {
+        let canvas = try Canvas(width: 600, height: 600)
+        canvas.fill(Color(red: 0.95, green: 0.92, blue: 0.85))
+        canvas.fillSoft(Rect(x: 150, y: 160, width: 300, height: 300), color: Color(red: 1, green: 0.35, blue: 0), featherX: 80, featherY: 80)
+        try canvas.finish()
+        return canvas.snapshot()
+    }
+
+    /// Purple to magenta, with a green band along the bottom: a vivid cover of three hues.
+    static func vivid() throws -> Bitmap {
+        let canvas = try Canvas(width: 600, height: 600)
+        canvas.fillVerticalGradient(Rect(x: 0, y: 0, width: 600, height: 420),
+                                    stops: [(0, Color(red: 0.48, green: 0.12, blue: 0.88)), (1, Color(red: 0.88, green: 0.08, blue: 0.6))])
+        canvas.fill(Rect(x: 0, y: 420, width: 600, height: 180), color: Color(red: 0.09, green: 0.75, blue: 0.38))
+        try canvas.finish()
+        return canvas.snapshot()
+    }
+
+    /// A light cover's saturated centre does not stain the text: behind the lyrics and captions
+    /// of a light-scheme backdrop no pixel keeps more than a pale tint of it.
+    func testALightCoversVividCentreDoesNotSitBehindText() throws {
+        let cover = try Self.creamWithOrangeCentre()
+        for theme in [Theme.card, .immersive] {
+            for preset in [Preset.lockscreen, .feed, .landscape] {
+                let geometry = PosterGeometry(preset: preset, before: theme.before, after: theme.after, theme: theme)
+                let background = try Background.prepare(cover: cover, geometry: geometry, theme: theme)
+                XCTAssertEqual(background.palette.scheme, .light, "\(theme.name) \(preset.name)")
+                for zone in [geometry.lyrics, geometry.caption].compactMap({ $0 }) {
+                    let rows = background.bitmap.rowChroma(x0: Int(zone.minX), x1: Int(zone.maxX))
+                    let most = rows[max(0, Int(zone.minY))..<min(rows.count, Int(zone.maxY))].max() ?? 0
+                    XCTAssertLessThanOrEqual(most, 0.22, "\(theme.name) \(preset.name): chroma \(most) behind text in \(zone)")
+                }
+            }
+        }
+    }
+
+    /// Hue (0…1) and HSV saturation of a colour.
+    static func hueAndSaturation(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double) {
+        let maxC = max(r, g, b), minC = min(r, g, b), d = maxC - minC
+        guard d > 1e-6 else { return (0, 0) }
+        var h: Double
+        if maxC == r { h = (g - b) / d } else if maxC == g { h = 2 + (b - r) / d } else { h = 4 + (r - g) / d }
+        return ((h < 0 ? h + 6 : h) / 6, d / maxC)
+    }
+
+    /// Minimal keeps a vivid cover vivid, in its own hues: the gradient's colours stay saturated,
+    /// and at least four fifths of its height is within 30° of hue of one of the cover's colours
+    /// (purple, magenta, green) — never slate or brown; the rest is the passage between two.
+    func testMinimalKeepsAVividCoversHues() throws {
+        let cover = try Self.vivid()
+        let coverHues = [0.74, 0.88, 0.40]
+        let geometry = PosterGeometry(preset: .lockscreen, before: 0, after: 0, theme: .minimal)
+        let background = try Background.prepare(cover: cover, geometry: geometry, theme: .minimal)
+        let bitmap = background.bitmap
+        var saturations: [Double] = [], near = 0, far: [String] = []
+        for y in stride(from: 0, to: bitmap.height, by: 20) {
+            let p = bitmap.rgba(x: bitmap.width / 2, y: y)
+            let (hue, saturation) = Self.hueAndSaturation(Double(p.r) / 255, Double(p.g) / 255, Double(p.b) / 255)
+            saturations.append(saturation)
+            let distance = coverHues.map { min(abs(hue - $0), 1 - abs(hue - $0)) }.min() ?? 1
+            if distance * 360 <= 30 { near += 1 } else { far.append("\(y): \(Int(hue * 360))°") }
+        }
+        XCTAssertGreaterThanOrEqual(Double(near), 0.8 * Double(saturations.count), "rows in none of the cover's hues: \(far)")
+        let mean = saturations.reduce(0, +) / Double(saturations.count)
+        XCTAssertGreaterThanOrEqual(mean, 0.45, "the gradient's mean saturation \(mean)")
+        XCTAssertGreaterThanOrEqual(saturations.min() ?? 0, 0.3)
+    }
+}

@@ -16,16 +16,27 @@ extension Background {
         /// The mean colours of the cover's top and bottom thirds.
         var top: Color
         var bottom: Color
+        /// The colour of each of six horizontal bands of the cover, top to bottom (the colour most
+        /// of a band is, where it has one, else its mean).
+        var bands: [Color]
 
         init(_ cover: Bitmap) {
             average = averageColour(cover)
-            top = averageColour(cover, rows: 0..<max(1, cover.height / 3))
-            bottom = averageColour(cover, rows: (cover.height - max(1, cover.height / 3))..<cover.height)
+            // A third's colour is the colour most of it is, where it has one: the plain mean of
+            // purple and green is a grey neither shows.
+            let third = max(1, cover.height / 3)
+            let topRows = 0..<third, bottomRows = (cover.height - third)..<cover.height
+            top = dominantColour(cover, rows: topRows) ?? averageColour(cover, rows: topRows)
+            bottom = dominantColour(cover, rows: bottomRows) ?? averageColour(cover, rows: bottomRows)
             let hues = vibrantColours(cover)
             vibrant = hues.first
             second = hues.count > 1 ? hues[1] : nil
             muted = mutedColour(cover) ?? average
             dominant = dominantColour(cover) ?? average
+            bands = (0..<6).map { k in
+                let rows = (cover.height * k / 6)..<max(cover.height * k / 6 + 1, cover.height * (k + 1) / 6)
+                return dominantColour(cover, rows: rows) ?? averageColour(cover, rows: rows)
+            }
         }
     }
 
@@ -35,7 +46,9 @@ extension Background {
         let rich = saturated(average, by: 1.4)
         let weakest = min(palette.text.relativeLuminance, palette.current.relativeLuminance)
         let strongest = max(palette.text.relativeLuminance, palette.current.relativeLuminance)
-        return palette.isDark ? darkened(rich, to: 10, against: weakest) : lightened(rich, to: 8, against: strongest)
+        // Under dark text the frost is pale: a rich tint would itself be the stain it covers.
+        return palette.isDark ? darkened(rich, to: 10, against: weakest)
+            : lightened(capped(average, saturation: 0.15), to: 8, against: strongest)
     }
 
     /// `colour` with its distance from its own luma scaled by `factor`, kept inside 0…1.
@@ -74,12 +87,77 @@ extension Background {
             top = Color(red: top.red + (1 - top.red) * 0.2, green: top.green + (1 - top.green) * 0.2, blue: top.blue + (1 - top.blue) * 0.2)
         }
         let anchor = colours.average.relativeLuminance
-        func toward(_ c: Color) -> Color {
-            let target = sqrt(max(0.0005, c.relativeLuminance) * max(0.0005, anchor))
-            if target < c.relativeLuminance { return darkened(c, step: 0.01) { $0.relativeLuminance <= target } }
-            return lightened(c, step: 0.01) { $0.relativeLuminance >= target }
+        return (towardLightness(of: anchor, top), towardLightness(of: anchor, bottom))
+    }
+
+    /// Gradient stops from `a` to `b` that travel round the hue circle (the shorter way) with
+    /// saturation and value changing evenly, instead of a straight line through RGB, which
+    /// passes through grey between opposite hues (purple to green goes by slate, not by blue).
+    /// A grey end takes the other end's hue.
+    static func huePath(from a: Color, to b: Color, steps: Int = 12) -> [(Double, Color)] {
+        func hsv(_ c: Color) -> (h: Double, s: Double, v: Double) {
+            let maxC = max(c.red, c.green, c.blue), minC = min(c.red, c.green, c.blue), d = maxC - minC
+            guard d > 1e-6 else { return (0, 0, maxC) }
+            var h: Double
+            if maxC == c.red { h = (c.green - c.blue) / d } else if maxC == c.green { h = 2 + (c.blue - c.red) / d } else { h = 4 + (c.red - c.green) / d }
+            h = (h < 0 ? h + 6 : h) / 6
+            return (h, d / maxC, maxC)
         }
-        return (toward(top), toward(bottom))
+        func rgb(_ h: Double, _ s: Double, _ v: Double) -> Color {
+            let x = (h - h.rounded(.down)) * 6, i = Int(x) % 6, f = x - Double(Int(x))
+            let p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f))
+            switch i {
+            case 0: return Color(red: v, green: t, blue: p)
+            case 1: return Color(red: q, green: v, blue: p)
+            case 2: return Color(red: p, green: v, blue: t)
+            case 3: return Color(red: p, green: q, blue: v)
+            case 4: return Color(red: t, green: p, blue: v)
+            default: return Color(red: v, green: p, blue: q)
+            }
+        }
+        var ha = hsv(a), hb = hsv(b)
+        if ha.s < 0.05 { ha.h = hb.h }
+        if hb.s < 0.05 { hb.h = ha.h }
+        var dh = hb.h - ha.h
+        if dh > 0.5 { dh -= 1 } else if dh < -0.5 { dh += 1 }
+        return (0...steps).map { k in
+            let t = Double(k) / Double(steps)
+            let h = ha.h + dh * t
+            return (t, rgb(h - h.rounded(.down), ha.s + (hb.s - ha.s) * t, ha.v + (hb.v - ha.v) * t))
+        }
+    }
+
+    /// The gradient theme's stops, top to bottom. A cover of several colours gives its own colours
+    /// in its own order — each sixth of the cover's height one stop, at its colour — so that a
+    /// purple, magenta and green cover stays purple, magenta and green; neighbouring stops are
+    /// joined round the hue circle (``huePath(from:to:steps:)``), not through grey. A cover of
+    /// one colour keeps the two-colour gradient of ``gradientColours(_:)``. Each colour is moved
+    /// halfway (in luminance) towards the cover's own lightness, as there.
+    static func gradientStops(_ colours: CoverColours) -> [(Double, Color)] {
+        func distance(_ a: Color, _ b: Color) -> Double { abs(a.red - b.red) + abs(a.green - b.green) + abs(a.blue - b.blue) }
+        let bands = colours.bands.map { capped($0, saturation: 0.85) }
+        let spread = bands.flatMap { a in bands.map { distance(a, $0) } }.max() ?? 0
+        guard bands.count > 1, spread >= 0.3 else {
+            let (top, bottom) = gradientColours(colours)
+            return huePath(from: top, to: bottom)
+        }
+        let anchor = colours.average.relativeLuminance
+        let toned = bands.map { towardLightness(of: anchor, $0) }
+        var stops: [(Double, Color)] = []
+        for k in 0..<(toned.count - 1) {
+            let from = Double(k) / Double(toned.count - 1), to = Double(k + 1) / Double(toned.count - 1)
+            for (t, colour) in huePath(from: toned[k], to: toned[k + 1], steps: 4) where k == 0 || t > 0 {
+                stops.append((from + (to - from) * t, colour))
+            }
+        }
+        return stops
+    }
+
+    /// `c` moved halfway (geometrically, in luminance) towards `anchor`, its hue kept.
+    static func towardLightness(of anchor: Double, _ c: Color) -> Color {
+        let target = sqrt(max(0.0005, c.relativeLuminance) * max(0.0005, anchor))
+        if target < c.relativeLuminance { return darkened(c, step: 0.01) { $0.relativeLuminance <= target } }
+        return lightened(c, step: 0.01) { $0.relativeLuminance >= target }
     }
 
     /// `colour` scaled towards black (hue kept) in steps of `step` until `done` holds, or black.
@@ -186,11 +264,11 @@ extension Background {
     /// range of 75° holding the most of them, as their mean colour — a gradient over neighbouring
     /// hues counts as one colour, where ``vibrantColours(_:)`` would pick its most saturated strip.
     /// Nil when under a quarter of the cover is coloured (the average then stands for it).
-    static func dominantColour(_ image: Bitmap) -> Color? {
+    static func dominantColour(_ image: Bitmap, rows: Range<Int>? = nil) -> Color? {
         var counts = [Int](repeating: 0, count: 24)
         var sums = [(Double, Double, Double)](repeating: (0, 0, 0), count: 24)
         var total = 0
-        forEachSample(of: image) { pixel in
+        forEachSample(of: image, rows: rows) { pixel in
             total += 1
             guard pixel.saturation > 0.2, pixel.value > 0.12 else { return }
             let bin = min(23, Int(pixel.hue * 24))

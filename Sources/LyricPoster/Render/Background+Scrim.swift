@@ -18,6 +18,9 @@ extension Background {
         return zones
     }
 
+    /// The most chroma (max − min channel, 0…1) a light backdrop keeps right behind text.
+    static let maxChromaBehindText = 0.2
+
     /// Per pixel row, the weakest opacity of `tint` under which every text zone's row reaches its
     /// target against the most extreme pixel of that row; then widened and smoothed so that the
     /// scrim has no visible step (it never falls below what a row needs).
@@ -26,10 +29,23 @@ extension Background {
         let h = base.height
         var need = [Double](repeating: 0, count: h)
         let dark = palette.isDark
+        // How colourful the tint itself is (a frost mixes towards it).
+        let tintChroma = max(tint.red, tint.green, tint.blue) - min(tint.red, tint.green, tint.blue)
         for zone in zones {
             let extremes = base.rowExtremes(x0: Int(zone.rect.minX.rounded(.down)), x1: Int(zone.rect.maxX.rounded(.up)), brightest: dark)
             let y0 = max(0, Int(zone.rect.minY.rounded(.down))), y1 = min(h, Int(zone.rect.maxY.rounded(.up)))
             guard y1 > y0 else { continue }
+            if !dark, smooth, theme.background != .solid {
+                // Dark text on a light backdrop: nothing saturated sits right behind it (a vivid
+                // spot of the cover under the title reads as a stain). The frost is raised until
+                // the row's most colourful pixel is no more than `maxChromaBehindText`. (A solid
+                // block of the cover's colour is the ground by design, not a stain.)
+                let chroma = base.rowChroma(x0: Int(zone.rect.minX.rounded(.down)), x1: Int(zone.rect.maxX.rounded(.up)))
+                for y in y0..<y1 where chroma[y] > Self.maxChromaBehindText && chroma[y] > tintChroma {
+                    let alpha = (chroma[y] - Self.maxChromaBehindText) / (chroma[y] - min(tintChroma, Self.maxChromaBehindText))
+                    need[y] = max(need[y], min(1, alpha + 0.02))
+                }
+            }
             for y in y0..<y1 {
                 let p = extremes[y]
                 func luminance(_ a: Double) -> Double {

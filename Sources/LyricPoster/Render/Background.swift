@@ -28,18 +28,23 @@ public struct Background: Sendable {
     public static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
         let w = geometry.preset.width, h = geometry.preset.height
         let canvas = try Canvas(width: w, height: h)
-        let colours = CoverColours(cover)
+        // The backdrop is made from the artwork inside any plain frame the cover has (a border,
+        // a letterbox): blurred and stretched over the canvas, a frame's hard edge would show as
+        // dark bars at its sides. The sharp card keeps the cover whole.
+        let inner = cover.frameFreeRect()
+        let artwork = cover.cropped(x: inner.x, y: inner.y, width: inner.width, height: inner.height)
+        let colours = CoverColours(artwork)
         let average = colours.average
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
 
         // 1. The base: the cover, blurred or sharp, or a gradient of two of its colours.
-        let frost = try drawBase(on: canvas, cover: cover, colours: colours, theme: theme, layout: geometry.layout, unit: geometry.unit)
+        let frost = try drawBase(on: canvas, cover: artwork, colours: colours, theme: theme, layout: geometry.layout, unit: geometry.unit)
 
         // 2. The scheme, decided on the cover itself (the same for every preset, so a song's
         // posters at several sizes belong together): whichever text — light or dark — its
         // backdrop serves with the lighter scrim. Classic rows sit on dark bands: light text.
         let zones = textZones(geometry)
-        let palette = try scheme(for: cover, colours: colours, theme: theme, layout: geometry.layout)
+        let palette = try scheme(for: artwork, colours: colours, theme: theme, layout: geometry.layout)
         let scheme = palette.scheme
         let tint = tint(for: palette, average: average)
 
@@ -47,7 +52,7 @@ public struct Background: Sendable {
             // 3. Under the lyrics of a full-bleed cover, the cover turns soft (a progressive blur)
             // so that its detail does not run through the letters.
             if theme.background == .cover {
-                let soft = try blurred(cover, width: w, height: h, colours: colours, radius: 16 * geometry.unit, factor: 4,
+                let soft = try blurred(artwork, width: w, height: h, colours: colours, radius: 16 * geometry.unit, factor: 4,
                                        saturation: theme.backgroundSaturation)
                 // Soft under the lyrics (from their top down) and under the captions, eased in
                 // over a seventh of the height; the cover stays itself in between.
@@ -144,8 +149,7 @@ public struct Background: Sendable {
                                     saturation: theme.backgroundSaturation, zoom: 1.15), in: full)
         case .cover: try drawCover()
         case .gradient:
-            let (top, bottom) = gradientColours(colours)
-            canvas.fillVerticalGradient(full, stops: [(0, top), (1, bottom)])
+            canvas.fillVerticalGradient(full, stops: gradientStops(colours))
         case .solid:
             canvas.fill(colours.dominant)
         }

@@ -216,7 +216,7 @@ public final class Renderer {
         let geometry = background.geometry
         var rects = layout.blocks.map { reach(of: $0) }
         if let band = layout.band {
-            let feather = 30 * geometry.unit
+            let feather = Self.classicFeatherLimit * geometry.unit
             rects.append(band.insetBy(dx: 0, dy: -feather - 1))
         }
         // The current line's fallback scrims (checkCurrentLine).
@@ -312,23 +312,48 @@ public final class Renderer {
 
     /// Classic rows sit on one band: the cover, blurred, seen through it (so sharp artwork does
     /// not run through the text) under the cover's darkened colour, as dark as the rows need for
-    /// 4.5:1 (at least the original's half-black), with soft top and bottom edges.
+    /// 4.5:1 (at least the original's half-black), with soft top and bottom edges (classicFeather).
     private func drawClassicBand(_ band: Rect, on canvas: Canvas, layout: FrameLayout) {
-        let u = background.geometry.unit
-        let feather = 30 * u
-        if let frost = background.frost { canvas.draw(frost, throughBand: band, feather: feather) }
         let tint = background.tint
+        // How dark the band must be, measured on the cover before the band's frost.
         var alpha = 0.55
         for block in layout.blocks {
             let luminance = block.color.withAlpha(1).relativeLuminance
-            let needed = block.role == .current || block.role == .interlude
+            let needed = block.role == .current || block.role == .interlude || block.role == .quote
                 ? Background.scrimAlpha(canvas: canvas, rect: block.box, tint: tint, minimum: 0, textLuminance: luminance)
                 : Self.scrimForDimmed(block, on: canvas, tint: tint)
             alpha = max(alpha, min(1, needed + 0.02))
         }
+        let feather = classicFeather(band, alpha: alpha, on: canvas)
+        if let frost = background.frost { canvas.draw(frost, throughBand: band, feather: feather) }
         canvas.fillSoft(Rect(x: -feather, y: band.minY - feather, width: Double(canvas.width) + 2 * feather, height: band.height + 2 * feather),
                         color: tint.withAlpha(alpha), featherX: 0, featherY: feather)
     }
+
+    /// The soft edge of the classic band: long enough that the cover darkens into it by no more
+    /// than about two levels a row (a white cover under a dark band needs some 180 rows; a dark
+    /// cover keeps the original's 30), and never more than ``classicFeatherLimit``.
+    private func classicFeather(_ band: Rect, alpha: Double, on canvas: Canvas) -> Double {
+        let u = background.geometry.unit
+        func level(_ luminance: Double) -> Double {
+            255 * (luminance <= 0.0031308 ? 12.92 * luminance : 1.055 * pow(luminance, 1 / 2.4) - 0.055)
+        }
+        let tint = level(background.tint.relativeLuminance)
+        // The brightest (or darkest) pixel just outside the band, above and below it.
+        var drop = 0.0
+        for edge in [Rect(x: 0, y: band.minY - 2, width: Double(canvas.width), height: 2),
+                     Rect(x: 0, y: band.maxY, width: Double(canvas.width), height: 2)] {
+            for quantile in [0.0, 1.0] {
+                drop = max(drop, alpha * abs(level(canvas.luminance(in: edge, quantile: quantile)) - tint))
+            }
+        }
+        // The smoothstep ramp is 1.5 times as steep as its mean at its middle: a row a level
+        // on average keeps the steepest rows, where the frost also changes, within two.
+        return min(Self.classicFeatherLimit * u, max(30 * u, drop))
+    }
+
+    /// The longest soft edge of the classic band, in pixels on a 1080-pixel side (see changedRows).
+    static let classicFeatherLimit = 200.0
 
     /// The colour of a karaoke line's part not yet sung: the text colour, dimmed only as far as
     /// it still reaches 3:1 on the pixels behind it; and the contrast it reaches there.
