@@ -77,3 +77,24 @@ final class ThemeRenderTests: XCTestCase {
         XCTAssertEqual(frame.layout.blocks.first { $0.role == .total }?.text, "0:30")
     }
 }
+
+extension ThemeRenderTests {
+    /// A share card per theme: three chosen lines (one with a translation) as a story and a feed
+    /// card, at a quarter of their sizes.
+    func testGoldenCardPerTheme() throws {
+        let lyrics = try LyricsReader.parse(Self.song)
+        for theme in Theme.builtIn {
+            for (name, preset) in [("story", Preset.custom(width: 270, height: 480)), ("feed", .custom(width: 270, height: 338))] {
+                let geometry = PosterGeometry(preset: preset, before: theme.before, after: theme.after, theme: theme)
+                let background = try Background.prepare(cover: try Self.dusk.get(), geometry: geometry, theme: theme)
+                let engine = LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Shared.fonts), theme: theme,
+                                          palette: background.palette)
+                let scene = SceneBuilder(lyrics: lyrics, before: theme.before, after: theme.after).quote(Array(lyrics.numberedLines[0..<3]))
+                let frame = try Renderer(background: background, layoutEngine: engine).render(scene)
+                XCTAssertFalse(frame.layout.overflow, "\(theme.name) \(name)")
+                XCTAssertGreaterThanOrEqual(try XCTUnwrap(frame.contrasts["quote"]), 4.5, "\(theme.name) \(name)")
+                try assertGolden(frame.canvas, named: "card-\(theme.name)-\(name)")
+            }
+        }
+    }
+}
