@@ -18,7 +18,7 @@ frame() {  # out cover lyrics time preset theme [extra…]
     "$bin" frame "$cover" "$lyrics" --at "$at" --preset "$preset" --theme "$theme" -o "$file" "$@" > /dev/null
 }
 
-for theme in card classic immersive minimal; do
+for theme in card classic immersive minimal block; do
     portraits=() wides=()
     for i in 0 1 2; do
         read -r cover lyrics at <<< "${covers[$i]}"
@@ -35,11 +35,11 @@ done
 
 # Every theme at the original lock-screen size, 480×800.
 classic=()
-for theme in card classic immersive minimal; do
+for theme in card classic immersive minimal block; do
     frame "$out/$theme-classic.png" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 classic "$theme"
     classic+=("$out/$theme-classic.png")
 done
-montage "${classic[@]}" -tile 4x1 -geometry 240x400+6+6 -background '#202020' docs/classic-preset.png
+montage "${classic[@]}" -tile 5x1 -geometry 240x400+6+6 -background '#202020' docs/classic-preset.png
 echo docs/classic-preset.png
 
 # The states of a song in the card theme: intro, a karaoke line, an interlude, the outro.
@@ -80,6 +80,24 @@ frame "$out/ttml-immersive.png" "$rl/cover.png" "$rl/river-lights.ttml" 0:31.9 l
 frame "$out/ttml-duet.png" "$rl/cover.png" "$rl/river-lights.ttml" 0:24 lockscreen card
 montage "$out"/ttml-{card,immersive,duet}.png -tile 3x1 -geometry 300x533+6+6 -background '#202020' docs/ttml.png
 echo docs/ttml.png
+
+# Share cards: the same three lines in every theme, as a 9:16 story and a 4:5 feed card, on a
+# dark, a light and a vivid cover (the vivid one is made here: purple to magenta over green).
+vivid="$out/vivid-cover.png"
+convert -size 1000x700 gradient:'#7B1FE0'-'#E0149A' \( -size 1000x300 xc:'#18C060' \) -append "$vivid"
+cards=("$nd/cover.jpg" "$pl/cover.png" "$vivid")
+for theme in card classic immersive minimal block; do
+    stories=() feeds=()
+    for i in 0 1 2; do
+        "$bin" card "${cards[$i]}" "$nd/night-drive.lrc" --lines 5-7 --theme "$theme" -o "$out/card-$theme-story-$i.png" > /dev/null
+        "$bin" card "${cards[$i]}" "$nd/night-drive.lrc" --lines 5-7 --theme "$theme" --preset feed -o "$out/card-$theme-feed-$i.png" > /dev/null
+        stories+=("$out/card-$theme-story-$i.png")
+        feeds+=("$out/card-$theme-feed-$i.png")
+    done
+    # Side by side at one height (montage would give every tile the widest one's width).
+    convert "${stories[@]}" "${feeds[@]}" -resize x300 -bordercolor '#202020' -border 5 +append "docs/cards-$theme.png"
+    echo "docs/cards-$theme.png"
+done
 
 # 8 bits per channel and no time stamps: small files that only change when the pictures do.
 mogrify -depth 8 -strip -define png:compression-level=9 docs/*.png

@@ -83,7 +83,7 @@ final class AnchorLayoutTests: XCTestCase {
 final class WideCanvasLayoutTests: XCTestCase {
     func testBannerTypeFollowsTheLyricColumn() throws {
         let banner = Preset.custom(width: 1600, height: 400)
-        for theme in [Theme.card, .immersive, .minimal] {
+        for theme in [Theme.card, .immersive, .minimal, .block] {
             let geometry = PosterGeometry(preset: banner, before: theme.before, after: theme.after, theme: theme)
             // The short side alone would give 22–28 px; the 1100–1500-pixel column gives about twice that.
             XCTAssertGreaterThanOrEqual(geometry.currentSize, 40, "\(theme.name): \(geometry.currentSize) px")

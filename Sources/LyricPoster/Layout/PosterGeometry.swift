@@ -185,8 +185,10 @@ public struct PosterGeometry: Hashable, Sendable {
             if arrangement == .split { sizeLyrics(fromColumn: lyrics, theme: theme, scale: scale, unit: u) }
         case .block:
             // A header (the cover small, the title and artist beside it) under the lock screen's
-            // clock, then the lyrics, left-aligned, in generous margins (8 % of the width).
-            let m = max(0.08 * w, theme.margin * u, preset.isLockScreen ? w * Preset.lockScreenSideShare : 0)
+            // clock, then the lyrics, left-aligned, in generous margins (8 % of the width; of the
+            // height on wide canvases, where 8 % of the width would eat a banner's lyrics).
+            let m = arrangement == .split ? max(0.08 * h, theme.margin * u)
+                : max(0.08 * w, theme.margin * u, preset.isLockScreen ? w * Preset.lockScreenSideShare : 0)
             let top = max(m, safeTop + 20 * u)
             let side = 150 * u
             let cardRect = Rect(x: m, y: top, width: side, height: side)
