@@ -31,23 +31,12 @@ struct CardCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --at: how many lines from there (default 1).", valueName: "n"))
     var count: Int?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the PNG (default: <lyrics or audio name>-card.png here).", valueName: "file"))
-    var output: String?
-
-    @Option(help: ArgumentHelp("Also write a JSON report of what was drawn where.", valueName: "file"))
-    var report: String?
-
-    @Flag(help: "Print the time each stage took to stderr.")
-    var timings = false
-
-    @Flag(help: "Open the card in the desktop's image viewer.")
-    var open = false
+    @OptionGroup var picture: PictureOutputGroup
 
     @OptionGroup var render: RenderOptionGroup
 
     func validate() throws {
         try song.validateOne("card")
-        if output == "" || report == "" { throw ValidationError("-o and --report need a path") }
         let given = [lines != nil, quote != nil, at != nil].filter { $0 }.count
         if given == 0 { throw ValidationError("choose the lines: --lines A-B, --quote TEXT or --at TIME [--count N]") }
         if given > 1 { throw ValidationError("choose the lines one way: --lines, --quote or --at") }
@@ -73,33 +62,16 @@ struct CardCommand: ParsableCommand {
     }
 
     func run() throws {
-        let out = output ?? (song.source.stem + "-card.png")
-        for target in [out, report].compactMap({ $0 }) {
-            for input in song.source.paths where OutputFile.sameFile(target, input) {
-                throw fail(PosterError(path: target, reason: "output would overwrite the input \(input)"))
-            }
-        }
-        if let report, OutputFile.sameFile(report, out) {
-            throw fail(PosterError(path: report, reason: "report and image cannot be the same file"))
-        }
+        let out = picture.output ?? (song.source.stem + "-card.png")
+        try picture.checkTargets(out, inputs: song.source.paths)
         let clock = Timings()
         do {
             let session = try PosterSession(source: song.source, options: try render.renderOptions(), timings: clock)
             session.warnings.forEach(warn)
-            let card = try session.renderCard(choice)
-            try clock.measure("write") { () throws(PosterError) in
-                var files = [(card.png, out)]
-                if let report { files.append((Array(card.report.json().utf8), report)) }
-                try OutputFile.writeAtomically(files)
-            }
-            if card.report.missingGlyphs > 0 {
-                warn("\(card.report.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")
-            }
-            if timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
-            print(out)
+            try picture.deliver(try session.renderCard(choice), to: out, clock: clock)
         } catch {
             throw fail(error)
         }
-        if open { Viewer.open(out) }
+        if picture.open { Viewer.open(out) }
     }
 }
