@@ -8,12 +8,11 @@ struct CardCommand: ParsableCommand {
         commandName: "card",
         abstract: "Render a share card of lyric lines you choose.",
         discussion: """
-        Choose 1 to \(LineChoice.maxLines) consecutive lines by number (as `inspect --text` numbers them), by a quote
-        from their text, or by time. Every chosen line is drawn whole, never cut; a choice that cannot fit
-        the canvas is refused.
-        Examples: lyricposter card cover.jpg song.lrc --lines 7-9 --preset feed -o card.png
+        Choose 1 to \(LineChoice.maxLines) consecutive lines by number (as `inspect --text` numbers them), by a quote from their text, or by time. Every chosen line is drawn whole, never cut; a choice that cannot fit the canvas is refused.
+
+        Examples: lyricposter card cover.jpg song.lrc --lines 7-9 --preset feed
                   lyricposter card song.flac --quote "under the bridge" --theme block
-                  lyricposter card song.flac --at 1:23 --count 3
+                  lyricposter card song.flac --at 1:23 --count 3 -o card.png
         """
     )
 
