@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs an AddressSanitizer build of lyricposter through frame, lines, sequence, sheet and follow with
+# Runs an AddressSanitizer build of lyricposter through frame, card, lines, sequence, sheet and follow with
 # LeakSanitizer on. System libraries that keep process-wide caches are suppressed
 # (Tests/Sanitizers/lsan.supp); any other leak fails. Usage: scripts/leak-check.sh BINARY
 set -euo pipefail
@@ -12,6 +12,7 @@ export LSAN_OPTIONS=suppressions=$PWD/Tests/Sanitizers/lsan.supp:print_suppressi
 cover=samples/night-drive/cover.jpg
 lyrics=samples/night-drive/night-drive.lrc
 "$bin" frame "$cover" "$lyrics" --at 58.5 -o "$work/frame.png" --report "$work/frame.json" >/dev/null
+"$bin" card "$cover" "$lyrics" --lines 4-6 --theme block --preset feed -o "$work/card.png" --report "$work/card.json" >/dev/null
 "$bin" lines "$cover" "$lyrics" -o "$work/lines" --quiet
 "$bin" sequence "$cover" "$lyrics" --fps 5 --to 30 -o "$work/seq" --quiet --dense
 "$bin" sheet samples/paper-lanterns/cover.png samples/paper-lanterns/paper-lanterns.lrc -o "$work/sheet.png" --quiet >/dev/null
@@ -20,6 +21,9 @@ lyrics=samples/night-drive/night-drive.lrc
 status=0
 "$bin" frame Tests/Fixtures/covers/truncated.jpg "$lyrics" --at 1 -o "$work/bad.png" 2>/dev/null || status=$?
 [ "$status" -eq 1 ] || { echo "leak check: error path exited $status, expected 1" >&2; exit 1; }
+status=0
+"$bin" card "$cover" "$lyrics" --quote "no such words" -o "$work/bad-card.png" 2>/dev/null || status=$?
+[ "$status" -eq 1 ] || { echo "leak check: card's error path exited $status, expected 1" >&2; exit 1; }
 # follow: a scripted player on a private session bus, a song change, a seek, then SIGTERM (exit 0;
 # 23 would mean a leak).
 mkdir -p "$work/music"
