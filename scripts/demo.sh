@@ -44,10 +44,16 @@ echo "$out/night-drive-lines/frames.ffconcat"
 "$bin" sheet "$pl/cover.png" "$pl/paper-lanterns.lrc" -o "$out/paper-lanterns-sheet.png" --quiet
 
 # Every theme at a portrait and a landscape preset.
-for theme in card classic immersive minimal; do
+for theme in card classic immersive minimal block; do
     render "theme-$theme" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 lockscreen --theme "$theme"
     render "theme-$theme" "$pl/cover.png" "$pl/paper-lanterns.lrc" 0:32.6 landscape --theme "$theme"
 done
+
+# Share cards: three chosen lines as a story and a feed card, and a quote from an audio file.
+"$bin" card "$nd/cover.jpg" "$nd/night-drive.lrc" --lines 5-7 -o "$out/card-story.png"
+"$bin" card "$nd/cover.jpg" "$nd/night-drive.lrc" --lines 5-7 --preset feed --theme block -o "$out/card-feed.png"
+"$bin" card "$pl/cover.png" "$pl/paper-lanterns.lrc" --at 0:12.5 --count 2 --preset square -o "$out/card-square.png"
+"$bin" card samples/harbour-bells/harbour-bells.mp3 --lines 1-2 -o "$out/card-harbour-bells.png"
 
 # A lyric video straight from the audio file: one frame per line, its own audio copied.
 "$bin" video samples/harbour-bells/harbour-bells.mp3 -o "$out/harbour-bells.mp4" --quiet
