@@ -65,15 +65,18 @@ let package = Package(
         .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
         // Scenes, layout, rendering and output, built from values.
         .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
+        // Live posters: a now-playing source (MPRIS today) followed line by line on the engine;
+        // `follow` and, later, `serve --follow` consume it.
+        .target(name: "PosterLive", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
         .executableTarget(
             name: "lyricposter",
             dependencies: [
-                "LyricPoster", "LyricsCore", "MediaTags", "NowPlaying",
+                "LyricPoster", "PosterLive", "LyricsCore", "MediaTags", "NowPlaying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
-        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
+        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"]),
 
@@ -88,6 +91,6 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["LyricsCore", "LyricPoster", "TestSupport"]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
-        .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster"]),
+        .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster", "PosterLive"]),
     ]
 )

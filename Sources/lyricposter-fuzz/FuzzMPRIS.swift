@@ -4,6 +4,7 @@
 // seeds in Tests/Fuzz/corpus/mpris.
 import Foundation
 import LyricPoster
+import PosterLive
 import NowPlaying
 
 func fuzzMPRIS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

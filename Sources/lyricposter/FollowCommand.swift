@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import LyricPoster
+import PosterLive
 import NowPlaying
 import Synchronization
 

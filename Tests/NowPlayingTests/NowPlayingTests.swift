@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LyricPoster
+@testable import PosterLive
 @testable import NowPlaying
 
 @Suite struct PlaybackClockTests {

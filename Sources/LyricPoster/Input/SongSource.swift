@@ -41,6 +41,18 @@ public struct ResolvedSong: Sendable {
     public var coverSource: String
     /// The audio file's tags, when the song is an audio file.
     public var audio: AudioTags?
+
+    public init(lyrics: Lyrics, lyricsData: Data, lyricsPath: String, lyricsSource: String, coverData: Data, coverPath: String,
+                coverSource: String, audio: AudioTags?) {
+        self.lyrics = lyrics
+        self.lyricsData = lyricsData
+        self.lyricsPath = lyricsPath
+        self.lyricsSource = lyricsSource
+        self.coverData = coverData
+        self.coverPath = coverPath
+        self.coverSource = coverSource
+        self.audio = audio
+    }
 }
 
 /// Finds and reads a song's parts, in this order (the README's precedence table):
@@ -86,7 +98,7 @@ public enum SongResolver {
     // MARK: - Lyrics
 
     /// The audio file's lyrics, or its unsynchronised text (which time-based commands refuse).
-    enum Found {
+    public enum Found: Sendable {
         case timed(ResolvedSong)
         case unsynced(source: String, text: String)
     }
@@ -101,7 +113,7 @@ public enum SongResolver {
         }
     }
 
-    static func findLyrics(_ audioPath: String, tags: AudioTags, override: String?,
+    public static func findLyrics(_ audioPath: String, tags: AudioTags, override: String?,
                            options: RenderOptions) throws(PosterError) -> Found {
         let empty = Data()
         func song(_ lyrics: Lyrics, _ data: Data, _ path: String, _ source: String) -> ResolvedSong {
@@ -163,7 +175,7 @@ public enum SongResolver {
     }
 
     /// The lyrics file beside `audioPath` with the same stem, case-insensitively.
-    static func sidecar(of audioPath: String) -> String? {
+    public static func sidecar(of audioPath: String) -> String? {
         let url = URL(fileURLWithPath: audioPath)
         let stem = url.deletingPathExtension().lastPathComponent.lowercased()
         let folder = url.deletingLastPathComponent().path
@@ -196,7 +208,7 @@ public enum SongResolver {
 
     /// The audio file's own cover: its embedded picture (the front cover first), else a cover image
     /// in its folder; nil when it has neither. Returns the bytes, the path errors name, and the source.
-    static func embeddedOrFolderCover(_ audioPath: String, tags: AudioTags?,
+    public static func embeddedOrFolderCover(_ audioPath: String, tags: AudioTags?,
                                       options: RenderOptions) throws(PosterError) -> (Data, String, String)? {
         if let picture = tags?.pictures.first { return (picture.data, audioPath + ": " + picture.source, picture.source) }
         if let file = folderCover(of: audioPath) {
@@ -207,7 +219,7 @@ public enum SongResolver {
 
     /// The song's title, artist, album and length: the audio file knows the song better than its
     /// lyrics, so its tags win where they are set.
-    static func metadata(_ known: Lyrics.Metadata, tags: AudioTags?) -> Lyrics.Metadata {
+    public static func metadata(_ known: Lyrics.Metadata, tags: AudioTags?) -> Lyrics.Metadata {
         Lyrics.Metadata(title: tags?.title ?? known.title, artist: tags?.artist ?? known.artist, album: tags?.album ?? known.album,
                         language: known.language, length: tags?.lengthMs.map(Timestamp.init) ?? known.length)
     }
@@ -228,18 +240,18 @@ public enum SongResolver {
 
     // MARK: - Files
 
-    static func readLyrics(_ path: String, options: RenderOptions) throws(PosterError) -> (Lyrics, Data) {
+    public static func readLyrics(_ path: String, options: RenderOptions) throws(PosterError) -> (Lyrics, Data) {
         let data = try Inputs.read(path, limit: options.maxLyricsBytes)
         return (try Inputs.lyrics(data, path: path, format: options.format, encoding: options.encoding,
                                   offsetSign: options.offsetSign), data)
     }
 
-    static func readCover(_ path: String, options: RenderOptions) throws(PosterError) -> Data {
+    public static func readCover(_ path: String, options: RenderOptions) throws(PosterError) -> Data {
         try Inputs.read(path, limit: coverByteLimit(options))
     }
 
     /// A compressed cover can never legitimately be larger than its pixel limit uncompressed.
-    static func coverByteLimit(_ options: RenderOptions) -> Int {
+    public static func coverByteLimit(_ options: RenderOptions) -> Int {
         let (bytes, overflow) = options.limits.maxPixels.multipliedReportingOverflow(by: 4)
         return max(64 * 1024 * 1024, overflow ? Int.max : bytes)
     }
