@@ -65,20 +65,23 @@ let package = Package(
         .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
         // Scenes, layout, rendering and output, built from values.
         .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
+        // Batches, catalogues and videos: plans of many frames and the sinks they go to (folders,
+        // manifests, contact sheets, ffmpeg).
+        .target(name: "PosterBatch", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
         // Live posters: a now-playing source (MPRIS today) followed line by line on the engine;
         // `follow` and, later, `serve --follow` consume it.
         .target(name: "PosterLive", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
         .executableTarget(
             name: "lyricposter",
             dependencies: [
-                "LyricPoster", "PosterLive", "LyricsCore", "MediaTags", "NowPlaying",
+                "LyricPoster", "PosterBatch", "PosterLive", "LyricsCore", "MediaTags", "NowPlaying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
-        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
+        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
-        .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"]),
+        .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics"]),
 
         .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore"]),
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),
@@ -89,7 +92,7 @@ let package = Package(
         ),
         // Fixtures shared by the test targets (generated once per test process).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CLITests", dependencies: ["LyricsCore", "LyricPoster", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["LyricsCore", "LyricPoster", "PosterBatch", "TestSupport"]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster", "PosterLive"]),
     ]

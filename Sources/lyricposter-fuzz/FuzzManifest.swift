@@ -4,6 +4,7 @@
 // FUZZ_TARGET=manifest; seeds in Tests/Fuzz/corpus/manifest.
 import Foundation
 import LyricPoster
+import PosterBatch
 
 func fuzzManifest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data else { return 0 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LyricPoster
+import PosterBatch
 
 /// How a command that renders many frames runs: `--jobs`, `--quiet`, `--timings` (the batch
 /// commands and `video`).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LyricPoster
+import PosterBatch
 
 struct SheetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LyricPoster
+import PosterBatch
 import LyricsCore
 
 struct VideoCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import Foundation
 import LyricPoster
+import PosterBatch
 import TestSupport
 import XCTest
 

@@ -106,7 +106,7 @@ public enum OutputFile {
 
     /// Writes all of `bytes` to `fd` (retrying short and interrupted writes); 0, or the errno of
     /// the write that failed.
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
         guard let base = bytes.baseAddress else { return 0 }
         var offset = 0
         while offset < bytes.count {
@@ -139,7 +139,7 @@ public enum OutputFile {
         return ua.path == ub.path
     }
 
-    static func errnoReason(_ code: Int32) -> String {
+    public static func errnoReason(_ code: Int32) -> String {
         switch code {
         case ENOENT: return "folder does not exist"
         case EACCES, EPERM: return "permission denied"

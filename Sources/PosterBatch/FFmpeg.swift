@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 
 /// ffmpeg and ffprobe (Debian's `ffmpeg` package), run as child processes.
 public enum FFmpeg {

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LyricPoster
 import PosterGraphics
 import Synchronization
 

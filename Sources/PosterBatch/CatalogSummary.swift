@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 
 /// The shards' reports of an output root merged: totals by status and every failure.
 public struct CatalogSummary: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 import PosterGraphics
 
 /// Which songs of a catalogue one run renders: those whose id hashes into shard `index` of

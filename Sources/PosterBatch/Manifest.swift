@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 
 /// `<dir>/manifest.json`: what a batch wrote, for players, video tools and the next run.
 public struct Manifest: Codable, Equatable, Sendable {

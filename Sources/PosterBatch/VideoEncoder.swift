@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 
 /// An ffmpeg child that reads raw RGB frames from a pipe and encodes them, with the song's audio,
 /// into an H.264 MP4: written to a temporary file beside the output, renamed into place by

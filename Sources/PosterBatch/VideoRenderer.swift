@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 
 /// Renders a video plan's frames in parallel and sends their raw pixels, in order, into an
 /// ffmpeg encoder: no PNG is encoded or decoded on the way, and rendering overlaps encoding.

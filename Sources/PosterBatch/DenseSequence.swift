@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 
 /// `<dir>/dense/00000.png …`: one file per tick, for tools that read `%05d.png`. Each is a hard
 /// link to its frame where the file system allows, a copy otherwise.

@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 import PosterGraphics
 
 /// Renders a planned set of frames into a folder: in parallel, streaming each PNG to disk as it is

@@ -1,4 +1,5 @@
 import LyricsCore
+import LyricPoster
 
 /// The pictures of a lyric video in the order they are shown, each with the moment it appears
 /// (milliseconds from the start of the clip). Consecutive equal pictures are one entry: the

@@ -1,4 +1,5 @@
 import Foundation
+import LyricPoster
 import LyricsCore
 import PosterGraphics
 
