@@ -11,6 +11,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // HTTP for `serve`, in the PosterServer target only.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
     ],
     targets: [
         // System libraries, found through pkg-config. Only PosterGraphics imports them.
@@ -68,13 +70,20 @@ let package = Package(
         // Batches, catalogues and videos: plans of many frames and the sinks they go to (folders,
         // manifests, contact sheets, ffmpeg).
         .target(name: "PosterBatch", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
+        // `serve`: the library, frames and cards over HTTP (Hummingbird 2 on SwiftNIO). The only
+        // target that imports the HTTP framework; its handlers make the same requests as the CLI.
+        .target(
+            name: "PosterServer",
+            dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics", "MediaTags",
+                           .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         // Live posters: a now-playing source (MPRIS today) followed line by line on the engine;
         // `follow` and, later, `serve --follow` consume it.
         .target(name: "PosterLive", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
         .executableTarget(
             name: "lyricposter",
             dependencies: [
-                "LyricPoster", "PosterBatch", "PosterLive", "LyricsCore", "MediaTags", "NowPlaying",
+                "LyricPoster", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "MediaTags", "NowPlaying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

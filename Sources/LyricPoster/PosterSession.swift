@@ -243,7 +243,7 @@ public final class PosterSession: @unchecked Sendable {
 
     /// A file's name without its folder and extension, as a title of last resort (nil for
     /// standard input and names that say nothing).
-    static func displayName(_ path: String) -> String? {
+    public static func displayName(_ path: String) -> String? {
         guard path != "-" else { return nil }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -14,6 +14,9 @@ public struct CatalogSong: Sendable {
     public var album: String?
     /// An instant for a single poster (`poster.png`), when the manifest asks for one.
     public var at: Timestamp?
+    /// For a song found by walking: its file's path relative to the source folder (the audio file,
+    /// or for a pair the lyrics file).
+    public var file: String?
 }
 
 /// What a catalogue source yields: a song, or an entry that cannot be one (reported, not fatal).
@@ -81,7 +84,7 @@ public final class CatalogSources {
         if MediaTags.isAudioFile(source) {
             // One audio file given as a source: a song of its own.
             let name = (source as NSString).lastPathComponent
-            ready.append(.song(CatalogSong(id: Self.id(forRelativePath: name), source: .audio(source, cover: nil, lyrics: nil))))
+            ready.append(.song(CatalogSong(id: Self.id(forRelativePath: name), source: .audio(source, cover: nil, lyrics: nil), file: name)))
             return
         }
         do {
@@ -143,7 +146,7 @@ public final class CatalogSources {
 
     private func song(_ folder: (path: String, relative: String), _ name: String, source: SongSource) -> CatalogSong {
         let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
-        return CatalogSong(id: Self.id(forRelativePath: relative), source: source)
+        return CatalogSong(id: Self.id(forRelativePath: relative), source: source, file: relative)
     }
 
     /// A stable folder name for a song found by walking: its file's stem made safe, and 8 hex

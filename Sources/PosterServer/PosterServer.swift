@@ -1,0 +1,151 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LyricPoster
+import LyricsCore
+import NIOCore
+import PosterGraphics
+
+/// What `serve` is told: where to listen, who may ask, the library, and how to turn a request's
+/// rendering parameters into the same options the CLI would make of the same flags.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0: any free port (the one chosen is reported through `onListening`).
+    public var port = 8484
+    /// Required beyond loopback; then every request needs it (Bearer or `?token=`).
+    public var token: String?
+    /// Frames rendered at once; requests beyond `jobs × queueFactor` waiting get 503.
+    public var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    public var queueFactor = 8
+    public var library: [String] = []
+    /// The server's rendering defaults (the command's rendering flags).
+    public var defaults = RenderOptions()
+    /// Turns a request's rendering parameters (`theme`, `preset`, `size`, …, as CLI flag names
+    /// without dashes, with their values) into render options, exactly as the CLI parses the same
+    /// flags; throws a message for a bad value. `timed`: as for `frame` (karaoke applies).
+    public var makeOptions: @Sendable (_ parameters: [(String, String)], _ timed: Bool) throws -> RenderOptions
+    /// Prepared songs kept at once.
+    public var sessions = 8
+    /// Encoded pictures kept, in bytes.
+    public var cacheBytes = 64 << 20
+    /// Told the address actually bound (host, port) once the server listens.
+    public var onListening: @Sendable (String, Int) -> Void = { _, _ in }
+
+    public init(makeOptions: @escaping @Sendable (_ parameters: [(String, String)], _ timed: Bool) throws -> RenderOptions) {
+        self.makeOptions = makeOptions
+    }
+
+    /// True for the default loopback addresses, which need no token. Every other address needs
+    /// one — other 127.x addresses included, so that the rule is one a test can exercise.
+    public static func isLoopback(_ host: String) -> Bool {
+        ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host)
+    }
+}
+
+/// `lyricposter serve`: the library's songs, frames and cards over HTTP (Hummingbird 2). Handlers
+/// turn requests into the same engine calls the CLI makes, so a frame or card fetched over HTTP is
+/// byte-identical to the file the CLI writes with the same options.
+public enum PosterServer {
+    /// Runs until SIGTERM or SIGINT (in-flight requests finish first).
+    public static func run(_ configuration: ServerConfiguration) async throws {
+        let library = Library(roots: configuration.library)
+        library.rescan(options: configuration.defaults)
+        let renderer = RenderService(configuration: configuration)
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: GuardMiddleware(token: configuration.token))
+        Routes(library: library, renderer: renderer, configuration: configuration).register(on: router)
+        let app = Application(
+            router: router,
+            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "lyricposter"),
+            onServerRunning: { channel in
+                configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
+            }
+        )
+        try await app.runService()
+    }
+}
+
+/// A failure a client caused or must be told about, answered as `{"error": "…"}` with its status.
+struct APIError: Error, HTTPResponseError {
+    var status: HTTPResponse.Status
+    var message: String
+    var headers: HTTPFields = [:]
+
+    init(_ status: HTTPResponse.Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: JSON.object(["error": .string(message)]) + "\n")))
+    }
+}
+
+/// The token check and the headers every answer carries.
+struct GuardMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let token: String?
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response: Response
+        if let token, !Self.authorised(request, token: token) {
+            var error = APIError(.unauthorized, "a token is required: Authorization: Bearer TOKEN, or ?token=TOKEN")
+            error.headers[.wwwAuthenticate] = "Bearer"
+            response = try error.response(from: request, context: context)
+        } else {
+            do { response = try await next(request, context) } catch let error as APIError {
+                response = try error.response(from: request, context: context)
+            } catch let error as HTTPError {
+                response = try APIError(error.status, error.body ?? error.status.reasonPhrase).response(from: request, context: context)
+            }
+        }
+        response.headers[.contentSecurityPolicy] = "default-src 'self'"
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[Self.referrerPolicy] = "no-referrer"
+        return response
+    }
+
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+
+    static func authorised(_ request: Request, token: String) -> Bool {
+        var offered: String?
+        if let header = request.headers[.authorization], header.hasPrefix("Bearer ") { offered = String(header.dropFirst(7)) }
+        if offered == nil { offered = request.uri.queryParameters.get("token") }
+        guard let offered else { return false }
+        return constantTimeEqual(Array(offered.utf8), Array(token.utf8))
+    }
+
+    /// Compares every byte whatever the first difference, so timing tells nothing of the token.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for i in 0..<max(a.count, b.count) {
+            difference |= (i < a.count ? a[i] : 0) ^ (i < b.count ? b[i] : 0)
+        }
+        return difference == 0
+    }
+}
+
+/// Small JSON writing with sorted keys and UTF-8 kept, for answers that must be deterministic.
+enum JSON {
+    indirect enum Value {
+        case string(String), int(Int), bool(Bool), null, array([Value]), object([(String, Value)])
+    }
+
+    static func object(_ pairs: [String: Value]) -> String { write(.object(pairs.sorted { $0.key < $1.key })) }
+
+    static func write(_ value: Value) -> String {
+        switch value {
+        case .string(let s): return JSONText.quoted(s)
+        case .int(let n): return String(n)
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        case .array(let items): return "[" + items.map(write).joined(separator: ", ") + "]"
+        case .object(let pairs): return "{" + pairs.map { JSONText.quoted($0.0) + ": " + write($0.1) }.joined(separator: ", ") + "}"
+        }
+    }
+
+    static func optional(_ s: String?) -> Value { s.map(Value.string) ?? .null }
+}

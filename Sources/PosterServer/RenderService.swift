@@ -1,0 +1,99 @@
+import Foundation
+import LyricPoster
+import LyricsCore
+import PosterGraphics
+import Synchronization
+
+/// Prepared songs and encoded pictures, bounded, and a bounded number of renders at once.
+///
+/// A song prepared for some options (cover decoded, backdrop, fonts) is kept in a small LRU; one
+/// song renders one picture at a time (its renderer is not thread-safe), different songs in
+/// parallel up to `jobs`; requests beyond `jobs × queueFactor` waiting are refused (503).
+/// Encoded pictures are kept by their ETag in an LRU bounded in bytes.
+final class RenderService: Sendable {
+    private let configuration: ServerConfiguration
+    private let sessions = Mutex<[(key: String, session: Prepared)]>([])
+    private let pictures = Mutex<(entries: [(etag: String, bytes: [UInt8])], total: Int)>(([], 0))
+    private let load = Mutex<(running: Int, waiting: Int)>((0, 0))
+    private let slots: DispatchSemaphore
+
+    /// A prepared song, rendered by one thread at a time.
+    final class Prepared: Sendable {
+        let session: PosterSession
+        let lock = Mutex<Void>(())
+        init(_ session: PosterSession) { self.session = session }
+    }
+
+    init(configuration: ServerConfiguration) {
+        self.configuration = configuration
+        slots = DispatchSemaphore(value: configuration.jobs)
+    }
+
+    /// Requests waiting or rendering now.
+    var queueDepth: Int { load.withLock { $0.running + $0.waiting } }
+
+    /// Runs `work` on a render thread when a slot is free; refuses at once when too many wait.
+    func render<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        let admitted = load.withLock { load -> Bool in
+            guard load.waiting < configuration.jobs * configuration.queueFactor else { return false }
+            load.waiting += 1
+            return true
+        }
+        guard admitted else {
+            var error = APIError(.serviceUnavailable, "the render queue is full; try again shortly")
+            error.headers[.retryAfter] = "1"
+            throw error
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { [self] in
+                slots.wait()
+                load.withLock { $0.waiting -= 1; $0.running += 1 }
+                defer {
+                    load.withLock { $0.running -= 1 }
+                    slots.signal()
+                }
+                continuation.resume(with: Result { try work() })
+            }
+        }
+    }
+
+    /// The song prepared for `options` (made and kept if new). Call on a render thread.
+    func prepared(_ song: LibrarySong, options: RenderOptions) throws -> Prepared {
+        let key = song.id + "\n" + options.fingerprint.joined(separator: "\n")
+        if let found = sessions.withLock({ list -> Prepared? in
+            guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
+            let entry = list.remove(at: i)
+            list.insert(entry, at: 0)
+            return entry.session
+        }) { return found }
+        let session: PosterSession
+        do { session = try PosterSession(source: song.source, options: options) } catch {
+            throw APIError(.unprocessableContent, "\(song.file): \(error.reason)")
+        }
+        let prepared = Prepared(session)
+        sessions.withLock { list in
+            list.insert((key, prepared), at: 0)
+            if list.count > configuration.sessions { list.removeLast() }
+        }
+        return prepared
+    }
+
+    func cached(_ etag: String) -> [UInt8]? {
+        pictures.withLock { state in
+            guard let i = state.entries.firstIndex(where: { $0.etag == etag }) else { return nil }
+            let entry = state.entries.remove(at: i)
+            state.entries.insert(entry, at: 0)
+            return entry.bytes
+        }
+    }
+
+    func keep(_ bytes: [UInt8], etag: String) {
+        guard bytes.count <= configuration.cacheBytes / 4 else { return }
+        pictures.withLock { state in
+            guard !state.entries.contains(where: { $0.etag == etag }) else { return }
+            state.entries.insert((etag, bytes), at: 0)
+            state.total += bytes.count
+            while state.total > configuration.cacheBytes, let last = state.entries.popLast() { state.total -= last.bytes.count }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LyricPoster
+import LyricsCore
+import MediaTags
+import NIOCore
+import PosterGraphics
+
+/// The HTTP API: health, the song list, a song's lyrics, its frames and its cards.
+struct Routes: Sendable {
+    let library: Library
+    let renderer: RenderService
+    let configuration: ServerConfiguration
+
+    /// Rendering parameters a request may give, as the CLI flags of the same names.
+    static let renderParameters = ["theme", "preset", "size", "translations", "romanisation", "before", "after", "lang"]
+    static let maxSide = 4096
+    static let maxTimeMs = 24 * 3600 * 1000
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/healthz") { _, _ in "ok\n" }
+        router.head("/healthz") { _, _ in Response(status: .ok) }
+        router.get("/api/songs") { request, _ in try songs(request) }
+        router.get("/api/songs/:id") { request, context in try await song(request, context) }
+        router.get("/api/songs/:id/frame.png") { request, context in try await frame(request, context) }
+        router.get("/api/songs/:id/card.png") { request, context in try await card(request, context) }
+    }
+
+    // MARK: The library
+
+    func songs(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        let offset = try Self.integer(query.get("offset"), name: "offset", in: 0...Int(Int32.max)) ?? 0
+        let limit = try Self.integer(query.get("limit"), name: "limit", in: 1...1000) ?? 100
+        let q = query.get("q")
+        if let q, q.utf8.count > 256 { throw APIError(.badRequest, "q: at most 256 bytes") }
+        let (songs, total) = library.songs(matching: q, offset: offset, limit: limit)
+        let items: [JSON.Value] = songs.map { song in
+            .object([("album", JSON.optional(song.album)), ("artist", JSON.optional(song.artist)),
+                     ("duration_ms", song.durationMs.map(JSON.Value.int) ?? .null), ("file", .string(song.file)),
+                     ("format", .string(song.format)), ("id", .string(song.id)), ("line_count", .int(song.lineCount)),
+                     ("title", JSON.optional(song.title))])
+        }
+        let body = JSON.write(.object([("scanning", .bool(library.isScanning)), ("songs", .array(items)), ("total", .int(total))]))
+        return Self.json(body)
+    }
+
+    func song(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let song = try self.song(context)
+        let options = configuration.defaults
+        let body = try await renderer.render { () throws -> String in
+            do {
+                if case .audio(let audio, _, let lyrics) = song.source {
+                    return try SongResolver.inspectJSON(audio: audio, lyrics: lyrics, options: options)
+                }
+                guard case .files(_, let lyrics) = song.source else { return "{}" }
+                return try Inputs.lyrics(lyrics, format: options.format, encoding: options.encoding, offsetSign: options.offsetSign,
+                                         limit: options.maxLyricsBytes).inspectJSON()
+            } catch let error as PosterError {
+                throw APIError(.unprocessableContent, "\(song.file): \(error.reason)")
+            }
+        }
+        return Self.json(body)
+    }
+
+    // MARK: Pictures
+
+    func frame(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let song = try self.song(context)
+        let query = request.uri.queryParameters
+        guard let atText = query.get("at") else { throw APIError(.badRequest, "at: required (milliseconds)") }
+        let at = try Self.integer(atText, name: "at", in: -Self.maxTimeMs...Self.maxTimeMs) ?? 0
+        var parameters = try renderParameters(request)
+        let karaoke = try Self.flag(query.get("karaoke"), name: "karaoke") ?? true
+        if !karaoke { parameters.append(("karaoke", "false")) }
+        let options = try makeOptions(parameters, timed: true)
+        return try await picture(request, song: song, options: options, kind: "frame\n\(at)") { prepared in
+            try prepared.session.render(at: Timestamp(milliseconds: at)).png
+        }
+    }
+
+    func card(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let song = try self.song(context)
+        let query = request.uri.queryParameters
+        let choice: LineChoice
+        switch (query.get("lines"), query.get("quote")) {
+        case (let lines?, nil):
+            guard let range = LineChoice.parseNumbers(lines) else { throw APIError(.badRequest, "lines: a line number or a range such as 7-9") }
+            guard range.count <= LineChoice.maxLines else { throw APIError(.badRequest, "lines: at most \(LineChoice.maxLines)") }
+            choice = .numbers(range)
+        case (nil, let quote?):
+            guard !LineChoice.normalise(quote).isEmpty, quote.utf8.count <= 1024 else {
+                throw APIError(.badRequest, "quote: some text, at most 1024 bytes")
+            }
+            choice = .quote(quote)
+        default:
+            throw APIError(.badRequest, "give lines=A-B or quote=TEXT")
+        }
+        let options = try makeOptions(try renderParameters(request), timed: false)
+        return try await picture(request, song: song, options: options, kind: "card\n\(choice)") { prepared in
+            do { return try prepared.session.renderCard(choice).png } catch let error as PosterError {
+                // The choice does not fit the song (past its end, no match, does not fit the canvas).
+                throw APIError(.unprocessableContent, error.reason)
+            }
+        }
+    }
+
+    /// Serves a picture: its ETag from the song's render key and the request, 304 for a matching
+    /// If-None-Match, from the cache when kept, else rendered (on a render thread) and kept.
+    func picture(_ request: Request, song: LibrarySong, options: RenderOptions, kind: String,
+                 draw: @escaping @Sendable (RenderService.Prepared) throws -> [UInt8]) async throws -> Response {
+        let renderer = self.renderer
+        let (etag, bytes) = try await renderer.render { () throws -> (String, [UInt8]?) in
+            let prepared = try renderer.prepared(song, options: options)
+            let etag = "\"" + String(Digest.sha256(Data((prepared.session.renderKey + "\n" + kind).utf8)).prefix(32)) + "\""
+            if request.headers[.ifNoneMatch] == etag { return (etag, nil) }
+            if let kept = renderer.cached(etag) { return (etag, kept) }
+            let png = try prepared.lock.withLock { _ in try draw(prepared) }
+            renderer.keep(png, etag: etag)
+            return (etag, png)
+        }
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=3600"]
+        guard let bytes else { return Response(status: .notModified, headers: headers) }
+        headers[.contentType] = "image/png"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    // MARK: Parameters
+
+    func song(_ context: BasicRequestContext) throws -> LibrarySong {
+        guard let id = context.parameters.get("id"), id.utf8.count == 16, id.allSatisfy(\.isHexDigit), let song = library.song(id) else {
+            throw APIError(.notFound, "no such song")
+        }
+        return song
+    }
+
+    /// The request's rendering parameters, checked against the server's limits (known themes and
+    /// presets only, sizes up to 4096×4096); the CLI's parser checks the rest.
+    func renderParameters(_ request: Request) throws -> [(String, String)] {
+        let query = request.uri.queryParameters
+        var parameters: [(String, String)] = []
+        for name in Self.renderParameters {
+            guard let value = query.get(name) else { continue }
+            guard value.utf8.count <= 64 else { throw APIError(.badRequest, "\(name): too long") }
+            switch name {
+            case "theme":
+                guard Theme.named(value) != nil else {
+                    throw APIError(.badRequest, "theme: one of \(Theme.builtIn.map(\.name).joined(separator: ", "))")
+                }
+            case "size":
+                let sides = value.lowercased().split(separator: "x").compactMap { Int($0) }
+                guard sides.count == 2, sides.allSatisfy({ (64...Self.maxSide).contains($0) }) else {
+                    throw APIError(.badRequest, "size: WIDTHxHEIGHT, each side from 64 to \(Self.maxSide)")
+                }
+            default: break
+            }
+            parameters.append((name, value))
+        }
+        return parameters
+    }
+
+    func makeOptions(_ parameters: [(String, String)], timed: Bool) throws -> RenderOptions {
+        do { return try configuration.makeOptions(parameters, timed) } catch let error as APIError { throw error } catch {
+            throw APIError(.badRequest, "\(error)")
+        }
+    }
+
+    static func integer(_ text: String?, name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError(.badRequest, "\(name): a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    static func flag(_ text: String?, name: String) throws -> Bool? {
+        guard let text else { return nil }
+        switch text {
+        case "1", "true", "yes": return true
+        case "0", "false", "no": return false
+        default: throw APIError(.badRequest, "\(name): true or false")
+        }
+    }
+
+    static func json(_ body: String) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: body + "\n")))
+    }
+}

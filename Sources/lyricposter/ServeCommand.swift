@@ -1,0 +1,108 @@
+import ArgumentParser
+import Foundation
+import LyricPoster
+import PosterServer
+import Synchronization
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve a library's songs, frames and share cards over HTTP.",
+        discussion: """
+        Listens on 127.0.0.1 unless told otherwise; any other address needs a token (--token or LYRICPOSTER_TOKEN), which every request then gives as `Authorization: Bearer TOKEN` or `?token=TOKEN`. The rendering options are the defaults; a request's theme, preset, size, translations, romanisation, karaoke, before, after and lang override them.
+
+        Examples: lyricposter serve ~/Music
+                  lyricposter serve ~/Music --listen 0.0.0.0 --token "$(openssl rand -hex 16)"
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Library folders (walked as `catalog` walks them) or audio files.", valueName: "library"))
+    var library: [String] = []
+
+    @Option(help: ArgumentHelp("The port (0: any free one; the one chosen is printed).", valueName: "port"))
+    var port: Int = 8484
+
+    @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1).", valueName: "addr"))
+    var listen: String = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The token every request must give (required beyond loopback; default $LYRICPOSTER_TOKEN).", valueName: "token"))
+    var token: String?
+
+    @Option(help: ArgumentHelp("Pictures rendered at once (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @OptionGroup var render: RenderOptionGroup
+
+    var effectiveToken: String? {
+        let value = token ?? ProcessInfo.processInfo.environment["LYRICPOSTER_TOKEN"]
+        return value?.isEmpty == false ? value : nil
+    }
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256") }
+        if let token = effectiveToken, token.utf8.count < 8 || token.utf8.count > 256 {
+            throw ValidationError("the token must be 8 to 256 bytes")
+        }
+    }
+
+    func run() throws {
+        if !ServerConfiguration.isLoopback(listen), effectiveToken == nil {
+            FileHandle.standardError.write(Data("error: --listen \(listen): any address but 127.0.0.1 or localhost needs a token: give --token TOKEN (or LYRICPOSTER_TOKEN)\n".utf8))
+            throw ExitCode(64)
+        }
+        for folder in library where !Inputs.exists(folder) {
+            throw fail(PosterError(path: folder, reason: "no such file or folder"))
+        }
+        let defaults: RenderOptions
+        do { defaults = try render.renderOptions() } catch { throw fail(error) }
+        let base = render
+        var configuration = ServerConfiguration { parameters, timed in
+            try Self.options(base: base, parameters: parameters, timed: timed)
+        }
+        configuration.host = listen
+        configuration.port = port
+        configuration.token = effectiveToken
+        configuration.library = library
+        configuration.defaults = defaults
+        if let jobs { configuration.jobs = jobs }
+        configuration.onListening = { host, port in
+            let shown = host.contains(":") ? "[\(host)]" : host
+            FileHandle.standardError.write(Data("lyricposter serve: listening on http://\(shown):\(port)\n".utf8))
+        }
+        let outcome = Mutex<(any Error)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let server = configuration
+        Task.detached {
+            do { try await PosterServer.run(server) } catch { outcome.withLock { $0 = error } }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.withLock({ $0 }) {
+            throw fail(PosterError(path: "\(listen):\(port)", reason: "\(error)"))
+        }
+    }
+
+    /// A request's rendering parameters over the server's own flags, checked and turned into
+    /// options by the same code as the CLI's flags (so a picture matches the CLI's byte for byte).
+    static func options(base: RenderOptionGroup, parameters: [(String, String)], timed: Bool) throws -> RenderOptions {
+        var group = base
+        for (name, value) in parameters {
+            switch name {
+            case "theme": group.theme = value
+            case "preset": group.preset = value; group.size = nil
+            case "size": group.size = value; group.preset = nil
+            case "translations": group.translations = value
+            case "romanisation": group.romanisation = value
+            case "karaoke": group.karaoke = value != "false"
+            case "lang": group.lang = value
+            case "before", "after":
+                guard let n = Int(value) else { throw ValidationError("--\(name) must be a whole number") }
+                if name == "before" { group.before = n } else { group.after = n }
+            default: throw ValidationError("unknown parameter \(name)")
+            }
+        }
+        do { try group.validate() } catch let error as ValidationError { throw ValidationError(error.message) }
+        return try group.renderOptions(timed: timed)
+    }
+}
