@@ -70,8 +70,17 @@ public struct Color: Hashable, Sendable {
     }
 
     public static func luminance(red: Double, green: Double, blue: Double) -> Double {
-        func linear(_ c: Double) -> Double { c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4) }
-        return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+        0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+    }
+
+    /// The sRGB transfer function: a channel's encoded value (0…1) as linear light.
+    public static func linear(_ encoded: Double) -> Double {
+        encoded <= 0.04045 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4)
+    }
+
+    /// Its inverse: linear light (a grey's relative luminance) as the encoded value (0…1).
+    public static func encoded(_ linear: Double) -> Double {
+        linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055
     }
 
     /// WCAG 2 contrast ratio between two relative luminances.

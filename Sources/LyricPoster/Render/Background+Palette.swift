@@ -96,12 +96,8 @@ extension Background {
     /// A grey end takes the other end's hue.
     static func huePath(from a: Color, to b: Color, steps: Int = 12) -> [(Double, Color)] {
         func hsv(_ c: Color) -> (h: Double, s: Double, v: Double) {
-            let maxC = max(c.red, c.green, c.blue), minC = min(c.red, c.green, c.blue), d = maxC - minC
-            guard d > 1e-6 else { return (0, 0, maxC) }
-            var h: Double
-            if maxC == c.red { h = (c.green - c.blue) / d } else if maxC == c.green { h = 2 + (c.blue - c.red) / d } else { h = 4 + (c.red - c.green) / d }
-            h = (h < 0 ? h + 6 : h) / 6
-            return (h, d / maxC, maxC)
+            let x = Background.hsv(c.red, c.green, c.blue)
+            return (x.hue, x.saturation, x.value)
         }
         func rgb(_ h: Double, _ s: Double, _ v: Double) -> Color {
             let x = (h - h.rounded(.down)) * 6, i = Int(x) % 6, f = x - Double(Int(x))
@@ -298,14 +294,17 @@ extension Background {
         var hue: Double { hsv.hue }
         var saturation: Double { hsv.saturation }
         var value: Double { max(r, g, b) }
-        private var hsv: (hue: Double, saturation: Double) {
-            let maxC = max(r, g, b), minC = min(r, g, b)
-            guard maxC > minC else { return (0, 0) }
-            var h: Double
-            if maxC == r { h = (g - b) / (maxC - minC) } else if maxC == g { h = 2 + (b - r) / (maxC - minC) } else { h = 4 + (r - g) / (maxC - minC) }
-            h = (h < 0 ? h + 6 : h) / 6
-            return (h, (maxC - minC) / maxC)
-        }
+        private var hsv: (hue: Double, saturation: Double, value: Double) { Background.hsv(r, g, b) }
+    }
+
+    /// HSV of straight RGB in 0…1: hue (0…1, 0 for a grey), saturation and value.
+    static func hsv(_ r: Double, _ g: Double, _ b: Double) -> (hue: Double, saturation: Double, value: Double) {
+        let maxC = max(r, g, b), minC = min(r, g, b)
+        guard maxC > minC else { return (0, 0, maxC) }
+        var h: Double
+        if maxC == r { h = (g - b) / (maxC - minC) } else if maxC == g { h = 2 + (b - r) / (maxC - minC) } else { h = 4 + (r - g) / (maxC - minC) }
+        h = (h < 0 ? h + 6 : h) / 6
+        return (h, (maxC - minC) / maxC, maxC)
     }
 
     /// Calls `body` for about 64×64 pixels spread evenly over `image` (palette work needs no more).

@@ -126,9 +126,7 @@ extension Background {
     /// The WCAG contrast between text of `textLuminance` drawn at `alpha` over a grey background
     /// of `backgroundLuminance` (blended in sRGB, as Cairo does) and that background.
     static func blendedContrast(textLuminance: Double, alpha: Double, backgroundLuminance: Double) -> Double {
-        func encode(_ l: Double) -> Double { l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1 / 2.4) - 0.055 }
-        func decode(_ v: Double) -> Double { v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4) }
-        let glyph = alpha * encode(textLuminance) + (1 - alpha) * encode(backgroundLuminance)
-        return Color.contrast(decode(glyph), backgroundLuminance)
+        let glyph = alpha * Color.encoded(textLuminance) + (1 - alpha) * Color.encoded(backgroundLuminance)
+        return Color.contrast(Color.linear(glyph), backgroundLuminance)
     }
 }

@@ -335,9 +335,7 @@ public final class Renderer {
     /// cover keeps the original's 30), and never more than ``classicFeatherLimit``.
     private func classicFeather(_ band: Rect, alpha: Double, on canvas: Canvas) -> Double {
         let u = background.geometry.unit
-        func level(_ luminance: Double) -> Double {
-            255 * (luminance <= 0.0031308 ? 12.92 * luminance : 1.055 * pow(luminance, 1 / 2.4) - 0.055)
-        }
+        func level(_ luminance: Double) -> Double { 255 * Color.encoded(luminance) }
         let tint = level(background.tint.relativeLuminance)
         // The brightest (or darkest) pixel just outside the band, above and below it.
         var drop = 0.0

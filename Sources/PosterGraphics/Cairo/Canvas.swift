@@ -495,7 +495,7 @@ public final class Canvas {
         func table(_ tint: Double) -> [Double] {
             (0..<256).map { i in
                 let blended = ((Double(i) * (1 - a) + tint * 255 * a).rounded()) / 255
-                return blended <= 0.04045 ? blended / 12.92 : pow((blended + 0.055) / 1.055, 2.4)
+                return Color.linear(blended)
             }
         }
         let red = table(overlay?.red ?? 0), green = table(overlay?.green ?? 0), blue = table(overlay?.blue ?? 0)
