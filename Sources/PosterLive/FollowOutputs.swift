@@ -17,7 +17,7 @@ final class FollowOutputs: Sendable {
     init(options: FollowOptions, bus: Bus) throws(PosterError) {
         output = options.output
         let folder = (options.output as NSString).deletingLastPathComponent
-        if !folder.isEmpty {
+        if options.writesPosters, !folder.isEmpty {
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                 throw PosterError(path: options.output, reason: "cannot make its folder: \(error.localizedDescription)")
             }

@@ -17,6 +17,11 @@ public struct FollowOptions: Sendable {
     public var exec: String?
     /// A JSON-lines log of posters and state changes.
     public var events: String?
+    /// Told of each song, poster and status as it happens (on the loop's task; must not block).
+    public var observer: (@Sendable (LiveEvent) -> Void)?
+    /// Render posters and keep `output` current (`follow`). False: only tell the observer, which
+    /// renders what it needs itself (`serve --follow`).
+    public var writesPosters = true
 
     public init(render: RenderOptions, output: String) {
         self.render = render
@@ -103,6 +108,8 @@ extension Follower {
         var ahead: (frame: Int, file: OutputFile.StagedFile)?
         var timer: Task<Void, Never>?
         var generation = 0
+        /// Songs prepared so far (names each song to the observer).
+        var songCount = 0
         var waitingSaid = false
 
         init(options: FollowOptions, bus: Bus, log: @escaping @Sendable (String) -> Void,
@@ -148,6 +155,7 @@ extension Follower {
                 // A player that comes back starts from a fresh poster.
                 shown = nil
                 outputs.mirror(nil, line: nil)
+                options.observer?(.status(nil))
                 return
             }
             waitingSaid = false
@@ -158,6 +166,7 @@ extension Follower {
             if before?.status != state.status || before?.owner != state.owner {
                 outputs.event("status", ["player": JSONText.quoted(state.name), "status": JSONText.quoted(state.status.rawValue)])
             }
+            options.observer?(.status(state))
             outputs.mirror(state, line: nil)
             if preparedFor != state.metadata.identity {
                 preparedFor = state.metadata.identity
@@ -165,8 +174,10 @@ extension Follower {
                 ahead = nil
                 shown = nil
                 song = nil
+                songCount += 1
                 // A player between tracks (nothing loaded yet) has no song to show.
                 if state.metadata.url != nil || state.metadata.title != nil { prepare(state.metadata) }
+                options.observer?(.song(song.map { LiveSong(generation: songCount, song: $0.song, title: $0.title, frames: $0.frames, session: $0.session) }))
             }
         }
 
@@ -218,7 +229,7 @@ extension Follower {
             if index != shown { show(index, position: position, player: player, song: song) }
             guard player.status == .playing, index + 1 < song.frames.count else { return }
             schedule(index + 1, song: song, clock: player.clock)
-            if ahead?.frame != index + 1 {
+            if options.writesPosters, ahead?.frame != index + 1 {
                 ahead?.file.discard()
                 ahead = nil
                 if let bytes = song.render(index + 1, log: log), let file = try? OutputFile.stage(bytes, for: options.output) {
@@ -228,6 +239,16 @@ extension Follower {
         }
 
         private mutating func show(_ index: Int, position: Int, player: PlayerState, song: PreparedSong) {
+            defer {
+                if shown == index {
+                    options.observer?(.poster(LivePoster(generation: songCount, index: index, frame: song.frames[index],
+                                                         text: song.lineText(index), player: player)))
+                }
+            }
+            guard options.writesPosters else {
+                shown = index
+                return
+            }
             var placed = false
             if let ahead, ahead.frame == index {
                 placed = (try? ahead.file.commit()) != nil
@@ -259,6 +280,7 @@ extension Follower {
 
 /// One followed song, ready to render: the session (cover, backdrop, fonts) and its per-line plan.
 struct PreparedSong: Sendable {
+    let song: ResolvedSong
     let session: PosterSession
     let frames: [PlannedFrame]
     /// The title events name the song by.
@@ -266,6 +288,7 @@ struct PreparedSong: Sendable {
 
     init(_ song: ResolvedSong, title: String, options: RenderOptions) throws(PosterError) {
         self.title = title
+        self.song = song
         session = try PosterSession(song: song, options: options, allowUntitled: true)
         frames = FramePlan.perLine(session.scenes)
     }
