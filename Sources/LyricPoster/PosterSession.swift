@@ -26,6 +26,8 @@ public struct RenderOptions: Sendable {
     /// Fill the current line as it is sung (word timing, or the theme's line fill). On for
     /// `frame` and `sequence`; `lines` shows each line whole.
     public var karaoke = false
+    /// Draw the text alone over transparency (an RGBA PNG), not over the cover's backdrop.
+    public var textLayer = false
 
     var linesBefore: Int { before ?? theme.before }
     var linesAfter: Int { after ?? theme.after }
@@ -55,6 +57,7 @@ public struct RenderOptions: Sendable {
         [preset.name, "\(preset.width)x\(preset.height)", preset.arrangement.rawValue,
          "\(linesBefore)", "\(linesAfter)", "\(theme)", "\(karaoke)", "\(translations)", "\(romanisation)", format?.rawValue ?? "-",
          language ?? "-", encoding ?? "-", "\(maxLineCharacters)", "\(offsetSign)", compression.rawValue]
+            + (textLayer ? ["text-layer"] : [])
     }
 }
 

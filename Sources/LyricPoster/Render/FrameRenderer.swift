@@ -129,10 +129,26 @@ public final class FrameRenderer {
     public private(set) var partialFrames = 0
 
     public func render(_ scene: Scene, whole: Bool = false) throws(PosterError) -> RenderedFrame {
+        if options.textLayer { return try renderTextLayer(scene) }
         let (png, report) = try produce(scene, whole: whole) { (rgb, changed, base) throws(PosterError) in
             try encode(rgb, changed: changed, base: base)
         }
         return RenderedFrame(png: png, report: report, scene: scene)
+    }
+
+    /// The text alone over a transparent canvas, as an RGBA PNG (straight alpha): for overlays
+    /// that bring their own background. Scrims and the classic band are drawn as usual (they keep
+    /// the text readable over whatever is behind it); the cover and its backdrop are not.
+    private func renderTextLayer(_ scene: Scene) throws(PosterError) -> RenderedFrame {
+        let layout = renderer.layout(scene, timings: timings)
+        do {
+            let frame = try renderer.render(scene, layout: layout, timings: timings, backdrop: false)
+            let pixels = try timings.measure("convert") { () throws(GraphicsError) in try frame.canvas.pixels(opaque: false) }
+            let png = try timings.measure("encode") { () throws(GraphicsError) in try PNG.encode(pixels, method: options.compression.method) }
+            return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame), scene: scene)
+        } catch {
+            throw PosterError(path: "frame", reason: "\(error)")
+        }
     }
 
     /// Renders `scene` and hands its opaque RGB pixels (rows top to bottom, 3 bytes a pixel) to

@@ -38,14 +38,16 @@ public final class Renderer {
 
     /// Draws `scene`; with `timings`, adds the time spent to the "layout" and "raster" stages.
     /// `layout`: the scene's, if already made.
-    public func render(_ scene: Scene, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil) throws(GraphicsError) -> Frame {
+    /// `backdrop` false: the text over a transparent canvas (the text layer).
+    public func render(_ scene: Scene, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
+                       backdrop: Bool = true) throws(GraphicsError) -> Frame {
         var layout = laidOutAlready ?? self.layout(scene, timings: timings)
         let laidOut = DispatchTime.now().uptimeNanoseconds
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
         let geometry = background.geometry
         let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
         let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
-        canvas.draw(background.bitmap, in: full)
+        if backdrop { canvas.draw(background.bitmap, in: full) }
         var contrasts: [String: Double] = [:]
         try drawLayers(scene, layout: &layout, on: canvas, contrasts: &contrasts)
         try canvas.finish()
