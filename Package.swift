@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         // HTTP for `serve`, in the PosterServer target only.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        // Graceful shutdown of server-sent event streams (Hummingbird runs on it).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // System libraries, found through pkg-config. Only PosterGraphics imports them.
@@ -74,8 +76,12 @@ let package = Package(
         // target that imports the HTTP framework; its handlers make the same requests as the CLI.
         .target(
             name: "PosterServer",
-            dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics", "MediaTags",
-                           .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            // The browser app, compiled into the binary (no files to install, nothing read from disk).
+            resources: [.embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/app.css"),
+                        .embedInCode("Assets/overlay.html"), .embedInCode("Assets/overlay.js")]
         ),
         // Live posters: a now-playing source (MPRIS today) followed line by line on the engine;
         // `follow` and, later, `serve --follow` consume it.

@@ -50,8 +50,15 @@ public final class Library: Sendable {
             var found: [LibrarySong] = []
             for (index, root) in roots.enumerated() {
                 let sources = CatalogSources([root])
+                // For a single file given as a library, its folder (where its cover may be).
+                var isFolder: ObjCBool = false
+                let folder = FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) && !isFolder.boolValue
+                    ? (root as NSString).deletingLastPathComponent : root
+                let top = Self.realPath(folder.isEmpty ? "." : folder) ?? folder
                 while let entry = sources.next() {
                     guard case .song(let song) = entry, let file = song.file else { continue }
+                    // A symbolic link that leads out of the library is not the library's.
+                    guard song.source.paths.allSatisfy({ Self.realPath($0).map { Self.contains(top, $0) } ?? false }) else { continue }
                     found.append(Self.describe(song, file: file, id: Self.id(rootIndex: index, relative: file), options: options))
                     if found.count % 256 == 0 { publish(found, generation: generation, done: false) }
                 }
@@ -83,6 +90,24 @@ public final class Library: Sendable {
             entry.lineCount = lyrics.numberedLines.count
         }
         return entry
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// True when `path` (resolved) is `root` (resolved) or under it.
+    static func contains(_ root: String, _ path: String) -> Bool {
+        path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
+    }
+
+    /// The size of a regular file (following links), nil for anything else or a missing file.
+    static func regularFileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
     }
 
     public var isScanning: Bool { state.withLock { $0.scanning } }

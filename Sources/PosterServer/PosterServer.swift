@@ -4,7 +4,9 @@ import Hummingbird
 import LyricPoster
 import LyricsCore
 import NIOCore
+import NowPlaying
 import PosterGraphics
+import PosterLive
 
 /// What `serve` is told: where to listen, who may ask, the library, and how to turn a request's
 /// rendering parameters into the same options the CLI would make of the same flags.
@@ -28,6 +30,12 @@ public struct ServerConfiguration: Sendable {
     public var sessions = 8
     /// Encoded pictures kept, in bytes.
     public var cacheBytes = 64 << 20
+    /// Follow the playing song over MPRIS (`--follow`): the live routes.
+    public var follow: FollowSettings?
+    /// Seconds a connection may sit without sending a whole request (also bounds slow headers).
+    public var idleTimeout = 30
+    /// Server-sent event clients at once.
+    public var maxEventClients = 1024
     /// Told the address actually bound (host, port) once the server listens.
     public var onListening: @Sendable (String, Int) -> Void = { _, _ in }
 
@@ -42,6 +50,14 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
+/// What `serve --follow` follows.
+public struct FollowSettings: Sendable {
+    /// Only this player (the name after `org.mpris.MediaPlayer2.`).
+    public var player: String?
+    public var lyricsDirectories: [String] = []
+    public init() {}
+}
+
 /// `lyricposter serve`: the library's songs, frames and cards over HTTP (Hummingbird 2). Handlers
 /// turn requests into the same engine calls the CLI makes, so a frame or card fetched over HTTP is
 /// byte-identical to the file the CLI writes with the same options.
@@ -51,12 +67,34 @@ public enum PosterServer {
         let library = Library(roots: configuration.library)
         library.rescan(options: configuration.defaults)
         let renderer = RenderService(configuration: configuration)
-        let router = Router(context: BasicRequestContext.self)
+        let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: GuardMiddleware(token: configuration.token))
-        Routes(library: library, renderer: renderer, configuration: configuration).register(on: router)
+        let routes = Routes(library: library, renderer: renderer, configuration: configuration)
+        routes.register(on: router)
+        var follower: Follower?
+        if let follow = configuration.follow {
+            let hub = LiveHub(maxClients: configuration.maxEventClients)
+            LiveRoutes(hub: hub, routes: routes).register(on: router)
+            var options = FollowOptions(render: configuration.defaults, output: "")
+            options.render.karaoke = false
+            options.player = follow.player
+            options.lyricsDirectories = follow.lyricsDirectories
+            options.writesPosters = false
+            options.observer = { hub.receive($0) }
+            let bus: Bus
+            do { bus = try Bus() } catch { throw PosterError(path: "D-Bus", reason: error.description) }
+            follower = Follower(options: options, bus: bus) { line in
+                try? FileHandle.standardError.write(contentsOf: Data("lyricposter serve: \(line)\n".utf8))
+            }
+        }
+        let following = follower.map { follower in Task { try? await follower.run() } }
+        defer {
+            follower?.stop()
+            following?.cancel()
+        }
         let app = Application(
             router: router,
-            server: .http1(configuration: .init(idleTimeout: .seconds(30))),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "lyricposter"),
             onServerRunning: { channel in
                 configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
@@ -91,7 +129,8 @@ struct GuardMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
-        if let token, !Self.authorised(request, token: token) {
+        // The health check answers anyone (a load balancer's probe has no token); it tells nothing.
+        if let token, request.uri.path != "/healthz", !Self.authorised(request, token: token) {
             var error = APIError(.unauthorized, "a token is required: Authorization: Bearer TOKEN, or ?token=TOKEN")
             error.headers[.wwwAuthenticate] = "Bearer"
             response = try error.response(from: request, context: context)

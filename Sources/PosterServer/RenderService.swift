@@ -59,18 +59,23 @@ final class RenderService: Sendable {
 
     /// The song prepared for `options` (made and kept if new). Call on a render thread.
     func prepared(_ song: LibrarySong, options: RenderOptions) throws -> Prepared {
-        let key = song.id + "\n" + options.fingerprint.joined(separator: "\n")
+        try prepared(key: song.id, options: options) { options in
+            do { return try PosterSession(source: song.source, options: options) } catch let error as PosterError {
+                throw APIError(.unprocessableContent, "\(song.file): \(error.reason)")
+            }
+        }
+    }
+
+    /// The session `make` prepares for `options`, kept under `key` and the options.
+    func prepared(key song: String, options: RenderOptions, make: (RenderOptions) throws -> PosterSession) throws -> Prepared {
+        let key = song + "\n" + options.fingerprint.joined(separator: "\n")
         if let found = sessions.withLock({ list -> Prepared? in
             guard let i = list.firstIndex(where: { $0.key == key }) else { return nil }
             let entry = list.remove(at: i)
             list.insert(entry, at: 0)
             return entry.session
         }) { return found }
-        let session: PosterSession
-        do { session = try PosterSession(source: song.source, options: options) } catch {
-            throw APIError(.unprocessableContent, "\(song.file): \(error.reason)")
-        }
-        let prepared = Prepared(session)
+        let prepared = Prepared(try make(options))
         sessions.withLock { list in
             list.insert((key, prepared), at: 0)
             if list.count > configuration.sessions { list.removeLast() }

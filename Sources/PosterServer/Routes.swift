@@ -18,16 +18,40 @@ struct Routes: Sendable {
     static let maxSide = 4096
     static let maxTimeMs = 24 * 3600 * 1000
 
+    /// GET routes (HEAD is answered for each by the router: the same headers, no body).
     func register(on router: Router<BasicRequestContext>) {
         router.get("/healthz") { _, _ in "ok\n" }
-        router.head("/healthz") { _, _ in Response(status: .ok) }
+        // Browsers ask for it unprompted; there is none (and no error in their consoles).
+        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
+        router.get("/api/themes") { _, _ in themes() }
         router.get("/api/songs") { request, _ in try songs(request) }
+        router.post("/api/rescan") { _, _ in rescan() }
         router.get("/api/songs/:id") { request, context in try await song(request, context) }
+        router.get("/api/songs/:id/plan") { request, context in try await plan(request, context) }
         router.get("/api/songs/:id/frame.png") { request, context in try await frame(request, context) }
         router.get("/api/songs/:id/card.png") { request, context in try await card(request, context) }
+        router.get("/api/songs/:id/audio") { request, context in try await audio(request, context) }
+        Assets.register(on: router)
     }
 
     // MARK: The library
+
+    /// The themes and presets a request may name, and the server's defaults.
+    func themes() -> Response {
+        let defaults = configuration.defaults
+        return Self.json(JSON.write(.object([
+            ("default_preset", .string(defaults.preset.name)), ("default_theme", .string(defaults.theme.name)),
+            ("default_translations", .string(defaults.translations.rawValue)),
+            ("presets", .array(Preset.all.map { .string($0.name) })), ("themes", .array(Theme.builtIn.map { .string($0.name) })),
+        ])))
+    }
+
+    /// Walks the library folders again in the background; the list is served meanwhile.
+    func rescan() -> Response {
+        library.rescan(options: configuration.defaults)
+        return Response(status: .accepted, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(string: JSON.object(["scanning": .bool(true)]) + "\n")))
+    }
 
     func songs(_ request: Request) throws -> Response {
         let query = request.uri.queryParameters
@@ -110,19 +134,32 @@ struct Routes: Sendable {
     /// If-None-Match, from the cache when kept, else rendered (on a render thread) and kept.
     func picture(_ request: Request, song: LibrarySong, options: RenderOptions, kind: String,
                  draw: @escaping @Sendable (RenderService.Prepared) throws -> [UInt8]) async throws -> Response {
+        try await picture(request, key: song.id, options: options, kind: kind, make: { options in
+            do { return try PosterSession(source: song.source, options: options) } catch let error as PosterError {
+                throw APIError(.unprocessableContent, "\(song.file): \(error.reason)")
+            }
+        }, draw: draw)
+    }
+
+    func picture(_ request: Request, key: String, options: RenderOptions, kind: String,
+                 make: @escaping @Sendable (RenderOptions) throws -> PosterSession,
+                 draw: @escaping @Sendable (RenderService.Prepared) throws -> [UInt8]) async throws -> Response {
         let renderer = self.renderer
         let (etag, bytes) = try await renderer.render { () throws -> (String, [UInt8]?) in
-            let prepared = try renderer.prepared(song, options: options)
+            let prepared = try renderer.prepared(key: key, options: options, make: make)
             let etag = "\"" + String(Digest.sha256(Data((prepared.session.renderKey + "\n" + kind).utf8)).prefix(32)) + "\""
             if request.headers[.ifNoneMatch] == etag { return (etag, nil) }
             if let kept = renderer.cached(etag) { return (etag, kept) }
-            let png = try prepared.lock.withLock { _ in try draw(prepared) }
+            let png = try prepared.lock.withLock { _ in
+                do { return try draw(prepared) } catch let error as PosterError { throw APIError(.unprocessableContent, error.reason) }
+            }
             renderer.keep(png, etag: etag)
             return (etag, png)
         }
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=3600"]
         guard let bytes else { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = "image/png"
+        headers[.contentLength] = String(bytes.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

@@ -11,8 +11,11 @@ struct ServeCommand: ParsableCommand {
         discussion: """
         Listens on 127.0.0.1 unless told otherwise; any other address needs a token (--token or LYRICPOSTER_TOKEN), which every request then gives as `Authorization: Bearer TOKEN` or `?token=TOKEN`. The rendering options are the defaults; a request's theme, preset, size, translations, romanisation, karaoke, before, after and lang override them.
 
+        With --follow it also follows the playing song over MPRIS, as `follow` does: /now.png is its poster now, /now.json what is sung, /events a stream of posters (Server-Sent Events), and /overlay a transparent page for OBS browser sources and second screens (layer=text: the text alone, over transparency).
+
         Examples: lyricposter serve ~/Music
                   lyricposter serve ~/Music --listen 0.0.0.0 --token "$(openssl rand -hex 16)"
+                  lyricposter serve ~/Music --follow --player mpv
         """
     )
 
@@ -31,6 +34,18 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Pictures rendered at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
+    @Flag(help: "Follow the playing song over MPRIS (as `follow` does) and serve it live: /now.png, /now.json, /events, /overlay.")
+    var follow = false
+
+    @Option(help: ArgumentHelp("With --follow: only this player (the name after org.mpris.MediaPlayer2., e.g. mpv).", valueName: "name"))
+    var player: String?
+
+    @Option(name: .customLong("lyrics-dir"), help: ArgumentHelp("With --follow: a folder of lyrics named 'Artist - Title.lrc' or 'Title.lrc' (repeatable).", valueName: "dir"))
+    var lyricsDirs: [String] = []
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may stay open without a complete request (default 30).", valueName: "seconds"))
+    var idleTimeout: Int = 30
+
     @OptionGroup var render: RenderOptionGroup
 
     var effectiveToken: String? {
@@ -41,6 +56,9 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256") }
+        guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
+        if !follow, player != nil || !lyricsDirs.isEmpty { throw ValidationError("--player and --lyrics-dir go with --follow") }
+        if player == "" { throw ValidationError("--player needs a name") }
         if let token = effectiveToken, token.utf8.count < 8 || token.utf8.count > 256 {
             throw ValidationError("the token must be 8 to 256 bytes")
         }
@@ -66,6 +84,13 @@ struct ServeCommand: ParsableCommand {
         configuration.library = library
         configuration.defaults = defaults
         if let jobs { configuration.jobs = jobs }
+        configuration.idleTimeout = idleTimeout
+        if follow {
+            var settings = FollowSettings()
+            settings.player = player
+            settings.lyricsDirectories = lyricsDirs
+            configuration.follow = settings
+        }
         configuration.onListening = { host, port in
             let shown = host.contains(":") ? "[\(host)]" : host
             FileHandle.standardError.write(Data("lyricposter serve: listening on http://\(shown):\(port)\n".utf8))
@@ -79,6 +104,7 @@ struct ServeCommand: ParsableCommand {
         }
         done.wait()
         if let error = outcome.withLock({ $0 }) {
+            if let error = error as? PosterError { throw fail(error) }
             throw fail(PosterError(path: "\(listen):\(port)", reason: "\(error)"))
         }
     }

@@ -1,0 +1,260 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LyricPoster
+import LyricsCore
+import NIOCore
+import NowPlaying
+import PosterGraphics
+import PosterLive
+import ServiceLifecycle
+import Synchronization
+
+/// `serve --follow`: the follow loop's song, poster and player status, kept for the live routes
+/// and fanned out to Server-Sent Events clients. The loop itself renders nothing here; posters are
+/// rendered on request, with the requester's options, through the server's render pool.
+final class LiveHub: Sendable {
+    struct State: Sendable {
+        var song: LiveSong?
+        var poster: LivePoster?
+        var player: PlayerState?
+    }
+
+    private let state = Mutex(State())
+    private let clients = Mutex<(next: Int, streams: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
+    let maxClients: Int
+
+    init(maxClients: Int) { self.maxClients = maxClients }
+
+    var now: State { state.withLock { $0 } }
+
+    /// From the follow loop: keep it, then tell every client.
+    func receive(_ event: LiveEvent) {
+        state.withLock { state in
+            switch event {
+            case .song(let song):
+                state.song = song
+                state.poster = nil
+            case .poster(let poster):
+                if poster.generation == state.song?.generation { state.poster = poster }
+            case .status(let player):
+                state.player = player
+            }
+        }
+        let streams = clients.withLock { Array($0.streams.values) }
+        for stream in streams { stream.yield(event) }
+    }
+
+    /// A new client's stream (the latest 16 events kept when it reads slowly), or nil when full.
+    func subscribe() -> (id: Int, events: AsyncStream<LiveEvent>)? {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(16))
+        let id = clients.withLock { clients -> Int? in
+            guard clients.streams.count < maxClients else { return nil }
+            clients.next += 1
+            clients.streams[clients.next] = continuation
+            return clients.next
+        }
+        guard let id else { return nil }
+        return (id, stream)
+    }
+
+    func unsubscribe(_ id: Int) {
+        let stream = clients.withLock { $0.streams.removeValue(forKey: id) }
+        stream?.finish()
+    }
+
+    var clientCount: Int { clients.withLock { $0.streams.count } }
+}
+
+/// The live routes: `/now.json`, `/now.png`, `/now/{song}/{start}.png` (immutable) and `/events`.
+struct LiveRoutes: Sendable {
+    let hub: LiveHub
+    let routes: Routes
+
+    /// Rendering parameters a live request may give (those of frames, and `layer`).
+    static let parameters = Routes.renderParameters + ["layer"]
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get("/now.json") { request, _ in try nowJSON(request) }
+        router.get("/now.png") { request, _ in try await nowPicture(request) }
+        router.get("/now/:song/:frame") { request, context in try await poster(request, context) }
+        router.get("/events") { request, _ in try events(request) }
+    }
+
+    /// The request's rendering parameters, checked, in a fixed order (they make poster addresses).
+    func parameters(_ request: Request) throws -> [(String, String)] {
+        var parameters = try routes.renderParameters(request)
+        if let layer = request.uri.queryParameters.get("layer") {
+            guard layer == "full" || layer == "text" else { throw APIError(.badRequest, "layer: full or text") }
+            if layer == "text" { parameters.append(("layer", "text")) }
+        }
+        return parameters
+    }
+
+    /// `/now/{song}/{start_ms}.png` with the parameters: the poster's address, the same bytes for
+    /// as long as the song is followed.
+    static func posterPath(generation: Int, startMs: Int, parameters: [(String, String)]) -> String {
+        let query = parameters.map { "\($0.0)=\(Self.escape($0.1))" }.joined(separator: "&")
+        return "/now/\(generation)/\(startMs).png" + (query.isEmpty ? "" : "?" + query)
+    }
+
+    static func escape(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
+    }
+
+    // MARK: State
+
+    func nowJSON(_ request: Request) throws -> Response {
+        let parameters = try self.parameters(request)
+        let now = hub.now
+        var fields: [(String, JSON.Value)] = [("status", .string(Self.status(now.player)))]
+        fields.append(("player", JSON.optional(now.player?.name)))
+        fields.append(("playing", .bool(now.player?.status == .playing)))
+        if let song = now.song {
+            fields.append(("track", .string(song.title)))
+            fields.append(("artist", JSON.optional(song.song.lyrics.metadata.artist)))
+        }
+        if let song = now.song, let poster = now.poster {
+            let line = poster.frame.scene.lineIndex.flatMap { $0 < song.song.lyrics.lines.count ? song.song.lyrics.lines[$0] : nil }
+            let number = poster.frame.scene.lineIndex.flatMap { index in song.song.lyrics.lineNumbers.indices.contains(index) ? song.song.lyrics.lineNumbers[index] : nil }
+            let next = poster.index + 1 < song.frames.count ? song.frames[poster.index + 1].startMs : nil
+            let position = now.player.map { Int($0.clock.position() / 1000) }
+            fields += [
+                ("line", number.map(JSON.Value.int) ?? .null), ("text", JSON.optional(poster.text)),
+                ("translation", JSON.optional(line?.translation)),
+                ("start_ms", .int(poster.frame.startMs)), ("end_ms", .int(poster.frame.endMs)),
+                ("position_ms", position.map(JSON.Value.int) ?? .null),
+                ("next_change_ms", next.map(JSON.Value.int) ?? .null),
+                ("poster", .string(Self.posterPath(generation: poster.generation, startMs: poster.frame.startMs, parameters: parameters))),
+            ]
+        } else {
+            fields.append(("poster", .null))
+        }
+        var response = Routes.json(JSON.write(.object(fields.sorted { $0.0 < $1.0 })))
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    static func status(_ player: PlayerState?) -> String {
+        guard let player else { return "waiting" }
+        switch player.status {
+        case .playing: return "playing"
+        case .paused: return "paused"
+        case .stopped: return "stopped"
+        }
+    }
+
+    // MARK: Posters
+
+    /// The poster on screen now (`Cache-Control: no-store`; its ETag names the poster).
+    func nowPicture(_ request: Request) async throws -> Response {
+        let now = hub.now
+        guard let song = now.song, let poster = now.poster else { throw APIError(.notFound, "nothing is playing") }
+        var response = try await render(request, song: song, startMs: poster.frame.startMs)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// A poster by its address: the current song's frame starting at `start_ms`.
+    func poster(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        guard let generation = context.parameters.get("song").flatMap({ Int($0) }),
+              let name = context.parameters.get("frame"), name.hasSuffix(".png"),
+              let start = Int(name.dropLast(4)) else { throw APIError(.notFound, "no such poster") }
+        guard let song = hub.now.song, song.generation == generation,
+              song.frames.contains(where: { $0.startMs == start }) else {
+            throw APIError(.notFound, "no such poster (the song is no longer playing)")
+        }
+        var response = try await render(request, song: song, startMs: start)
+        response.headers[.cacheControl] = "public, max-age=31536000, immutable"
+        return response
+    }
+
+    func render(_ request: Request, song: LiveSong, startMs: Int) async throws -> Response {
+        let parameters = try self.parameters(request)
+        var options = try routes.makeOptions(parameters.filter { $0.0 != "layer" }, timed: false)
+        // As `follow` renders: a poster per line, no word-by-word fill.
+        options.karaoke = false
+        options.textLayer = parameters.contains { $0.0 == "layer" }
+        let key = "live\n\(song.generation)"
+        let session = song.song
+        return try await routes.picture(request, key: key, options: options, kind: "live\n\(startMs)", make: { options in
+            try PosterSession(song: session, options: options, allowUntitled: true)
+        }) { prepared in
+            try prepared.session.render(at: Timestamp(milliseconds: startMs)).png
+        }
+    }
+
+    // MARK: Events
+
+    /// Server-Sent Events: `status`, `song` and `poster` now, then each as it happens; a comment
+    /// every 15 s keeps proxies from closing a quiet stream. Ends when the server stops.
+    func events(_ request: Request) throws -> Response {
+        let parameters = try self.parameters(request)
+        guard let (id, stream) = hub.subscribe() else {
+            var error = APIError(.serviceUnavailable, "too many event clients")
+            error.headers[.retryAfter] = "5"
+            throw error
+        }
+        let hub = self.hub
+        let first = hub.now
+        let headers: HTTPFields = [.contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+                                   HTTPField.Name("X-Accel-Buffering")!: "no"]
+        return Response(status: .ok, headers: headers, body: .init { writer in
+            defer { hub.unsubscribe(id) }
+            var opening = "retry: 2000\n\n" + Self.message(.status(first.player), state: first, parameters: parameters)
+            if first.song != nil { opening += Self.message(.song(first.song), state: first, parameters: parameters) }
+            if let poster = first.poster { opening += Self.message(.poster(poster), state: first, parameters: parameters) }
+            try await writer.write(ByteBuffer(string: opening))
+            let heartbeat = Task {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(15))
+                    hub.ping(id)
+                }
+            }
+            defer { heartbeat.cancel() }
+            try await withGracefulShutdownHandler {
+                for await event in stream {
+                    let text = Self.message(event, state: hub.now, parameters: parameters)
+                    try await writer.write(ByteBuffer(string: text.isEmpty ? ": ping\n\n" : text))
+                }
+            } onGracefulShutdown: {
+                hub.unsubscribe(id)
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// One event as SSE text (empty for an event clients are not told about).
+    static func message(_ event: LiveEvent, state: LiveHub.State, parameters: [(String, String)]) -> String {
+        let (name, data): (String, JSON.Value)
+        switch event {
+        case .status(let player):
+            name = "status"
+            data = .object([("player", JSON.optional(player?.name)), ("status", .string(status(player)))])
+        case .song(let song):
+            name = "song"
+            data = .object([("artist", JSON.optional(song?.song.lyrics.metadata.artist)), ("frames", .int(song?.frames.count ?? 0)),
+                            ("track", JSON.optional(song?.title))])
+        case .poster(let poster):
+            guard let song = state.song, song.generation == poster.generation else { return "" }
+            let numbers = song.song.lyrics.lineNumbers
+            let number = poster.frame.scene.lineIndex.flatMap { numbers.indices.contains($0) ? numbers[$0] : nil }
+            name = "poster"
+            data = .object([
+                ("line", number.map(JSON.Value.int) ?? .null),
+                ("poster", .string(posterPath(generation: poster.generation, startMs: poster.frame.startMs, parameters: parameters))),
+                ("start_ms", .int(poster.frame.startMs)), ("text", JSON.optional(poster.text)), ("track", .string(song.title)),
+            ])
+        }
+        return "event: \(name)\ndata: \(JSON.write(data))\n\n"
+    }
+}
+
+extension LiveHub {
+    /// Wakes one client's stream with a status event (the heartbeat: the client sees it as a
+    /// repeated status, harmless).
+    func ping(_ id: Int) {
+        let player = state.withLock { $0.player }
+        _ = clients.withLock { $0.streams[id] }?.yield(.status(player))
+    }
+}

@@ -1,0 +1,250 @@
+#!/usr/bin/python3
+"""Drives `lyricposter serve` in a real headless browser (Debian's chromium + chromedriver,
+python3-selenium) and checks what a person would see.
+
+    browser-check.py app --base URL --song TITLE --shots DIR [--token T]
+        open /, find the song by searching its title, play it (muted), and check that the
+        poster shows each line's frame within 200 ms of the line's start (times from the page's
+        own audio.currentTime), that scrubbing updates it at once, and that a card can be made.
+    browser-check.py overlay --base URL --shots DIR [--expect N]
+        open /overlay, check its computed background is transparent and that it swaps posters
+        as /events announces them (at least N swaps).
+
+Prints one JSON line of measurements and exits 0; prints "FAIL: ..." lines and exits 1 when a
+check fails; exits 77 with "SKIP: ..." when the browser cannot start.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+except ImportError as error:  # pragma: no cover
+    print(f"SKIP: python3-selenium is missing ({error}); run `make test`")
+    sys.exit(77)
+
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+    print(f"FAIL: {message}", flush=True)
+
+
+def browser():
+    options = webdriver.ChromeOptions()
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--autoplay-policy=no-user-gesture-required", "--mute-audio", "--window-size=1400,1000",
+                 "--disable-background-timer-throttling", "--disable-renderer-backgrounding"]:
+        options.add_argument(flag)
+    options.binary_location = "/usr/bin/chromium"
+    try:
+        return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    except Exception as error:  # the browser itself could not start
+        print(f"SKIP: chromium did not start: {str(error).splitlines()[0]}")
+        sys.exit(77)
+
+
+def wait(driver, what, check, seconds=15):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            value = check()
+            if value:
+                return value
+        except Exception:
+            pass
+        time.sleep(0.05)
+    fail(f"timed out waiting for {what}")
+    return None
+
+
+def url(base, path, token):
+    if not token:
+        return base + path
+    return base + path + ("&" if "?" in path else "?") + "token=" + token
+
+
+# Installed in the page: on every animation frame, note the audio clock and the poster shown,
+# and whenever the poster changes, when (in audio time) it changed and when its picture was
+# decoded and ready.
+RECORDER = """
+window.__log = [];
+const audio = document.getElementById('player'), poster = document.getElementById('poster');
+let last = null;
+function tick() {
+  const at = poster.dataset.at;
+  const ready = poster.complete && poster.naturalWidth > 0;
+  const key = at + '|' + ready;
+  if (key !== last) {
+    last = key;
+    window.__log.push({t: audio.currentTime * 1000, at: at === undefined ? null : Number(at), ready: ready,
+                       src: poster.currentSrc || poster.src, paused: audio.paused});
+  }
+  requestAnimationFrame(tick);
+}
+requestAnimationFrame(tick);
+"""
+
+
+def check_app(args):
+    driver = browser()
+    shots = args.shots
+    measured = {}
+    try:
+        driver.get(url(args.base, "/", args.token))
+        wait(driver, "the song list", lambda: driver.find_elements(By.CSS_SELECTOR, "#songs a.song"))
+        driver.save_screenshot(os.path.join(shots, "app-library.png"))
+        search = driver.find_element(By.ID, "search")
+        search.send_keys(args.song)
+        link = wait(driver, f"the search to find {args.song!r}", lambda: [
+            a for a in driver.find_elements(By.CSS_SELECTOR, "#songs a.song") if args.song in a.text
+        ] if len(driver.find_elements(By.CSS_SELECTOR, "#songs a.song")) == 1 else None)
+        if not link:
+            return
+        song_id = link[0].get_attribute("data-id")
+        link[0].click()
+        poster = wait(driver, "the poster", lambda: driver.find_element(By.ID, "poster")
+                      if driver.execute_script("const p = document.getElementById('poster'); return p && p.complete && p.naturalWidth > 0 && p.dataset.at !== undefined") else None)
+        if not poster:
+            return
+        plan = driver.execute_script(
+            "return fetch(arguments[0]).then(r => r.json())", url(args.base, f"/api/songs/{song_id}/plan?karaoke=false", args.token))
+        starts = [frame["start_ms"] for frame in plan["frames"]]
+        measured["frames"] = len(starts)
+        if not plan.get("audio"):
+            fail("the song has no audio to play")
+            return
+        wait(driver, "the audio to be playable", lambda: driver.execute_script("return document.getElementById('player').readyState >= 3"))
+        driver.execute_script(RECORDER)
+        driver.execute_script("document.getElementById('player').play()")
+        # Play through the first lines (at least three changes), then read the log.
+        horizon = min(starts[min(4, len(starts) - 1)] + 600, (plan.get("duration_ms") or 30000) - 500)
+        wait(driver, "playback to pass the first lines",
+             lambda: driver.execute_script("return document.getElementById('player').currentTime") * 1000 >= horizon,
+             seconds=horizon / 1000 + 20)
+        driver.save_screenshot(os.path.join(shots, "app-song.png"))
+        log = driver.execute_script("return window.__log")
+        lateness = []
+        for start in [s for s in starts if 0 < s < horizon - 250]:
+            # The first moment the page shows this frame's picture, ready, in audio time.
+            shown = next((entry for entry in log if entry["at"] == start and entry["ready"]), None)
+            if shown is None:
+                fail(f"the frame starting at {start} ms was never shown")
+                continue
+            late = shown["t"] - start
+            lateness.append(round(late, 1))
+            if late > 200:
+                fail(f"the frame starting at {start} ms was shown {late:.0f} ms late")
+            if late < -30:
+                fail(f"the frame starting at {start} ms was shown {-late:.0f} ms early")
+            # Nothing after the line start may still show an earlier frame past 200 ms.
+            stale = [e for e in log if e["t"] > start + 200 and e["at"] is not None and e["at"] < start and not e["paused"]
+                     and e["t"] < (next((s for s in starts if s > start), 1e12))]
+            if stale:
+                fail(f"an older frame was still shown at {stale[0]['t']:.0f} ms, after the line at {start} ms")
+        measured["lateness_ms"] = lateness
+
+        # Scrub: jump to a later line; the poster follows at once.
+        target = starts[-2] if len(starts) > 2 else starts[-1]
+        driver.execute_script("window.__log = []; const a = document.getElementById('player'); a.currentTime = arguments[0] / 1000 + 0.3", target)
+        jumped = wait(driver, "the poster to follow a scrub", lambda: driver.execute_script(
+            "const p = document.getElementById('poster'); return Number(p.dataset.at) >= arguments[0] && p.complete", target), seconds=5)
+        if jumped:
+            log = driver.execute_script("return window.__log")
+            first = next((e for e in log if e["at"] is not None and e["at"] >= target and e["ready"]), None)
+            measured["scrub_shown_after_ms"] = round(first["t"] - (target + 300), 1) if first else None
+        driver.execute_script("document.getElementById('player').pause()")
+        download = driver.find_element(By.ID, "download").get_attribute("href")
+        if f"at={driver.find_element(By.ID, 'poster').get_attribute('data-at')}" not in download:
+            fail(f"the download link {download} is not the frame shown")
+
+        # A card of two chosen lines.
+        picks = driver.find_elements(By.CSS_SELECTOR, "input.pick")
+        if len(picks) < 3:
+            fail("fewer than three line pickers")
+            return
+        for pick in picks[1:3]:
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", pick)
+            pick.click()
+        make = driver.find_element(By.ID, "make-card")
+        wait(driver, "the card button to be enabled", lambda: make.is_enabled())
+        make.click()
+        card = wait(driver, "the card", lambda: driver.execute_script(
+            "const c = document.getElementById('card'); return c && c.complete && c.naturalWidth > 0 && c.src"), seconds=30)
+        if card:
+            numbers = [p.get_attribute("data-number") for p in picks[1:3]]
+            if f"lines={numbers[0]}-{numbers[1]}" not in card:
+                fail(f"the card {card} is not of lines {numbers[0]}-{numbers[1]}")
+            driver.execute_script("document.getElementById('card-panel').scrollIntoView()")
+            driver.save_screenshot(os.path.join(shots, "app-card.png"))
+        # Keyboard: '/' focuses the search box.
+        driver.find_element(By.TAG_NAME, "body").send_keys("/")
+        if driver.switch_to.active_element.get_attribute("id") != "search":
+            fail("'/' does not focus the search box")
+        errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"] if hasattr(driver, "get_log") else []
+        for entry in errors:
+            fail(f"browser console: {entry.get('message')}")
+    finally:
+        driver.quit()
+    return measured
+
+
+def check_overlay(args):
+    driver = browser()
+    measured = {}
+    try:
+        # Screenshots keep the page's transparency (as an OBS browser source composites it).
+        driver.execute_cdp_cmd("Emulation.setDefaultBackgroundColorOverride", {"color": {"r": 0, "g": 0, "b": 0, "a": 0}})
+        driver.get(url(args.base, "/overlay" + (f"?layer={args.layer}" if args.layer else ""), args.token))
+        background = driver.execute_script(
+            "return [getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).backgroundColor]")
+        measured["background"] = background
+        for value in background:
+            if value not in ("rgba(0, 0, 0, 0)", "transparent"):
+                fail(f"the overlay's background is {value}, not transparent")
+        seen = []
+        deadline = time.time() + args.seconds
+        while time.time() < deadline and len(set(seen)) < args.expect:
+            poster = driver.execute_script("return document.body.dataset.poster || null")
+            if poster and (not seen or seen[-1] != poster):
+                seen.append(poster)
+            time.sleep(0.05)
+        measured["swaps"] = len(set(seen))
+        measured["posters"] = seen
+        if len(set(seen)) < args.expect:
+            fail(f"the overlay showed {len(set(seen))} posters, expected at least {args.expect}")
+        shown = driver.execute_script(
+            "return [...document.querySelectorAll('img')].filter(i => getComputedStyle(i).opacity > 0.5 && i.naturalWidth > 0).length")
+        if shown < 1:
+            fail("no poster is visible on the overlay")
+        driver.save_screenshot(os.path.join(args.shots, "overlay.png"))
+    finally:
+        driver.quit()
+    return measured
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode", choices=["app", "overlay"])
+    parser.add_argument("--base", required=True)
+    parser.add_argument("--song", default="")
+    parser.add_argument("--shots", required=True)
+    parser.add_argument("--token", default="")
+    parser.add_argument("--layer", default="")
+    parser.add_argument("--expect", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=30)
+    args = parser.parse_args()
+    os.makedirs(args.shots, exist_ok=True)
+    measured = check_app(args) if args.mode == "app" else check_overlay(args)
+    print(json.dumps(measured or {}), flush=True)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
