@@ -4,33 +4,6 @@ import XCTest
 /// `follow` against the tests' own MPRIS player (Tests/Fixtures/mpris-player.py), which does
 /// exactly what it is told: rate changes, `data:` art, odd URLs, players that vanish.
 final class FollowPlayerTests: FollowTestCase {
-    private var input: Pipe!
-    private var inputs: [String: Pipe] = [:]
-
-    /// Starts the scripted player `name` and waits until it owns its bus name; commands then go to it.
-    private func startPlayer(_ name: String = "scripted") throws {
-        input = Pipe()
-        inputs[name] = input
-        try spawn("/usr/bin/python3", [Self.package.appendingPathComponent("Tests/Fixtures/mpris-player.py").path, "--name", name],
-                  log: "player-\(name).log", stdin: input)
-        let deadline = Date().addingTimeInterval(30)
-        func ready() -> Bool { ((try? String(contentsOfFile: temp("player-\(name).log"), encoding: .utf8)) ?? "").contains("\"ready\"") }
-        while Date() < deadline, !ready() { usleep(20_000) }
-        XCTAssertTrue(ready(), "the scripted player \(name) did not start")
-    }
-
-    private func send(_ command: [String: Any]) throws {
-        var line = try JSONSerialization.data(withJSONObject: command)
-        line.append(UInt8(ascii: "\n"))
-        input.fileHandleForWriting.write(line)
-    }
-
-    private func track(_ metadata: [String: Any], at seconds: Double = 0) throws {
-        try send(["cmd": "track", "metadata": metadata, "position_us": Int(seconds * 1_000_000)])
-    }
-
-    private func fileURL(_ path: String) -> String { URL(fileURLWithPath: path).absoluteString }
-
     func testRateChangesBendTheTimerAndVanishingPlayersAreWaitedFor() throws {
         let song = try makeSong("song", title: "Rated", seconds: 30, in: "music")
         try copyCover(to: "music")

@@ -5,6 +5,9 @@ import XCTest
 /// follow tests. Every process gets the bus's address; all are stopped in `tearDown`.
 class FollowTestCase: CLITestCase {
     var busAddress = ""
+    /// The scripted player commands go to (the one started last), and each by name.
+    var input: Pipe!
+    var inputs: [String: Pipe] = [:]
     private var processes: [Process] = []
     private var bus: Process?
 
@@ -170,4 +173,32 @@ class FollowTestCase: CLITestCase {
             next.frame == previous.frame + 1 && next.track == previous.track ? Double(next.position - next.start) / rate : nil
         }
     }
+}
+
+/// The tests' own MPRIS player (Tests/Fixtures/mpris-player.py), driven by JSON commands.
+extension FollowTestCase {
+
+    /// Starts the scripted player `name` and waits until it owns its bus name; commands then go to it.
+    func startPlayer(_ name: String = "scripted") throws {
+        input = Pipe()
+        inputs[name] = input
+        try spawn("/usr/bin/python3", [Self.package.appendingPathComponent("Tests/Fixtures/mpris-player.py").path, "--name", name],
+                  log: "player-\(name).log", stdin: input)
+        let deadline = Date().addingTimeInterval(30)
+        func ready() -> Bool { ((try? String(contentsOfFile: temp("player-\(name).log"), encoding: .utf8)) ?? "").contains("\"ready\"") }
+        while Date() < deadline, !ready() { usleep(20_000) }
+        XCTAssertTrue(ready(), "the scripted player \(name) did not start")
+    }
+
+    func send(_ command: [String: Any]) throws {
+        var line = try JSONSerialization.data(withJSONObject: command)
+        line.append(UInt8(ascii: "\n"))
+        input.fileHandleForWriting.write(line)
+    }
+
+    func track(_ metadata: [String: Any], at seconds: Double = 0) throws {
+        try send(["cmd": "track", "metadata": metadata, "position_us": Int(seconds * 1_000_000)])
+    }
+
+    func fileURL(_ path: String) -> String { URL(fileURLWithPath: path).absoluteString }
 }
