@@ -129,8 +129,10 @@ struct GuardMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
-        // The health check answers anyone (a load balancer's probe has no token); it tells nothing.
-        if let token, request.uri.path != "/healthz", !Self.authorised(request, token: token) {
+        // The health check answers anyone (a load balancer's probe has no token), and so do the app's
+        // own pages, scripts and style sheet (the same in every copy of the binary; a page cannot
+        // put a token on the scripts it loads): none tells anything of the library.
+        if let token, !Self.open.contains(request.uri.path), !Self.authorised(request, token: token) {
             var error = APIError(.unauthorized, "a token is required: Authorization: Bearer TOKEN, or ?token=TOKEN")
             error.headers[.wwwAuthenticate] = "Bearer"
             response = try error.response(from: request, context: context)
@@ -148,6 +150,7 @@ struct GuardMiddleware: RouterMiddleware {
     }
 
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let open: Set<String> = Set(["/healthz", "/favicon.ico"] + Assets.table.map(\.path))
 
     static func authorised(_ request: Request, token: String) -> Bool {
         var offered: String?

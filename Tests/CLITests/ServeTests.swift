@@ -3,59 +3,6 @@ import XCTest
 
 /// `lyricposter serve` as a client sees it: a real server on a free loopback port, asked with curl.
 final class ServeTests: CLITestCase {
-    struct Server {
-        let process: Process
-        let base: String
-    }
-
-    /// Starts `serve` over `arguments` and waits for the address it prints.
-    func startServer(_ arguments: [String]) throws -> Server {
-        let (process, _, err) = try start(["serve"] + arguments + ["--port", "0"])
-        var seen = ""
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-            if let range = seen.range(of: #"listening on (http://[0-9.]+:[0-9]+)"#, options: .regularExpression) {
-                let base = String(seen[range]).replacingOccurrences(of: "listening on ", with: "")
-                addTeardownBlock { if process.isRunning { process.terminate(); process.waitUntilExit() } }
-                return Server(process: process, base: base)
-            }
-        }
-        process.terminate()
-        throw XCTSkip("serve did not start: \(seen)")
-    }
-
-    struct Answer {
-        var status: Int
-        var headers: String
-        var body: Data
-    }
-
-    func get(_ url: String, headers: [String] = []) throws -> Answer {
-        let head = temp("head-\(UUID().uuidString)"), body = temp("body-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-g", "-D", head, "-o", body, "--max-time", "60", url] + headers.flatMap { ["-H", $0] }
-        try process.run()
-        process.waitUntilExit()
-        let headerText = (try? String(contentsOfFile: head, encoding: .utf8)) ?? ""
-        let status = Int(headerText.split(separator: " ").dropFirst().first ?? "") ?? 0
-        return Answer(status: status, headers: headerText, body: (try? Data(contentsOf: URL(fileURLWithPath: body))) ?? Data())
-    }
-
-    func songID(_ server: Server, file: String) throws -> String {
-        for _ in 0..<100 {
-            let list = try get(server.base + "/api/songs")
-            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: list.body) as? [String: Any])
-            let songs = try XCTUnwrap(json["songs"] as? [[String: Any]])
-            if let song = songs.first(where: { $0["file"] as? String == file }), let id = song["id"] as? String { return id }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        throw XCTSkip("the library never listed \(file)")
-    }
-
     override func setUpWithError() throws {
         try super.setUpWithError()
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/curl") else { throw XCTSkip("curl is missing: run `make test`") }
@@ -149,5 +96,116 @@ final class ServeTests: CLITestCase {
         server.process.terminate()
         server.process.waitUntilExit()
         XCTAssertEqual(server.process.terminationStatus, 0)
+    }
+
+    /// A library with an audio file, a pair, and a folder that is a symbolic link out of it.
+    func makeLibrary() throws -> String {
+        let library = temp("library")
+        try FileManager.default.createDirectory(atPath: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.package.appendingPathComponent("samples/harbour-bells").path, toPath: library + "/harbour-bells")
+        try FileManager.default.copyItem(atPath: Self.package.appendingPathComponent("samples/night-drive").path, toPath: library + "/night-drive")
+        let outside = temp("outside")
+        try FileManager.default.copyItem(atPath: Self.package.appendingPathComponent("samples/river-lights").path, toPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: library + "/escape", withDestinationPath: outside)
+        return library
+    }
+
+    func testAudioRangesHeadPlanAppAndRescan() throws {
+        let library = try makeLibrary()
+        let server = try startServer([library])
+        let id = try songID(server, file: "harbour-bells/harbour-bells.mp3")
+        let list = try get(server.base + "/api/songs")
+        let files = ((try JSONSerialization.jsonObject(with: list.body) as? [String: Any])?["songs"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String }
+        XCTAssertFalse(files.contains { $0.hasPrefix("escape/") }, "a symbolic link out of the library is not served: \(files)")
+
+        // Audio: whole, one range, a suffix range, past the end.
+        let mp3 = try Data(contentsOf: Self.package.appendingPathComponent("samples/harbour-bells/harbour-bells.mp3"))
+        let whole = try get(server.base + "/api/songs/\(id)/audio")
+        XCTAssertEqual(whole.status, 200)
+        XCTAssertEqual(whole.body, mp3)
+        XCTAssertTrue(whole.headers.contains("Content-Type: audio/mpeg"), whole.headers)
+        XCTAssertTrue(whole.headers.contains("Accept-Ranges: bytes"), whole.headers)
+        let part = try get(server.base + "/api/songs/\(id)/audio", headers: ["Range: bytes=1000-1999"])
+        XCTAssertEqual(part.status, 206)
+        XCTAssertEqual(part.body, mp3[1000..<2000])
+        XCTAssertTrue(part.headers.contains("Content-Range: bytes 1000-1999/\(mp3.count)"), part.headers)
+        let tail = try get(server.base + "/api/songs/\(id)/audio", headers: ["Range: bytes=-500"])
+        XCTAssertEqual(tail.status, 206)
+        XCTAssertEqual(tail.body, mp3.suffix(500))
+        let open = try get(server.base + "/api/songs/\(id)/audio", headers: ["Range: bytes=\(mp3.count - 10)-"])
+        XCTAssertEqual(open.body, mp3.suffix(10))
+        let beyond = try get(server.base + "/api/songs/\(id)/audio", headers: ["Range: bytes=\(mp3.count)-"])
+        XCTAssertEqual(beyond.status, 416)
+        XCTAssertTrue(beyond.headers.contains("Content-Range: bytes */\(mp3.count)"), beyond.headers)
+        let pair = try songID(server, file: "night-drive/night-drive.lrc")
+        XCTAssertEqual(try get(server.base + "/api/songs/\(pair)/audio").status, 404, "a pair has no audio")
+
+        // HEAD: the GET's status and headers, no body.
+        let head = try get(server.base + "/api/songs/\(id)/frame.png?at=5000", method: "HEAD")
+        XCTAssertEqual(head.status, 200)
+        XCTAssertTrue(head.headers.contains("Content-Type: image/png"), head.headers)
+        XCTAssertTrue(head.body.isEmpty)
+        XCTAssertEqual(try get(server.base + "/api/songs/\(id)/audio", method: "HEAD").status, 200)
+        XCTAssertEqual(try get(server.base + "/", method: "HEAD").status, 200)
+
+        // The plan: the frames `lines` writes, by start time, and the numbered lines.
+        let plan = try XCTUnwrap(try JSONSerialization.jsonObject(with: try get(server.base + "/api/songs/\(id)/plan").body) as? [String: Any])
+        XCTAssertEqual(plan["audio"] as? Bool, true)
+        let frames = try XCTUnwrap(plan["frames"] as? [[String: Any]])
+        let linesRun = try run(["lines", library + "/harbour-bells/harbour-bells.mp3", "-o", temp("lines")])
+        XCTAssertEqual(linesRun.status, 0, linesRun.stderr)
+        let written = try FileManager.default.contentsOfDirectory(atPath: temp("lines")).filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(frames.count, written.count, "one plan frame per poster `lines` writes")
+        XCTAssertEqual(frames.first?["start_ms"] as? Int, 0)
+        let numbered = try XCTUnwrap(plan["lines"] as? [[String: Any]])
+        XCTAssertEqual(numbered.map { $0["number"] as? Int }, Array(1...numbered.count).map { $0 })
+
+        // The app and its assets: from the binary, with the security headers, revalidated by ETag.
+        let page = try get(server.base + "/")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertTrue(page.headers.contains("Content-Type: text/html"), page.headers)
+        XCTAssertTrue(page.headers.contains("Content-Security-Policy: default-src 'self'"), page.headers)
+        XCTAssertTrue(String(decoding: page.body, as: UTF8.self).contains("/app.js"))
+        let script = try get(server.base + "/app.js")
+        XCTAssertEqual(script.status, 200)
+        let tag = try XCTUnwrap(script.headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }).dropFirst(5)
+            .trimmingCharacters(in: .whitespaces)
+        XCTAssertEqual(try get(server.base + "/app.js", headers: ["If-None-Match: \(tag)"]).status, 304)
+        for asset in ["/app.css", "/overlay", "/overlay.js"] { XCTAssertEqual(try get(server.base + asset).status, 200, asset) }
+        XCTAssertEqual(try get(server.base + "/favicon.ico").status, 204)
+        XCTAssertEqual(try get(server.base + "/app.js/../../etc/passwd").status, 404)
+        let themes = try XCTUnwrap(try JSONSerialization.jsonObject(with: try get(server.base + "/api/themes").body) as? [String: Any])
+        XCTAssertTrue((themes["themes"] as? [String])?.contains("block") == true)
+
+        // A song added later is listed after a rescan.
+        try FileManager.default.copyItem(atPath: Self.package.appendingPathComponent("samples/paper-lanterns").path, toPath: library + "/paper-lanterns")
+        XCTAssertEqual(try get(server.base + "/api/rescan", method: "POST").status, 202)
+        XCTAssertEqual(try songID(server, file: "paper-lanterns/paper-lanterns.lrc").count, 16)
+    }
+
+    /// A client that sends its request slowly (a byte at a time) is cut off at the idle timeout.
+    func testSlowHeadersAreCutOff() throws {
+        let server = try startServer(["samples", "--idle-timeout", "2"])
+        let port = try XCTUnwrap(server.base.split(separator: ":").last)
+        let script = """
+        import socket, sys, time
+        s = socket.create_connection(("127.0.0.1", \(port)))
+        s.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: x\\r\\n")
+        start = time.time()
+        try:
+            while time.time() - start < 20:
+                s.sendall(b"X")
+                time.sleep(0.25)
+            print("open")
+        except OSError:
+            print("closed %.1f" % (time.time() - start))
+        """
+        let result = try run(["-c", script], executable: "/usr/bin/python3")
+        let words = result.stdout.split(separator: " ")
+        XCTAssertEqual(words.first, "closed", "the slow client was never cut off: \(result.stdout) \(result.stderr)")
+        if let seconds = words.last.flatMap({ Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+            XCTAssertLessThan(seconds, 6, "cut off after \(seconds) s with a 2 s timeout")
+        }
+        XCTAssertEqual(try get(server.base + "/healthz").status, 200, "the server still answers others")
     }
 }

@@ -1,0 +1,73 @@
+import Foundation
+import XCTest
+
+/// A real `lyricposter serve` on a free loopback port and a real client (curl), for the serve tests.
+extension CLITestCase {
+    struct Server {
+        let process: Process
+        let base: String
+    }
+
+    /// Starts `serve` over `arguments` and waits for the address it prints.
+    func startServer(_ arguments: [String], environment: [String: String] = [:]) throws -> Server {
+        let (process, _, err) = try start(["serve"] + arguments + ["--port", "0"], environment: environment)
+        var seen = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+            if let range = seen.range(of: #"listening on (http://[0-9.]+:[0-9]+)"#, options: .regularExpression) {
+                let base = String(seen[range]).replacingOccurrences(of: "listening on ", with: "")
+                // Keep reading what it says (a full pipe would stall it), into serve.log.
+                let log = temp("serve-\(process.processIdentifier).log")
+                FileManager.default.createFile(atPath: log, contents: Data(seen.utf8))
+                if let handle = FileHandle(forWritingAtPath: log) {
+                    handle.seekToEndOfFile()
+                    err.fileHandleForReading.readabilityHandler = { pipe in
+                        let data = pipe.availableData
+                        if data.isEmpty { pipe.readabilityHandler = nil } else { handle.write(data) }
+                    }
+                }
+                addTeardownBlock { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+                return Server(process: process, base: base)
+            }
+        }
+        process.terminate()
+        XCTFail("serve did not start: \(seen)")
+        throw XCTSkip("serve did not start")
+    }
+
+    struct Answer {
+        var status: Int
+        var headers: String
+        var body: Data
+    }
+
+    func get(_ url: String, headers: [String] = [], method: String = "GET") throws -> Answer {
+        let head = temp("head-\(UUID().uuidString)"), body = temp("body-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        process.arguments = ["-s", "-g", "-D", head, "-o", body, "--max-time", "60", url] + headers.flatMap { ["-H", $0] }
+            + (method == "HEAD" ? ["-I"] : method == "GET" ? [] : ["-X", method])
+        try process.run()
+        process.waitUntilExit()
+        let headerText = (try? String(contentsOfFile: head, encoding: .utf8)) ?? ""
+        let status = Int(headerText.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var bytes = (try? Data(contentsOf: URL(fileURLWithPath: body))) ?? Data()
+        // curl -I writes the headers as the body too; a HEAD answer's own body is what is left.
+        if method == "HEAD", bytes.starts(with: Data(headerText.utf8)) { bytes = bytes.dropFirst(headerText.utf8.count) }
+        return Answer(status: status, headers: headerText, body: Data(bytes))
+    }
+
+    func songID(_ server: Server, file: String) throws -> String {
+        for _ in 0..<100 {
+            let list = try get(server.base + "/api/songs")
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: list.body) as? [String: Any])
+            let songs = try XCTUnwrap(json["songs"] as? [[String: Any]])
+            if let song = songs.first(where: { $0["file"] as? String == file }), let id = song["id"] as? String { return id }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw XCTSkip("the library never listed \(file)")
+    }
+}
