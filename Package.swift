@@ -15,6 +15,11 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         // Graceful shutdown of server-sent event streams (Hummingbird runs on it).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // multipart/form-data for POST /api/render.
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
+        // /metrics: swift-metrics with its Prometheus backend.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // System libraries, found through pkg-config. Only PosterGraphics imports them.
@@ -78,7 +83,10 @@ let package = Package(
             name: "PosterServer",
             dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying",
                            .product(name: "Hummingbird", package: "hummingbird"),
-                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "MultipartKit", package: "multipart-kit"),
+                           .product(name: "Metrics", package: "swift-metrics"),
+                           .product(name: "Prometheus", package: "swift-prometheus")],
             // The browser app, compiled into the binary (no files to install, nothing read from disk).
             resources: [.embedInCode("Assets/index.html"), .embedInCode("Assets/app.js"), .embedInCode("Assets/app.css"),
                         .embedInCode("Assets/overlay.html"), .embedInCode("Assets/overlay.js")]

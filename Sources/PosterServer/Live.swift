@@ -23,8 +23,12 @@ final class LiveHub: Sendable {
     private let state = Mutex(State())
     private let clients = Mutex<(next: Int, streams: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
     let maxClients: Int
+    let metrics: ServerMetrics
 
-    init(maxClients: Int) { self.maxClients = maxClients }
+    init(maxClients: Int, metrics: ServerMetrics) {
+        self.maxClients = maxClients
+        self.metrics = metrics
+    }
 
     var now: State { state.withLock { $0 } }
 
@@ -55,12 +59,14 @@ final class LiveHub: Sendable {
             return clients.next
         }
         guard let id else { return nil }
+        metrics.eventClients.record(clientCount)
         return (id, stream)
     }
 
     func unsubscribe(_ id: Int) {
         let stream = clients.withLock { $0.streams.removeValue(forKey: id) }
         stream?.finish()
+        metrics.eventClients.record(clientCount)
     }
 
     var clientCount: Int { clients.withLock { $0.streams.count } }

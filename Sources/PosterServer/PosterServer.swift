@@ -34,6 +34,8 @@ public struct ServerConfiguration: Sendable {
     public var follow: FollowSettings?
     /// Seconds a connection may sit without sending a whole request (also bounds slow headers).
     public var idleTimeout = 30
+    /// The largest body `POST /api/render` takes (413 beyond it).
+    public var maxUploadBytes = 32 << 20
     /// Server-sent event clients at once.
     public var maxEventClients = 1024
     /// Told the address actually bound (host, port) once the server listens.
@@ -66,14 +68,17 @@ public enum PosterServer {
     public static func run(_ configuration: ServerConfiguration) async throws {
         let library = Library(roots: configuration.library)
         library.rescan(options: configuration.defaults)
-        let renderer = RenderService(configuration: configuration)
+        let metrics = ServerMetrics()
+        let renderer = RenderService(configuration: configuration, metrics: metrics)
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
+        router.add(middleware: MetricsMiddleware())
         router.add(middleware: GuardMiddleware(token: configuration.token))
+        router.get("/metrics") { _, _ in metrics.response() }
         let routes = Routes(library: library, renderer: renderer, configuration: configuration)
         routes.register(on: router)
         var follower: Follower?
         if let follow = configuration.follow {
-            let hub = LiveHub(maxClients: configuration.maxEventClients)
+            let hub = LiveHub(maxClients: configuration.maxEventClients, metrics: metrics)
             LiveRoutes(hub: hub, routes: routes).register(on: router)
             var options = FollowOptions(render: configuration.defaults, output: "")
             options.render.karaoke = false

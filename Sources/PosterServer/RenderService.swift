@@ -16,6 +16,7 @@ final class RenderService: Sendable {
     private let pictures = Mutex<(entries: [(etag: String, bytes: [UInt8])], total: Int)>(([], 0))
     private let load = Mutex<(running: Int, waiting: Int)>((0, 0))
     private let slots: DispatchSemaphore
+    let metrics: ServerMetrics
 
     /// A prepared song, rendered by one thread at a time.
     final class Prepared: Sendable {
@@ -24,8 +25,9 @@ final class RenderService: Sendable {
         init(_ session: PosterSession) { self.session = session }
     }
 
-    init(configuration: ServerConfiguration) {
+    init(configuration: ServerConfiguration, metrics: ServerMetrics) {
         self.configuration = configuration
+        self.metrics = metrics
         slots = DispatchSemaphore(value: configuration.jobs)
     }
 
@@ -39,6 +41,7 @@ final class RenderService: Sendable {
             load.waiting += 1
             return true
         }
+        metrics.queueDepth.record(queueDepth)
         guard admitted else {
             var error = APIError(.serviceUnavailable, "the render queue is full; try again shortly")
             error.headers[.retryAfter] = "1"
@@ -48,9 +51,12 @@ final class RenderService: Sendable {
             Thread.detachNewThread { [self] in
                 slots.wait()
                 load.withLock { $0.waiting -= 1; $0.running += 1 }
+                let started = DispatchTime.now().uptimeNanoseconds
                 defer {
                     load.withLock { $0.running -= 1 }
                     slots.signal()
+                    metrics.renderSeconds.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+                    metrics.queueDepth.record(queueDepth)
                 }
                 continuation.resume(with: Result { try work() })
             }
@@ -84,12 +90,14 @@ final class RenderService: Sendable {
     }
 
     func cached(_ etag: String) -> [UInt8]? {
-        pictures.withLock { state in
+        let found = pictures.withLock { state -> [UInt8]? in
             guard let i = state.entries.firstIndex(where: { $0.etag == etag }) else { return nil }
             let entry = state.entries.remove(at: i)
             state.entries.insert(entry, at: 0)
             return entry.bytes
         }
+        (found == nil ? metrics.cacheMisses : metrics.cacheHits).increment()
+        return found
     }
 
     func keep(_ bytes: [UInt8], etag: String) {

@@ -31,6 +31,7 @@ struct Routes: Sendable {
         router.get("/api/songs/:id/frame.png") { request, context in try await frame(request, context) }
         router.get("/api/songs/:id/card.png") { request, context in try await card(request, context) }
         router.get("/api/songs/:id/audio") { request, context in try await audio(request, context) }
+        router.post("/api/render") { request, context in try await render(request, context) }
         Assets.register(on: router)
     }
 
@@ -107,20 +108,7 @@ struct Routes: Sendable {
     func card(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let song = try self.song(context)
         let query = request.uri.queryParameters
-        let choice: LineChoice
-        switch (query.get("lines"), query.get("quote")) {
-        case (let lines?, nil):
-            guard let range = LineChoice.parseNumbers(lines) else { throw APIError(.badRequest, "lines: a line number or a range such as 7-9") }
-            guard range.count <= LineChoice.maxLines else { throw APIError(.badRequest, "lines: at most \(LineChoice.maxLines)") }
-            choice = .numbers(range)
-        case (nil, let quote?):
-            guard !LineChoice.normalise(quote).isEmpty, quote.utf8.count <= 1024 else {
-                throw APIError(.badRequest, "quote: some text, at most 1024 bytes")
-            }
-            choice = .quote(quote)
-        default:
-            throw APIError(.badRequest, "give lines=A-B or quote=TEXT")
-        }
+        let choice = try Self.choice(lines: query.get("lines"), quote: query.get("quote"))
         let options = try makeOptions(try renderParameters(request), timed: false)
         return try await picture(request, song: song, options: options, kind: "card\n\(choice)") { prepared in
             do { return try prepared.session.renderCard(choice).png } catch let error as PosterError {
@@ -176,9 +164,14 @@ struct Routes: Sendable {
     /// presets only, sizes up to 4096×4096); the CLI's parser checks the rest.
     func renderParameters(_ request: Request) throws -> [(String, String)] {
         let query = request.uri.queryParameters
+        return try checkedParameters { query.get($0) }
+    }
+
+    /// The rendering parameters `value` gives (a query's or a form's), checked the same way.
+    func checkedParameters(_ value: (String) -> String?) throws -> [(String, String)] {
         var parameters: [(String, String)] = []
         for name in Self.renderParameters {
-            guard let value = query.get(name) else { continue }
+            guard let value = value(name) else { continue }
             guard value.utf8.count <= 64 else { throw APIError(.badRequest, "\(name): too long") }
             switch name {
             case "theme":
