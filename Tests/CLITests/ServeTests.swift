@@ -208,4 +208,95 @@ final class ServeTests: CLITestCase {
         }
         XCTAssertEqual(try get(server.base + "/healthz").status, 200, "the server still answers others")
     }
+
+    /// curl with its own arguments (a form, a method), into an Answer.
+    func curl(_ arguments: [String]) throws -> Answer {
+        let head = temp("head-\(UUID().uuidString)"), body = temp("body-\(UUID().uuidString)")
+        let result = try run(["-s", "-g", "-D", head, "-o", body, "--max-time", "60"] + arguments, executable: "/usr/bin/curl")
+        let headerText = (try? String(contentsOfFile: head, encoding: .utf8)) ?? ""
+        let status = Int(headerText.split(separator: " ").dropFirst().first ?? "") ?? 0
+        _ = result
+        return Answer(status: status, headers: headerText, body: (try? Data(contentsOf: URL(fileURLWithPath: body))) ?? Data())
+    }
+
+    func testRenderFormsAreTheCLIsBytesAndHostileFormsAreRefused() throws {
+        let server = try startServer(["--jobs", "2"])
+        let url = server.base + "/api/render"
+        let frame = try curl(["-F", "cover=@\(cover)", "-F", "lyrics=@\(lyrics)", "-F", "at=31000", "-F", "theme=immersive", "-F", "preset=feed", url])
+        XCTAssertEqual(frame.status, 200, String(decoding: frame.body, as: UTF8.self))
+        XCTAssertEqual(try run(["frame", cover, lyrics, "--at", "31000ms", "--theme", "immersive", "--preset", "feed", "-o", temp("cli.png")]).status, 0)
+        XCTAssertEqual(frame.body, try Data(contentsOf: URL(fileURLWithPath: temp("cli.png"))), "a posted frame is the CLI's frame")
+        let audio = "samples/harbour-bells/harbour-bells.mp3"
+        let card = try curl(["-F", "audio=@\(audio)", "-F", "lines=2-3", url])
+        XCTAssertEqual(card.status, 200, String(decoding: card.body, as: UTF8.self))
+        XCTAssertEqual(try run(["card", audio, "--lines", "2-3", "-o", temp("card.png")]).status, 0)
+        XCTAssertEqual(card.body, try Data(contentsOf: URL(fileURLWithPath: temp("card.png"))), "a posted card is the CLI's card")
+
+        // 33 MiB of cover: refused before it is all read.
+        let big = temp("big.jpg")
+        FileManager.default.createFile(atPath: big, contents: Data(count: 33 << 20))
+        let cases: [([String], Int)] = [
+            (["-F", "cover=@\(big)", "-F", "lyrics=@\(lyrics)", "-F", "at=1"], 413),
+            (["-F", "cover=@\(lyrics)", "-F", "lyrics=@\(lyrics)", "-F", "at=1"], 422),
+            (["-F", "cover=@\(cover)", "-F", "at=1"], 400),
+            (["-F", "cover=@\(cover)", "-F", "lyrics=@\(lyrics)", "-F", "audio=@\(audio)", "-F", "at=1"], 400),
+            (["-F", "cover=@\(cover)", "-F", "lyrics=@\(lyrics)"], 400),
+            (["-F", "cover=@\(cover)", "-F", "lyrics=@\(lyrics)", "-F", "at=1", "-F", "size=9000x9000"], 400),
+            (["-F", "cover=@\(cover)", "-F", "lyrics=@\(lyrics)", "-F", "at=1", "-F", "output=/etc/passwd"], 400),
+            (["-F", "cover=@\(cover)", "-F", "lyrics=@\(lyrics)", "-F", "lines=1-20"], 400),
+            (["-F", "audio=@\(cover);filename=../../x.sh", "-F", "at=1"], 415),
+            (["-H", "Content-Type: multipart/form-data; boundary=", "--data-binary", "x"], 400),
+            (["-H", "Content-Type: multipart/form-data; boundary=b", "--data-binary", "--b\r\nContent-Disposition: form-data\r\n\r\nx\r\n--b--\r\n"], 400),
+            (["-H", "Content-Type: application/json", "--data-binary", "{}"], 415),
+        ]
+        for (arguments, status) in cases {
+            let answer = try curl(arguments + [url])
+            XCTAssertEqual(answer.status, status, "\(arguments): \(String(decoding: answer.body, as: UTF8.self))")
+            XCTAssertNotNil((try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["error"] as? String, "\(arguments)")
+        }
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()))?.filter { $0.hasPrefix("lyricposter-render-") } ?? []
+        XCTAssertEqual(leftovers, [], "every upload's folder is removed")
+
+        let metrics = String(decoding: try get(server.base + "/metrics").body, as: UTF8.self)
+        XCTAssertTrue(metrics.contains(#"hb_requests{http_route="/api/render",http_request_method="POST",http_response_status_code="200"} 2"#), metrics)
+        XCTAssertTrue(metrics.contains("lyricposter_render_seconds_count"), metrics)
+        XCTAssertTrue(metrics.contains("lyricposter_render_queue_depth"), metrics)
+    }
+
+    /// 64 clients ask for 64 different frames at once: each gets its frame or a 503 with
+    /// Retry-After, the server survives, and its memory stays bounded.
+    func testSixtyFourConcurrentFramesSucceedOrAreRefusedWithBoundedMemory() throws {
+        let server = try startServer(["samples", "--jobs", "2"])
+        let id = try songID(server, file: "night-drive/night-drive.lrc")
+        // 64 curl processes started together, each asking for a different frame.
+        var clients: [(Process, String, String)] = []
+        for i in 0..<64 {
+            let head = temp("c\(i).head"), body = temp("c\(i).png")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments = ["-s", "-D", head, "-o", body, "--max-time", "120",
+                                 server.base + "/api/songs/\(id)/frame.png?at=\(1000 + i * 2500)&size=720x1280"]
+            clients.append((process, head, body))
+        }
+        for client in clients { try client.0.run() }
+        var statuses: [Int] = []
+        for (process, head, body) in clients {
+            process.waitUntilExit()
+            let headers = (try? String(contentsOfFile: head, encoding: .utf8)) ?? ""
+            let status = Int(headers.split(separator: " ").dropFirst().first ?? "") ?? 0
+            statuses.append(status)
+            if status == 503 { XCTAssertTrue(headers.contains("Retry-After"), headers) }
+            if status == 200 { XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: body)).prefix(4), Data([0x89, 0x50, 0x4E, 0x47])) }
+        }
+        let all = statuses
+        XCTAssertEqual(all.count, 64)
+        XCTAssertTrue(all.allSatisfy { $0 == 200 || $0 == 503 }, "\(all)")
+        XCTAssertGreaterThan(all.filter { $0 == 200 }.count, 0)
+        XCTAssertEqual(try get(server.base + "/healthz").status, 200, "the server survived")
+        let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
+        print("serve: 64 concurrent frames: \(all.filter { $0 == 200 }.count) rendered, \(all.filter { $0 == 503 }.count) refused; peak RSS \(peak / 1024) MiB")
+        // Prepared songs (8), pictures (64 MiB) and two renders at once: well under 1 GiB.
+        XCTAssertLessThan(peak, 1 << 20, "peak RSS \(peak) KiB")
+    }
 }
