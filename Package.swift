@@ -102,7 +102,7 @@ let package = Package(
             ]
         ),
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
-        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
+        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics"]),
 

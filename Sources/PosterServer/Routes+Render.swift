@@ -146,53 +146,14 @@ extension Routes {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw APIError(.contentTooLarge, "the body is larger than \(limit >> 20) MiB")
         }
-        final class Parts {
-            var form = Form()
-            var name: String?, filename: String?, bytes: [UInt8] = [], count = 0
-            var failure: APIError?
+        var body: [UInt8] = []
+        for try await chunk in request.body {
+            guard body.count + chunk.readableBytes <= limit else { throw APIError(.contentTooLarge, "the body is larger than \(limit >> 20) MiB") }
+            body.append(contentsOf: chunk.readableBytesView)
         }
-        let parts = Parts()
-        let parser = MultipartParser(boundary: boundary)
-        parser.onHeader = { field, value in
-            guard field.lowercased() == "content-disposition" else { return }
-            parts.name = parameter("name", in: value)
-            parts.filename = parameter("filename", in: value)
-        }
-        parser.onBody = { buffer in
-            parts.bytes.append(contentsOf: buffer.readableBytesView)
-            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-        }
-        parser.onPartComplete = {
-            defer { parts.name = nil; parts.filename = nil; parts.bytes = [] }
-            parts.count += 1
-            guard parts.failure == nil else { return }
-            guard parts.count <= maxParts else { parts.failure = APIError(.badRequest, "at most \(maxParts) form fields"); return }
-            guard let name = parts.name, !name.isEmpty, name.utf8.count <= 64 else {
-                parts.failure = APIError(.badRequest, "a form field without a name"); return
-            }
-            if uploadFields.contains(name) {
-                guard parts.form.files[name] == nil else { parts.failure = APIError(.badRequest, "\(name): sent twice"); return }
-                parts.form.files[name] = Upload(filename: parts.filename, bytes: parts.bytes)
-            } else {
-                guard parts.bytes.count <= 1024, let text = String(validating: parts.bytes, as: UTF8.self) else {
-                    parts.failure = APIError(.badRequest, "\(name): at most 1 KiB of UTF-8 text"); return
-                }
-                guard !parts.form.fields.contains(where: { $0.0 == name }) else { parts.failure = APIError(.badRequest, "\(name): sent twice"); return }
-                parts.form.fields.append((name, text))
-            }
-        }
-        var total = 0
-        do {
-            for try await chunk in request.body {
-                total += chunk.readableBytes
-                guard total <= limit else { throw APIError(.contentTooLarge, "the body is larger than \(limit >> 20) MiB") }
-                try parser.execute(chunk)
-                if let failure = parts.failure { throw failure }
-            }
-        } catch let error as APIError { throw error } catch {
-            throw APIError(.badRequest, "the form is not valid multipart/form-data")
-        }
-        return parts.form
+        let reader = FormReader(boundary: boundary)
+        try reader.feed(ByteBuffer(bytes: body))
+        return try reader.finish()
     }
 
     /// The `boundary` parameter of a multipart Content-Type (1 to 70 characters, as RFC 2046 allows).
@@ -211,5 +172,100 @@ extension Routes {
             return value
         }
         return nil
+    }
+}
+
+/// A `multipart/form-data` body read part by part with MultipartKit's parser: files by field
+/// name (cover, lyrics, audio), other fields as text of at most 1 KiB, at most 32 parts, no field
+/// twice. Any violation is a 400 naming it.
+final class FormReader {
+    private let parser: MultipartParser
+    private var form = Routes.Form()
+    private var name: String?, filename: String?, bytes: [UInt8] = [], count = 0
+    private var failure: APIError?
+    private var complete = false
+
+    /// `boundary`: 1 to 70 characters (the parser requires one).
+    private let boundary: String
+
+    init(boundary: String) {
+        self.boundary = boundary
+        parser = MultipartParser(boundary: boundary)
+        parser.onHeader = { [unowned self] field, value in
+            guard field.lowercased() == "content-disposition" else { return }
+            name = Routes.parameter("name", in: value)
+            filename = Routes.parameter("filename", in: value)
+        }
+        parser.onBody = { [unowned self] buffer in
+            bytes.append(contentsOf: buffer.readableBytesView)
+            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+        }
+        parser.onPartComplete = { [unowned self] in partComplete() }
+    }
+
+    /// The whole body, or one piece of it.
+    func feed(_ chunk: ByteBuffer) throws {
+        // MultipartKit 4.7.1 traps (an index out of range) on a byte above 0x7F in a part's
+        // header name: refuse those before its parser sees them. A header name is ASCII anyway.
+        guard Self.headerNamesAreASCII(Array(chunk.readableBytesView), boundary: boundary) else {
+            throw APIError(.badRequest, "a form part's header name is not ASCII")
+        }
+        do { try parser.execute(chunk) } catch { throw APIError(.badRequest, "the form is not valid multipart/form-data") }
+        if let failure { throw failure }
+    }
+
+    func finish() throws -> Routes.Form {
+        if let failure { throw failure }
+        return form
+    }
+
+    private func partComplete() {
+        defer { name = nil; filename = nil; bytes = [] }
+        count += 1
+        guard failure == nil else { return }
+        guard count <= Routes.maxParts else { failure = APIError(.badRequest, "at most \(Routes.maxParts) form fields"); return }
+        guard let name, !name.isEmpty, name.utf8.count <= 64 else { failure = APIError(.badRequest, "a form field without a name"); return }
+        if Routes.uploadFields.contains(name) {
+            guard form.files[name] == nil else { failure = APIError(.badRequest, "\(name): sent twice"); return }
+            form.files[name] = Routes.Upload(filename: filename, bytes: bytes)
+        } else {
+            guard bytes.count <= 1024, let text = String(validating: bytes, as: UTF8.self) else {
+                failure = APIError(.badRequest, "\(name): at most 1 KiB of UTF-8 text"); return
+            }
+            guard !form.fields.contains(where: { $0.0 == name }) else { failure = APIError(.badRequest, "\(name): sent twice"); return }
+            form.fields.append((name, text))
+        }
+    }
+
+    /// False when a header line of any part (the lines after any `--boundary`, up to the first
+    /// empty one) has a byte above 0x7F before its colon. Checks every place a part could start,
+    /// more than the parser would, so that nothing it would read as a header name is missed.
+    static func headerNamesAreASCII(_ body: [UInt8], boundary: String) -> Bool {
+        let delimiter = Array("--\(boundary)".utf8)
+        func find(_ needle: [UInt8], from start: Int) -> Int? {
+            var i = start
+            while i + needle.count <= body.count {
+                guard let first = body[i...].firstIndex(of: needle[0]), first + needle.count <= body.count else { return nil }
+                if body[first..<first + needle.count].elementsEqual(needle) { return first }
+                i = first + 1
+            }
+            return nil
+        }
+        var next = 0
+        while let found = find(delimiter, from: next) {
+            next = found + 1
+            guard let lineEnd = find([13, 10], from: found + delimiter.count) else { return true }
+            var line = lineEnd + 2
+            while line < body.count {
+                let end = find([13, 10], from: line) ?? body.count
+                if end == line { break }
+                for byte in body[line..<end] {
+                    if byte == UInt8(ascii: ":") { break }
+                    if byte > 0x7F { return false }
+                }
+                line = end + 2
+            }
+        }
+        return true
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 // One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt (FuzzLyrics.swift)
 // cover (FuzzCover.swift), tags (FuzzTags.swift), mpris (FuzzMPRIS.swift), manifest (FuzzManifest.swift)
-// or choice (FuzzChoice.swift).
+// choice (FuzzChoice.swift) or request (FuzzRequest.swift).
 //
 // libFuzzer's driver is looked up at run time: `make fuzz` links libclang_rt.fuzzer_no_main whole
 // and exports it. It is found through dlsym rather than linked by name so that an ordinary
@@ -24,10 +24,11 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
     "mpris": { data, size in fuzzMPRIS(data, size) },
     "manifest": { data, size in fuzzManifest(data, size) },
     "choice": { data, size in fuzzChoice(data, size) },
+    "request": { data, size in fuzzRequest(data, size) },
 ]
 let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 guard let target = targets[name] else {
-    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, cover, tags, mpris, manifest or choice\n".utf8))
+    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, cover, tags, mpris, manifest, choice or request\n".utf8))
     exit(64)
 }
 guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
