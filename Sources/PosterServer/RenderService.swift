@@ -14,6 +14,8 @@ final class RenderService: Sendable {
     private let configuration: ServerConfiguration
     private let sessions = Mutex<[(key: String, session: Prepared)]>([])
     private let pictures = Mutex<(entries: [(etag: String, bytes: [UInt8])], total: Int)>(([], 0))
+    /// Requests' keys (song, options, picture) → the ETag of the picture they got, bounded.
+    private let etags = Mutex<[String: String]>([:])
     private let load = Mutex<(running: Int, waiting: Int)>((0, 0))
     private let slots: DispatchSemaphore
     let metrics: ServerMetrics
@@ -87,6 +89,22 @@ final class RenderService: Sendable {
             if list.count > configuration.sessions { list.removeLast() }
         }
         return prepared
+    }
+
+    func knownETag(_ requestKey: String) -> String? { etags.withLock { $0[requestKey] } }
+
+    func remember(_ etag: String, for requestKey: String) {
+        etags.withLock { etags in
+            // Bounded: forgotten wholesale when full (they are relearned on the next render).
+            if etags.count >= 65536 { etags.removeAll(keepingCapacity: true) }
+            etags[requestKey] = etag
+        }
+    }
+
+    /// Drops prepared songs and what requests were answered (after a rescan: files may have changed).
+    func forget() {
+        etags.withLock { $0.removeAll() }
+        sessions.withLock { $0.removeAll() }
     }
 
     func cached(_ etag: String) -> [UInt8]? {

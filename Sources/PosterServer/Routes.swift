@@ -49,6 +49,7 @@ struct Routes: Sendable {
 
     /// Walks the library folders again in the background; the list is served meanwhile.
     func rescan() -> Response {
+        renderer.forget()
         library.rescan(options: configuration.defaults)
         return Response(status: .accepted, headers: [.contentType: "application/json; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(string: JSON.object(["scanning": .bool(true)]) + "\n")))
@@ -133,9 +134,17 @@ struct Routes: Sendable {
                  make: @escaping @Sendable (RenderOptions) throws -> PosterSession,
                  draw: @escaping @Sendable (RenderService.Prepared) throws -> [UInt8]) async throws -> Response {
         let renderer = self.renderer
+        // A picture served before is answered at once, off the render queue: its request's key
+        // names its ETag, and the cache may still hold its bytes.
+        let requestKey = key + "\n" + options.fingerprint.joined(separator: "\n") + "\n" + kind
+        if let etag = renderer.knownETag(requestKey) {
+            if request.headers[.ifNoneMatch] == etag { return Self.picture(etag: etag, bytes: nil) }
+            if let kept = renderer.cached(etag) { return Self.picture(etag: etag, bytes: kept) }
+        }
         let (etag, bytes) = try await renderer.render { () throws -> (String, [UInt8]?) in
             let prepared = try renderer.prepared(key: key, options: options, make: make)
             let etag = "\"" + String(Digest.sha256(Data((prepared.session.renderKey + "\n" + kind).utf8)).prefix(32)) + "\""
+            renderer.remember(etag, for: requestKey)
             if request.headers[.ifNoneMatch] == etag { return (etag, nil) }
             if let kept = renderer.cached(etag) { return (etag, kept) }
             let png = try prepared.lock.withLock { _ in
@@ -144,6 +153,11 @@ struct Routes: Sendable {
             renderer.keep(png, etag: etag)
             return (etag, png)
         }
+        return Self.picture(etag: etag, bytes: bytes)
+    }
+
+    /// A picture's answer: 200 with its bytes, or 304 without.
+    static func picture(etag: String, bytes: [UInt8]?) -> Response {
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=3600"]
         guard let bytes else { return Response(status: .notModified, headers: headers) }
         headers[.contentType] = "image/png"
