@@ -60,10 +60,13 @@ test: deps build man
 
 # Speed and memory of the release build (see README, Performance). RUNS=n for more or fewer runs.
 RUNS ?= 5
+# Seconds of each wrk run and of the SSE window in the serve benchmark (scripts/bench-serve.sh).
+SERVE_SECONDS ?= 10
 bench: deps
 	$(SWIFT) build $(RELEASE) --product lyricposter
 	$(SWIFT) build $(RELEASE) --product lyricposter-bench
 	.build/release/lyricposter-bench --runs $(RUNS)
+	scripts/bench-serve.sh $(BIN) $(SERVE_SECONDS)
 
 # The test suite under AddressSanitizer, then ThreadSanitizer (the CLI tests run the sanitized
 # binary too, so the parallel batch runs under TSan), then a LeakSanitizer pass over the binary.
