@@ -19,6 +19,8 @@ public struct LibrarySong: Sendable {
     public var durationMs: Int?
     public var format: String
     public var lineCount: Int
+    /// File, title, artist and album, normalised for search (made once, when listed).
+    var searchText = ""
 }
 
 /// The songs of the library folders, found as `catalog` finds them (audio files with their tags,
@@ -47,7 +49,8 @@ public final class Library: Sendable {
         }
         let roots = self.roots
         Thread.detachNewThread { [self] in
-            var found: [LibrarySong] = []
+            // First the walk: every song is listed at once under its file name…
+            var walked: [(song: CatalogSong, entry: LibrarySong)] = []
             for (index, root) in roots.enumerated() {
                 let sources = CatalogSources([root])
                 // For a single file given as a library, its folder (where its cover may be).
@@ -59,11 +62,26 @@ public final class Library: Sendable {
                     guard case .song(let song) = entry, let file = song.file else { continue }
                     // A symbolic link that leads out of the library is not the library's.
                     guard song.source.paths.allSatisfy({ Self.realPath($0).map { Self.contains(top, $0) } ?? false }) else { continue }
-                    found.append(Self.describe(song, file: file, id: Self.id(rootIndex: index, relative: file), options: options))
-                    if found.count % 256 == 0 { publish(found, generation: generation, done: false) }
+                    var listed = LibrarySong(id: Self.id(rootIndex: index, relative: file), file: file, source: song.source, format: "", lineCount: 0)
+                    listed.title = song.title ?? PosterSession.displayName(file)
+                    listed.artist = song.artist
+                    listed.album = song.album
+                    listed.searchText = Self.searchText(listed)
+                    walked.append((song, listed))
+                    if walked.count % 4096 == 0 { publish(walked.map(\.entry), generation: generation, done: false) }
                 }
             }
-            publish(found, generation: generation, done: true)
+            publish(walked.map(\.entry), generation: generation, done: false)
+            // …then each song's lyrics are read for its tags and line count, on every core.
+            let listed = walked
+            let described = Mutex(listed.map(\.entry))
+            let chunk = 256
+            DispatchQueue.concurrentPerform(iterations: (listed.count + chunk - 1) / chunk) { part in
+                let range = part * chunk ..< min(listed.count, (part + 1) * chunk)
+                let entries = range.map { Self.describe(listed[$0].song, file: listed[$0].entry.file, id: listed[$0].entry.id, options: options) }
+                described.withLock { list in for (i, entry) in zip(range, entries) { list[i] = entry } }
+            }
+            publish(described.withLock { $0 }, generation: generation, done: true)
         }
     }
 
@@ -89,6 +107,7 @@ public final class Library: Sendable {
             entry.format = lyrics.format.rawValue
             entry.lineCount = lyrics.numberedLines.count
         }
+        entry.searchText = searchText(entry)
         return entry
     }
 
@@ -110,6 +129,11 @@ public final class Library: Sendable {
         return Int(info.st_size)
     }
 
+    /// The fields a search looks in, each normalised, one per line (a query never spans two).
+    static func searchText(_ song: LibrarySong) -> String {
+        [song.file, song.title, song.artist, song.album].compactMap { $0 }.map { LineChoice.normalise($0) }.joined(separator: "\n")
+    }
+
     public var isScanning: Bool { state.withLock { $0.scanning } }
 
     public func song(_ id: String) -> LibrarySong? {
@@ -121,9 +145,7 @@ public final class Library: Sendable {
     public func songs(matching query: String?, offset: Int, limit: Int) -> (songs: [LibrarySong], total: Int) {
         let all = state.withLock { $0.songs }
         let needle = query.map { LineChoice.normalise($0) } ?? ""
-        let matching = needle.isEmpty ? all : all.filter { song in
-            [song.file, song.title, song.artist, song.album].compactMap { $0 }.contains { LineChoice.normalise($0).contains(needle) }
-        }
+        let matching = needle.isEmpty ? all : all.filter { $0.searchText.contains(needle) }
         let start = min(offset, matching.count)
         return (Array(matching[start..<min(matching.count, start + limit)]), matching.count)
     }
