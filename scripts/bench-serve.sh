@@ -220,6 +220,46 @@ for mode in "38 0 runs in one line" "6008 1 another line each request"; do
 done
 memory "serve memory after uncached frames" "$serve"
 
+# --- 2b. a library of 10 000 songs -------------------------------------------------------------
+# 100 folders of 100 cover+lyrics pairs: how soon the first songs and then all of them are listed,
+# how soon every song's lyrics have been read (tags, line counts), and a search's time.
+"$py" - "$work/library" <<'PY'
+import os, sys
+root = sys.argv[1]
+lyrics = open("samples/night-drive/night-drive.lrc", encoding="utf-8").read()
+cover = open("samples/night-drive/cover.jpg", "rb").read()
+for a in range(100):
+    folder = os.path.join(root, "artist%03d" % a)
+    os.makedirs(folder)
+    open(os.path.join(folder, "cover.jpg"), "wb").write(cover)
+    for s in range(100):
+        open(os.path.join(folder, "song%03d.lrc" % s), "w", encoding="utf-8").write(lyrics.replace("Night Drive", "Song %d-%d" % (a, s)))
+PY
+"$bin" serve "$work/library" --port 0 >"$work/library.out" 2>"$work/library.err" &
+library=$!
+pids+=("$library")
+library_port=$(listening_port "$library" "$work/library.err") || die "serve (library) did not start"
+"$py" - "$library_port" <<'PY'
+import json, sys, time, urllib.request
+base = "http://127.0.0.1:%s" % sys.argv[1]
+start = time.time()
+first = listed = None
+while time.time() - start < 120:
+    answer = json.load(urllib.request.urlopen(base + "/api/songs?limit=1"))
+    now = time.time() - start
+    if first is None and answer["total"] > 0: first = now
+    if listed is None and answer["total"] >= 10000: listed = now
+    if not answer["scanning"]: break
+    time.sleep(0.01)
+described = time.time() - start
+t = time.time(); urllib.request.urlopen(base + "/api/songs?limit=1000").read(); page = (time.time() - t) * 1000
+t = time.time(); urllib.request.urlopen(base + "/api/songs?q=song%2099-9&limit=1000").read(); search = (time.time() - t) * 1000
+print("library of 10000 pairs (from the server's first answer): first songs %.3f s, all listed %.3f s, all described %.3f s; "
+      "a page of 1000 %.1f ms; a search %.1f ms" % (first or -1, listed or -1, described, page, search))
+PY
+memory "serve memory with 10000 songs" "$library"
+stop "$library"
+
 # --- 3. SSE fan-out to 500 clients ------------------------------------------------------------
 
 sse_skip=
