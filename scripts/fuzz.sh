@@ -20,7 +20,7 @@ swift build --product lyricposter-fuzz "${flags[@]}" 2>&1 | grep -v "Cannot expo
 for target in "${targets[@]}"; do
     mkdir -p ".build-fuzz/corpus/$target"
     echo "fuzzing $target for ${seconds}s"
-    (cd .build-fuzz && FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 release/lyricposter-fuzz "corpus/$target" "../Tests/Fuzz/corpus/$target" \
+    (cd .build-fuzz && FUZZ_TARGET=$target ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no release/lyricposter-fuzz "corpus/$target" "../Tests/Fuzz/corpus/$target" \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 2>&1 \
         | grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE|==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written)" ) || status=1
 done

@@ -246,8 +246,12 @@ struct LiveRoutes: Sendable {
             let numbers = song.song.lyrics.lineNumbers
             let number = poster.frame.scene.lineIndex.flatMap { numbers.indices.contains($0) ? numbers[$0] : nil }
             name = "poster"
+            // The next line's poster, for clients to fetch ahead.
+            let next = poster.index + 1 < song.frames.count
+                ? JSON.Value.string(posterPath(generation: poster.generation, startMs: song.frames[poster.index + 1].startMs, parameters: parameters))
+                : .null
             data = .object([
-                ("line", number.map(JSON.Value.int) ?? .null),
+                ("line", number.map(JSON.Value.int) ?? .null), ("next", next),
                 ("poster", .string(posterPath(generation: poster.generation, startMs: poster.frame.startMs, parameters: parameters))),
                 ("start_ms", .int(poster.frame.startMs)), ("text", JSON.optional(poster.text)), ("track", .string(song.title)),
             ])

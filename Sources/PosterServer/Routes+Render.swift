@@ -98,8 +98,9 @@ extension Routes {
     static func safeName(_ name: String?, fallback: String) -> String {
         let last = (name ?? "").split(separator: "/").last.map(String.init) ?? ""
         var cleaned = String(last.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && $0 != "\\" }.map(Character.init))
-        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
+        // Shortened from the front (keeping the extension), then no leading dots.
         while cleaned.utf8.count > 100 { cleaned.removeFirst() }
+        while cleaned.hasPrefix(".") { cleaned.removeFirst() }
         return cleaned.isEmpty ? fallback : cleaned
     }
 

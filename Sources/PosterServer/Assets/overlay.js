@@ -61,6 +61,17 @@
     image.src = src;
   }
 
+  /** Fetches the next line's poster ahead (kept by the browser: its address is immutable), so
+      that when its event comes it is shown at once. */
+  var ahead = null;
+  function preload(url) {
+    if (ahead && ahead.url === url) return;
+    var image = new Image();
+    image.decoding = 'async';
+    image.src = withToken(url);
+    ahead = { url: url, image: image };
+  }
+
   function swap(url) {
     var back = layers[1 - front];
     var current = layers[front];
@@ -111,6 +122,7 @@
     source.addEventListener('poster', function (event) {
       var data = parse(event);
       if (data && data.poster) showPoster(data.poster);
+      if (data && data.next) preload(data.next);
     });
 
     source.addEventListener('status', function (event) {
