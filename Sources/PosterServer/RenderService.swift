@@ -24,7 +24,13 @@ final class RenderService: Sendable {
     final class Prepared: Sendable {
         let session: PosterSession
         let lock = Mutex<Void>(())
-        init(_ session: PosterSession) { self.session = session }
+        /// Read once, before any render: the session's font library is not read while another
+        /// thread renders with it.
+        let renderKey: String
+        init(_ session: PosterSession) {
+            self.session = session
+            renderKey = session.renderKey
+        }
     }
 
     init(configuration: ServerConfiguration, metrics: ServerMetrics) {

@@ -15,10 +15,13 @@ extension Routes {
         let options = try makeOptions(try renderParameters(request), timed: false)
         let renderer = self.renderer
         let body = try await renderer.render { () throws -> String in
-            let session = try renderer.prepared(song, options: options).session
+            let prepared = try renderer.prepared(song, options: options)
+            let session = prepared.session
             let lyrics = session.lyrics
+            // The plan reads the session's scenes: not while another thread renders with it.
+            let plan = prepared.lock.withLock { _ in FramePlan.perLine(session.scenes) }
             let numbers = lyrics.lineNumbers
-            let frames: [JSON.Value] = FramePlan.perLine(session.scenes).map { frame in
+            let frames: [JSON.Value] = plan.map { frame in
                 let current = frame.scene.lines.filter { $0.role == .current }.map(\.text)
                 let number = frame.scene.lineIndex.flatMap { $0 < numbers.count ? numbers[$0] : nil }
                 return .object([("line", number.map(JSON.Value.int) ?? .null), ("start_ms", .int(frame.startMs)),

@@ -143,7 +143,7 @@ struct Routes: Sendable {
         }
         let (etag, bytes) = try await renderer.render { () throws -> (String, [UInt8]?) in
             let prepared = try renderer.prepared(key: key, options: options, make: make)
-            let etag = "\"" + String(Digest.sha256(Data((prepared.session.renderKey + "\n" + kind).utf8)).prefix(32)) + "\""
+            let etag = "\"" + String(Digest.sha256(Data((prepared.renderKey + "\n" + kind).utf8)).prefix(32)) + "\""
             renderer.remember(etag, for: requestKey)
             if request.headers[.ifNoneMatch] == etag { return (etag, nil) }
             if let kept = renderer.cached(etag) { return (etag, kept) }

@@ -29,7 +29,16 @@ extension CLITestCase {
                         if data.isEmpty { pipe.readabilityHandler = nil } else { handle.write(data) }
                     }
                 }
-                addTeardownBlock { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+                addTeardownBlock { [self] in
+                    if process.isRunning { process.terminate(); process.waitUntilExit() }
+                    // A sanitizer's report or a crash in the server is a failure, shown here (the
+                    // scratch folder holding its log is removed after the test).
+                    let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                    if let start = ["WARNING: ThreadSanitizer", "ERROR: AddressSanitizer", "Fatal error", "runtime failure"]
+                        .compactMap({ said.range(of: $0)?.lowerBound }).min() {
+                        XCTFail("serve reported:\n" + said[start...].split(separator: "\n").prefix(80).joined(separator: "\n"))
+                    }
+                }
                 return Server(process: process, base: base)
             }
         }
