@@ -28,7 +28,7 @@ public struct LibrarySong: Sendable {
 /// thread; until it is done the server serves the songs known so far. Thread-safe.
 public final class Library: Sendable {
     public let roots: [String]
-    private let state = Mutex<(songs: [LibrarySong], byID: [String: Int], scanning: Bool, generation: Int)>(([], [:], false, 0))
+    private let state = Guarded<(songs: [LibrarySong], byID: [String: Int], scanning: Bool, generation: Int)>(([], [:], false, 0))
 
     public init(roots: [String]) {
         self.roots = roots
@@ -74,7 +74,7 @@ public final class Library: Sendable {
             publish(walked.map(\.entry), generation: generation, done: false)
             // …then each song's lyrics are read for its tags and line count, on every core.
             let listed = walked
-            let described = Mutex(listed.map(\.entry))
+            let described = Guarded(listed.map(\.entry))
             let chunk = 256
             DispatchQueue.concurrentPerform(iterations: (listed.count + chunk - 1) / chunk) { part in
                 let range = part * chunk ..< min(listed.count, (part + 1) * chunk)

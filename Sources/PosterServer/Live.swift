@@ -20,8 +20,8 @@ final class LiveHub: Sendable {
         var player: PlayerState?
     }
 
-    private let state = Mutex(State())
-    private let clients = Mutex<(next: Int, streams: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
+    private let state = Guarded(State())
+    private let clients = Guarded<(next: Int, streams: [Int: AsyncStream<LiveEvent>.Continuation])>((0, [:]))
     let maxClients: Int
     let metrics: ServerMetrics
 

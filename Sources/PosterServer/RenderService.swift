@@ -12,24 +12,31 @@ import Synchronization
 /// Encoded pictures are kept by their ETag in an LRU bounded in bytes.
 final class RenderService: Sendable {
     private let configuration: ServerConfiguration
-    private let sessions = Mutex<[(key: String, session: Prepared)]>([])
-    private let pictures = Mutex<(entries: [(etag: String, bytes: [UInt8])], total: Int)>(([], 0))
+    private let sessions = Guarded<[(key: String, session: Prepared)]>([])
+    private let pictures = Guarded<(entries: [(etag: String, bytes: [UInt8])], total: Int)>(([], 0))
     /// Requests' keys (song, options, picture) → the ETag of the picture they got, bounded.
-    private let etags = Mutex<[String: String]>([:])
-    private let load = Mutex<(running: Int, waiting: Int)>((0, 0))
+    private let etags = Guarded<[String: String]>([:])
+    private let load = Guarded<(running: Int, waiting: Int)>((0, 0))
     private let slots: DispatchSemaphore
     let metrics: ServerMetrics
 
     /// A prepared song, rendered by one thread at a time.
     final class Prepared: Sendable {
         let session: PosterSession
-        let lock = Mutex<Void>(())
+        private let lock = NSLock()
         /// Read once, before any render: the session's font library is not read while another
         /// thread renders with it.
         let renderKey: String
         init(_ session: PosterSession) {
             self.session = session
             renderKey = session.renderKey
+        }
+
+        /// Runs `body` with the session to itself (a pthread mutex: ThreadSanitizer sees it).
+        func exclusively<T>(_ body: () throws -> T) rethrows -> T {
+            lock.lock()
+            defer { lock.unlock() }
+            return try body()
         }
     }
 

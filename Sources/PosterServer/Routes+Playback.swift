@@ -19,7 +19,7 @@ extension Routes {
             let session = prepared.session
             let lyrics = session.lyrics
             // The plan reads the session's scenes: not while another thread renders with it.
-            let plan = prepared.lock.withLock { _ in FramePlan.perLine(session.scenes) }
+            let plan = prepared.exclusively { FramePlan.perLine(session.scenes) }
             let numbers = lyrics.lineNumbers
             let frames: [JSON.Value] = plan.map { frame in
                 let current = frame.scene.lines.filter { $0.role == .current }.map(\.text)
