@@ -107,6 +107,9 @@ public final class Bus: @unchecked Sendable {
         g_main_context_unref(context)
     }
 
+    /// True once the connection is closed (the bus went away: a logout, a restarted daemon).
+    public var isClosed: Bool { g_dbus_connection_is_closed(connection) != 0 }
+
     /// Calls a method and waits for its reply (at most `timeoutMs`). Returns the reply's values.
     @discardableResult
     public func call(_ destination: String, _ path: String, _ interface: String, _ method: String,

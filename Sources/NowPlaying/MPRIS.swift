@@ -26,6 +26,8 @@ public enum MPRIS {
         public var artURL: String?
         /// `mpris:length` in microseconds.
         public var length: Int64?
+        /// `xesam:asText`: some players put the song's whole lyrics here (LRC or plain text).
+        public var asText: String?
         /// Everything the player sent (for mirroring it when publishing).
         public var raw: [String: DBusValue] = [:]
 
@@ -40,6 +42,7 @@ public enum MPRIS {
             url = dictionary["xesam:url"]?.string
             artURL = dictionary["mpris:artUrl"]?.string
             length = dictionary["mpris:length"]?.int64
+            asText = dictionary["xesam:asText"]?.string
         }
 
         /// The artists joined for display.

@@ -62,6 +62,16 @@ public final class PlayerWatcher: Sendable {
         state.withLock { $0 = Players() }
     }
 
+    /// Reads the followed player's `Position` now, and when the reading was taken (monotonic ns,
+    /// the middle of the call). Nil without a followed player or when it does not answer.
+    public func readPosition() -> (owner: String, position: Int64, at: Int64)? {
+        guard let player = state.withLock({ players in players.selected.flatMap { players.known[$0] } }) else { return nil }
+        let before = Monotonic.now()
+        guard let position = try? bus.property(player.busName, MPRIS.path, MPRIS.playerInterface, "Position").int64 else { return nil }
+        let after = Monotonic.now()
+        return (player.owner, position, before + (after - before) / 2)
+    }
+
     // MARK: - Events (on the bus thread)
 
     private func scan() {

@@ -2,6 +2,7 @@ import Foundation
 import LyricPoster
 import LyricsCore
 import NowPlaying
+import Synchronization
 
 /// What `follow` is asked to do.
 public struct FollowOptions: Sendable {
@@ -19,6 +20,9 @@ public struct FollowOptions: Sendable {
     public var events: String?
     /// Told of each song, poster and status as it happens (on the loop's task; must not block).
     public var observer: (@Sendable (LiveEvent) -> Void)?
+    /// Shifts every line change by this many milliseconds on the player's clock (positive: later,
+    /// for audio that reaches the ears late, such as Bluetooth; negative: read ahead).
+    public var offsetMs = 0
     /// Render posters and keep `output` current (`follow`). False: only tell the observer, which
     /// renders what it needs itself (`serve --follow`).
     public var writesPosters = true
@@ -58,6 +62,12 @@ public final class Follower: Sendable {
         case player(PlayerState?)
         /// The timer for the boundary into frame `frame` of plan `generation` fired.
         case boundary(generation: Int, frame: Int)
+        /// Time to read the player's position (for the clock made at `epoch`).
+        case probe(epoch: Int)
+        /// The player's position, read exactly (for the clock made at `epoch`).
+        case measured(epoch: Int, PositionProbe.Reading)
+        /// The bus connection closed under the loop.
+        case busClosed
         case stop
     }
 
@@ -75,19 +85,32 @@ public final class Follower: Sendable {
     /// Follows players until ``stop()``. Throws only when it cannot start (the output's folder
     /// cannot be made, the events file cannot be opened, the published name is taken).
     public func run() async throws(PosterError) {
-        var loop = try Loop(options: options, bus: bus, log: log, continuation: continuation)
         let watcher = PlayerWatcher(bus: bus, player: options.player, excluding: [PublishedPlayer.name])
+        var loop = try Loop(options: options, bus: bus, watcher: watcher, log: log, continuation: continuation)
         let forward = Task { [continuation] in
             for await state in watcher.updates { continuation.yield(.player(state)) }
         }
+        // A bus that goes away (a logout, a restarted daemon) ends the loop with an error, so that
+        // a service manager restarts it.
+        let bus = self.bus
+        let closedWatch = Task { [continuation] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 500_000_000)
+                if bus.isClosed { continuation.yield(.busClosed); return }
+            }
+        }
         watcher.start()
+        var closed = false
         for await input in inputs {
             if case .stop = input { break }
-            loop.handle(input)
+            if case .busClosed = input { closed = true; break }
+            await loop.handle(input)
         }
+        closedWatch.cancel()
         forward.cancel()
         watcher.finish()
-        loop.finish()
+        await loop.finish()
+        if closed { throw PosterError(path: "D-Bus", reason: "the session bus connection closed") }
     }
 }
 
@@ -98,44 +121,76 @@ extension Follower {
         let log: @Sendable (String) -> Void
         let continuation: AsyncStream<Input>.Continuation
         let outputs: FollowOutputs
+        let watcher: PlayerWatcher
         var player: PlayerState?
         var song: PreparedSong?
         /// The track `song` was prepared for (also when preparing it failed, so it is not retried).
         var preparedFor: String?
         /// The frame in place at the output, for the current song.
         var shown: Int?
-        /// The next frame, rendered and written beside the output.
-        var ahead: (frame: Int, file: OutputFile.StagedFile)?
+        /// The next frame, being rendered and written beside the output on its own task (so the
+        /// loop is free at the line change, when it only renames it into place).
+        var ahead: (frame: Int, task: Task<OutputFile.StagedFile?, Never>)?
         var timer: Task<Void, Never>?
+        /// The player's clock as corrected from exact readings, and when the next reading is due.
+        var corrector = ClockCorrector()
+        var probeTimer: Task<Void, Never>?
+        /// Counts the clocks the player announced (a reading taken for an older one is dropped).
+        var epoch = 0
+        var lastProbe: Int64 = 0
         var generation = 0
         /// Songs prepared so far (names each song to the observer).
         var songCount = 0
         var waitingSaid = false
 
-        init(options: FollowOptions, bus: Bus, log: @escaping @Sendable (String) -> Void,
+        init(options: FollowOptions, bus: Bus, watcher: PlayerWatcher, log: @escaping @Sendable (String) -> Void,
              continuation: AsyncStream<Input>.Continuation) throws(PosterError) {
             self.options = options
+            self.watcher = watcher
             self.log = log
             self.continuation = continuation
             outputs = try FollowOutputs(options: options, bus: bus)
         }
 
-        mutating func handle(_ input: Input) {
+        mutating func handle(_ input: Input) async {
             switch input {
             case .player(let state):
                 playerChanged(state)
-                sync(atLeast: nil)
+                await sync(atLeast: nil)
             case .boundary(let generation, let frame):
                 guard generation == self.generation else { return }
-                sync(atLeast: frame)
-            case .stop:
+                await sync(atLeast: frame)
+            case .probe(let epoch):
+                guard epoch == self.epoch else { return }
+                lastProbe = Monotonic.now()
+                let watcher = self.watcher, continuation = self.continuation
+                // Off the loop: the probe polls the bus for up to 400 ms.
+                Thread.detachNewThread {
+                    if let reading = PositionProbe.read(watcher) { continuation.yield(.measured(epoch: epoch, reading)) }
+                }
+            case .measured(let epoch, let reading):
+                guard epoch == self.epoch, var player, player.owner == reading.owner, player.status == .playing else { return }
+                if let corrected = corrector.correct(player.clock, reading: reading.position, at: reading.at) {
+                    // A reading that never stepped is a lower bound: it only moves the clock on.
+                    if reading.exact || corrected.position(at: reading.at) > player.clock.position(at: reading.at) {
+                        player.clock = corrected
+                    }
+                } else {
+                    // A jump the player did not announce (a seek without `Seeked`): follow it now.
+                    log("\(player.name)'s position jumped to \(reading.position / 1000) ms; following it")
+                    player.clock = PlaybackClock(position: reading.position, anchor: reading.at, rate: player.clock.rate, playing: true)
+                }
+                self.player = player
+                await sync(atLeast: nil)
+            case .busClosed, .stop:
                 break
             }
         }
 
-        mutating func finish() {
+        mutating func finish() async {
             timer?.cancel()
-            ahead?.file.discard()
+            probeTimer?.cancel()
+            if let ahead { await ahead.task.value?.discard() }
             ahead = nil
             outputs.finish()
         }
@@ -143,6 +198,11 @@ extension Follower {
         private mutating func playerChanged(_ state: PlayerState?) {
             let before = player
             player = state
+            // Every announcement (seek, status, rate, track) re-anchors the clock: readings taken
+            // before it no longer apply.
+            epoch += 1
+            corrector.reset(nominal: state?.clock.rate ?? 1)
+            lastProbe = 0
             guard let state else {
                 if let before {
                     log("\(before.name) is gone; waiting for a player")
@@ -170,8 +230,7 @@ extension Follower {
             outputs.mirror(state, line: nil)
             if preparedFor != state.metadata.identity {
                 preparedFor = state.metadata.identity
-                ahead?.file.discard()
-                ahead = nil
+                discardAhead()
                 shown = nil
                 song = nil
                 songCount += 1
@@ -218,27 +277,38 @@ extension Follower {
         /// Puts the right frame in place for the player's position now, then sets the timer for the
         /// next boundary and renders the next frame ahead. `atLeast`: the frame a timer fired for
         /// (a timer may wake a hair before the boundary).
-        private mutating func sync(atLeast: Int?) {
+        private mutating func sync(atLeast: Int?) async {
             timer?.cancel()
             timer = nil
+            probeTimer?.cancel()
+            probeTimer = nil
             generation += 1
             guard let player, let song else { return }
-            let position = Int(player.clock.position() / 1000)
+            let shift = Int64(options.offsetMs) * 1000
+            let position = Int((player.clock.position() - shift) / 1000)
             var index = song.frame(at: position)
             if let atLeast, atLeast > index, atLeast < song.frames.count { index = atLeast }
-            if index != shown { show(index, position: position, player: player, song: song) }
+            if index != shown { await show(index, position: position, player: player, song: song) }
             guard player.status == .playing, index + 1 < song.frames.count else { return }
-            schedule(index + 1, song: song, clock: player.clock)
+            schedule(index + 1, song: song, clock: player.clock, shift: shift)
             if options.writesPosters, ahead?.frame != index + 1 {
-                ahead?.file.discard()
-                ahead = nil
-                if let bytes = song.render(index + 1, log: log), let file = try? OutputFile.stage(bytes, for: options.output) {
-                    ahead = (index + 1, file)
-                }
+                discardAhead()
+                let output = options.output, log = self.log, next = index + 1
+                ahead = (next, Task.detached {
+                    guard let bytes = song.render(next, log: log) else { return nil }
+                    return try? OutputFile.stage(bytes, for: output)
+                })
             }
         }
 
-        private mutating func show(_ index: Int, position: Int, player: PlayerState, song: PreparedSong) {
+        /// Drops the frame rendered ahead (its file removed once its render ends).
+        private mutating func discardAhead() {
+            guard let ahead else { return }
+            self.ahead = nil
+            Task.detached { await ahead.task.value?.discard() }
+        }
+
+        private mutating func show(_ index: Int, position: Int, player: PlayerState, song: PreparedSong) async {
             defer {
                 if shown == index {
                     options.observer?(.poster(LivePoster(generation: songCount, index: index, frame: song.frames[index],
@@ -251,7 +321,8 @@ extension Follower {
             }
             var placed = false
             if let ahead, ahead.frame == index {
-                placed = (try? ahead.file.commit()) != nil
+                // Usually done long before; if not, it is nearer done than a new render would be.
+                placed = (try? await ahead.task.value?.commit()) != nil
                 self.ahead = nil
             }
             if !placed {
@@ -266,13 +337,24 @@ extension Follower {
                            track: song.title, line: song.lineText(index))
         }
 
-        private mutating func schedule(_ frame: Int, song: PreparedSong, clock: PlaybackClock) {
-            guard let at = clock.instant(of: Int64(song.frames[frame].startMs) * 1000) else { return }
-            let delay = max(0, at - Monotonic.now())
+        /// Sets the timer for the boundary into `frame`, and the reading of the player's clock
+        /// before it: 450 ms ahead of the boundary (time for a probe and a correction), or in 3 s
+        /// during a long line; none when the last reading was under half a second ago.
+        private mutating func schedule(_ frame: Int, song: PreparedSong, clock: PlaybackClock, shift: Int64) {
+            guard let at = clock.instant(of: Int64(song.frames[frame].startMs) * 1000 + shift) else { return }
+            let now = Monotonic.now()
+            let delay = max(0, at - now)
             let generation = self.generation, continuation = self.continuation
             timer = Task {
                 do { try await Task.sleep(nanoseconds: UInt64(delay)) } catch { return }
                 continuation.yield(.boundary(generation: generation, frame: frame))
+            }
+            let probeAt = min(at - 450_000_000, now + 3_000_000_000)
+            guard probeAt > now, probeAt - lastProbe >= 500_000_000 else { return }
+            let epoch = self.epoch
+            probeTimer = Task {
+                do { try await Task.sleep(nanoseconds: UInt64(probeAt - now)) } catch { return }
+                continuation.yield(.probe(epoch: epoch))
             }
         }
     }
@@ -280,6 +362,9 @@ extension Follower {
 
 /// One followed song, ready to render: the session (cover, backdrop, fonts) and its per-line plan.
 struct PreparedSong: Sendable {
+    /// One render at a time (the loop and the task rendering ahead share the session).
+    final class RenderLock: Sendable { let mutex = Mutex<Void>(()) }
+    let lock = RenderLock()
     let song: ResolvedSong
     let session: PosterSession
     let frames: [PlannedFrame]
@@ -305,7 +390,7 @@ struct PreparedSong: Sendable {
     }
 
     func render(_ index: Int, log: (String) -> Void) -> [UInt8]? {
-        do { return try session.render(frames[index].scene).png } catch {
+        do { return try lock.mutex.withLock { _ throws(PosterError) in try session.render(frames[index].scene).png } } catch {
             log(error.description)
             return nil
         }

@@ -40,10 +40,14 @@ struct FollowCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Append one JSON line per poster and per state change to this file.", valueName: "file"))
     var events: String?
 
+    @Option(help: ArgumentHelp("Shift every line change by this many milliseconds: positive for audio that reaches you late (Bluetooth), negative to read ahead (--offset=-300). Separate from the lyrics' own [offset:].", valueName: "ms"))
+    var offset: Int = 0
+
     @OptionGroup var render: RenderOptionGroup
 
     func validate() throws {
         if output == "" || events == "" || exec == "" || player == "" { throw ValidationError("-o, --events, --exec and --player need a value") }
+        guard abs(offset) <= 60_000 else { throw ValidationError("--offset must be within ±60000 ms") }
     }
 
     func run() throws {
@@ -56,6 +60,7 @@ struct FollowCommand: ParsableCommand {
         options.publish = publish
         options.exec = exec
         options.events = events
+        options.offsetMs = offset
         let bus: Bus
         do { bus = try Bus() } catch {
             throw fail(PosterError(path: "D-Bus", reason: error.description))

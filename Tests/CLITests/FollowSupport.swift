@@ -179,10 +179,10 @@ class FollowTestCase: CLITestCase {
 extension FollowTestCase {
 
     /// Starts the scripted player `name` and waits until it owns its bus name; commands then go to it.
-    func startPlayer(_ name: String = "scripted") throws {
+    func startPlayer(_ name: String = "scripted", _ options: [String] = []) throws {
         input = Pipe()
         inputs[name] = input
-        try spawn("/usr/bin/python3", [Self.package.appendingPathComponent("Tests/Fixtures/mpris-player.py").path, "--name", name],
+        try spawn("/usr/bin/python3", [Self.package.appendingPathComponent("Tests/Fixtures/mpris-player.py").path, "--name", name] + options,
                   log: "player-\(name).log", stdin: input)
         let deadline = Date().addingTimeInterval(30)
         func ready() -> Bool { ((try? String(contentsOfFile: temp("player-\(name).log"), encoding: .utf8)) ?? "").contains("\"ready\"") }

@@ -8,7 +8,12 @@ DBUS_SESSION_BUS_ADDRESS and exports /org/mpris/MediaPlayer2.
 
 Needs Debian's python3-dbus and python3-gi, so run it with /usr/bin/python3:
 
-    mpris-player.py --name NAME [--identity TEXT]
+    mpris-player.py --name NAME [--identity TEXT] [--skew F] [--step-ms N] [--no-seeked]
+
+--skew F: the player's clock runs at F x its Rate against wall time (0.97: 3 % slow), as real
+players' clocks do; --step-ms N: Position is reported in steps (its value is updated every N ms,
+as VLC's is), the clock itself stays continuous; --no-seeked: seeks send no Seeked signal (as
+several players forget to).
 
 stdin commands (each answered with {"ack": "<cmd>"} once applied):
     {"cmd": "track", "metadata": {...}, "position_us": 0}
@@ -18,6 +23,7 @@ stdin commands (each answered with {"ack": "<cmd>"} once applied):
         change PlaybackStatus, emit PropertiesChanged(PlaybackStatus);
         stop also resets the position to 0
     {"cmd": "seek", "position_us": N}   set the position, emit Seeked(N)
+        ("signal": false: no Seeked, whatever --no-seeked says)
     {"cmd": "rate", "rate": R}          set Rate, emit PropertiesChanged(Rate)
     {"cmd": "quit"}                     release the name and exit 0
 EOF on stdin also releases the name and exits 0.
@@ -27,6 +33,9 @@ stdout events:
     {"called": "Pause"} or {"called": "Seek", "args": [...]} for every D-Bus
         method call on the root and Player interfaces and Properties.Set
     {"ack": "<cmd>"}                                 a stdin command applied
+    {"clock": {"position_us", "mono", "speed", "playing"}}  after every change of the true
+        clock: position_us at CLOCK_MONOTONIC time mono (seconds), advancing at speed (Rate x
+        skew) while playing; what a test measures lateness against
     {"error": "...", "line": "..."}                  a stdin line was rejected
 
 Position is not a stored number: it is an anchor (position_us, monotonic
@@ -210,6 +219,10 @@ def convert_metadata(raw):
 
 
 class Player(dbus.service.Object):
+    skew = 1.0
+    step_ms = 0
+    send_seeked = True
+
     def __init__(self, bus, identity, on_quit):
         super().__init__(bus, OBJECT_PATH)
         self._identity = identity
@@ -229,20 +242,31 @@ class Player(dbus.service.Object):
         length = self.metadata.get("mpris:length")
         return int(length) if length is not None and int(length) > 0 else None
 
-    def position(self):
+    def position(self, at=None):
+        """The true position at monotonic time `at` (now)."""
         pos = self._anchor_pos
         if self.status == "Playing":
-            elapsed = time.monotonic() - self._anchor_time
-            pos += int(elapsed * 1_000_000 * self.rate)
+            elapsed = (time.monotonic() if at is None else at) - self._anchor_time
+            pos += int(elapsed * 1_000_000 * self.rate * self.skew)
         pos = max(0, pos)
         length = self._length()
         if length is not None:
             pos = min(pos, length)
         return pos
 
+    def reported_position(self):
+        """Position as D-Bus reports it: with --step-ms, the value of the last step."""
+        if self.step_ms <= 0 or self.status != "Playing":
+            return self.position()
+        step = self.step_ms / 1000.0
+        elapsed = time.monotonic() - self._anchor_time
+        return self.position(self._anchor_time + int(elapsed / step) * step)
+
     def _reanchor(self, pos=None):
         self._anchor_pos = self.position() if pos is None else max(0, int(pos))
         self._anchor_time = time.monotonic()
+        emit({"clock": {"position_us": self._anchor_pos, "mono": self._anchor_time,
+                        "speed": self.rate * self.skew, "playing": self.status == "Playing"}})
 
     # ---- state changes shared by stdin commands and D-Bus methods ---------
     def _changed(self, iface, **props):
@@ -253,19 +277,22 @@ class Player(dbus.service.Object):
         self._reanchor(0 if status == "Stopped" else None)
         if status != self.status:
             self.status = status
+            self._reanchor(self._anchor_pos)
             self._changed(PLAYER_IFACE, PlaybackStatus=dbus.String(status))
 
-    def seek_to(self, pos):
+    def seek_to(self, pos, signal=True):
         pos = max(0, int(pos))
         length = self._length()
         if length is not None:
             pos = min(pos, length)
         self._reanchor(pos)
-        self.Seeked(dbus.Int64(pos))  # exactly the value set, not re-read
+        if signal and self.send_seeked:
+            self.Seeked(dbus.Int64(pos))  # exactly the value set, not re-read
 
     def set_rate(self, rate):
         self._reanchor()
         self.rate = float(rate)
+        self._reanchor(self._anchor_pos)
         self._changed(PLAYER_IFACE, Rate=dbus.Double(self.rate))
 
     def set_track(self, metadata, pos):
@@ -294,7 +321,7 @@ class Player(dbus.service.Object):
                 "Shuffle": dbus.Boolean(self.shuffle),
                 "Metadata": self.metadata,
                 "Volume": dbus.Double(self.volume),
-                "Position": dbus.Int64(self.position()),
+                "Position": dbus.Int64(self.reported_position()),
                 "MinimumRate": dbus.Double(MIN_RATE),
                 "MaximumRate": dbus.Double(MAX_RATE),
                 "CanGoNext": dbus.Boolean(True),
@@ -491,7 +518,7 @@ class App:
             elif cmd == "stop":
                 player.set_status("Stopped")
             elif cmd == "seek":
-                player.seek_to(int(msg["position_us"]))
+                player.seek_to(int(msg["position_us"]), signal=msg.get("signal", True))
             elif cmd == "rate":
                 player.set_rate(float(msg["rate"]))
             elif cmd == "quit":
@@ -516,7 +543,16 @@ def main():
                         help="bus name suffix: org.mpris.MediaPlayer2.NAME")
     parser.add_argument("--identity", default=None,
                         help="Identity property (default: NAME)")
+    parser.add_argument("--skew", type=float, default=1.0,
+                        help="the clock runs at SKEW x Rate against wall time")
+    parser.add_argument("--step-ms", type=int, default=0,
+                        help="report Position in steps of this many ms")
+    parser.add_argument("--no-seeked", action="store_true",
+                        help="send no Seeked signal on seeks")
     args = parser.parse_args()
+    Player.skew = args.skew
+    Player.step_ms = args.step_ms
+    Player.send_seeked = not args.no_seeked
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     try:
         app = App(args)
