@@ -8,7 +8,7 @@ OUT ?= out
 # ffmpeg (video), a session bus and a real player (follow), tag fixtures, YAML, /usr/bin/time, and
 # for serve: curl, a headless browser (chromium, its driver, selenium), wrk and nginx (make bench).
 BUILD_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev \
-           libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev \
+           libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev libcurl4-openssl-dev \
            fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES = $(BUILD_PACKAGES) curl ffmpeg python3-mutagen dbus mpv mpv-mpris playerctl python3-dbus python3-gi python3-yaml time \
            chromium chromium-driver python3-selenium wrk nginx

@@ -56,6 +56,10 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("isal")]
         ),
 
+        // libcurl for cover art named by http(s) URL (`follow`); its option setter is variadic, so
+        // a small C shim makes the one bounded GET it needs.
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+
         // TagLib is C++ that Swift cannot import here: this shim reads tags, lyrics and pictures and
         // hands them over as plain C structs.
         .target(
@@ -93,7 +97,7 @@ let package = Package(
         ),
         // Live posters: a now-playing source (MPRIS today) followed line by line on the engine;
         // `follow` and, later, `serve --follow` consume it.
-        .target(name: "PosterLive", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
+        .target(name: "PosterLive", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying", "CCurlShim"]),
         .executableTarget(
             name: "lyricposter",
             dependencies: [

@@ -11,11 +11,17 @@ final class FollowOutputs: Sendable {
     private let exec: ExecRunner?
     private let published: PublishedPlayer?
     private let output: String
+    private let waybar: Bool
+    private let textFile: String?
+    /// What the bar and the text file show: the current line, the next, the player's status.
+    private let shown = Mutex<(line: String, next: String, status: String)>(("", "", "waiting"))
     /// The art file the published player points at (a hard link to a poster), and a counter.
     private let art = Mutex<(path: String?, count: Int, line: String?)>((nil, 0, nil))
 
     init(options: FollowOptions, bus: Bus) throws(PosterError) {
         output = options.output
+        waybar = options.waybar
+        textFile = options.textFile
         let folder = (options.output as NSString).deletingLastPathComponent
         if options.writesPosters, !folder.isEmpty {
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
@@ -53,13 +59,43 @@ final class FollowOutputs: Sendable {
     }
 
     /// A poster was put in place at the output.
-    func placed(frame: PlannedFrame, index: Int, position: Int, player: PlayerState, track: String, line: String?) {
+    func placed(frame: PlannedFrame, index: Int, position: Int, player: PlayerState, track: String, line: String?, next: String?) {
+        let status = player.status.rawValue.lowercased()
+        shown.withLock { $0 = (line ?? "", next ?? "", status) }
+        announce()
         event("poster", ["position_ms": "\(position)", "start_ms": "\(frame.startMs)", "player": JSONText.quoted(player.name),
                          "track": JSONText.quoted(track),
                          "line_index": frame.scene.lineIndex.map(String.init) ?? "null", "frame": "\(index)",
                          "file": JSONText.quoted(output)])
         exec?.run(output)
         mirror(player, line: line ?? track, poster: true)
+    }
+
+    /// The player's status changed (`clear`: no player, no line).
+    func status(_ status: String, clear: Bool = false) {
+        let changed = shown.withLock { shown -> Bool in
+            let before = shown
+            shown.status = status
+            if clear { (shown.line, shown.next) = ("", "") }
+            return before.status != shown.status || before.line != shown.line
+        }
+        if changed { announce() }
+    }
+
+    /// The text file and the status bar line, after a change.
+    private func announce() {
+        let (line, next, status) = shown.withLock { $0 }
+        if let textFile {
+            // A text source reads it at any moment: written whole, then renamed.
+            do { try OutputFile.writeAtomically(Array((line + "\n").utf8), to: textFile) } catch {
+                try? FileHandle.standardError.write(contentsOf: Data("lyricposter: \(error.description)\n".utf8))
+            }
+        }
+        if waybar {
+            let tooltip = [line, next].filter { !$0.isEmpty }.joined(separator: "\n")
+            let json = "{\"text\": \(JSONText.quoted(line)), \"tooltip\": \(JSONText.quoted(tooltip)), \"class\": \(JSONText.quoted(status)), \"alt\": \(JSONText.quoted(status))}\n"
+            try? FileHandle.standardOutput.write(contentsOf: Data(json.utf8))
+        }
     }
 
     /// Updates the published player (when publishing): `poster` true links a new art file for the

@@ -20,6 +20,12 @@ public struct FollowOptions: Sendable {
     public var events: String?
     /// Told of each song, poster and status as it happens (on the loop's task; must not block).
     public var observer: (@Sendable (LiveEvent) -> Void)?
+    /// Where the player's own lyrics (`xesam:asText`) come in the search.
+    public var playerLyrics: NowPlayingSong.PlayerLyrics = .first
+    /// Print one JSON line per change for status bars (Waybar's custom module format).
+    public var waybar = false
+    /// Keep this plain text file holding the current line (OBS text sources, conky).
+    public var textFile: String?
     /// Shifts every line change by this many milliseconds on the player's clock (positive: later,
     /// for audio that reaches the ears late, such as Bluetooth; negative: read ahead).
     public var offsetMs = 0
@@ -211,6 +217,7 @@ extension Follower {
                     log(options.player.map { "waiting for \(MPRIS.prefix)\($0)" } ?? "waiting for an MPRIS player")
                     outputs.event("waiting", [:])
                 }
+                outputs.status("waiting", clear: true)
                 waitingSaid = true
                 // A player that comes back starts from a fresh poster.
                 shown = nil
@@ -225,6 +232,7 @@ extension Follower {
             }
             if before?.status != state.status || before?.owner != state.owner {
                 outputs.event("status", ["player": JSONText.quoted(state.name), "status": JSONText.quoted(state.status.rawValue)])
+                outputs.status(state.status.rawValue.lowercased())
             }
             options.observer?(.status(state))
             outputs.mirror(state, line: nil)
@@ -243,7 +251,8 @@ extension Follower {
         private mutating func prepare(_ metadata: MPRIS.Metadata) {
             var render = options.render
             render.karaoke = false
-            let found = NowPlayingSong.find(metadata, lyricsDirectories: options.lyricsDirectories, options: render)
+            let found = NowPlayingSong.find(metadata, lyricsDirectories: options.lyricsDirectories, playerLyrics: options.playerLyrics,
+                                            options: render)
             let name = [found.song.lyrics.metadata.artist, found.song.lyrics.metadata.title ?? metadata.title]
                 .compactMap { $0 }.joined(separator: " – ")
             // The track as the poster names it: the file's tags first (the player may still report a
@@ -334,7 +343,8 @@ extension Follower {
             }
             shown = index
             outputs.placed(frame: song.frames[index], index: index, position: Int(player.clock.position() / 1000), player: player,
-                           track: song.title, line: song.lineText(index))
+                           track: song.title, line: song.lineText(index),
+                           next: index + 1 < song.frames.count ? song.lineText(index + 1) : nil)
         }
 
         /// Sets the timer for the boundary into `frame`, and the reading of the player's clock

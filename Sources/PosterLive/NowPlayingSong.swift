@@ -8,7 +8,7 @@ import NowPlaying
 ///
 /// | part | 1 | 2 | 3 | 4 |
 /// |---|---|---|---|---|
-/// | lyrics | a sidecar beside `xesam:url` with the same stem (any lyric format, case-insensitive) | `--lyrics-dir`: `Artist - Title.*`, then `Title.*` | embedded in the audio file (as ``SongResolver``) | none: a title poster |
+/// | lyrics | a sidecar beside `xesam:url` with the same stem (any lyric format, case-insensitive) | the player's own `xesam:asText` (`--player-lyrics first`, the default; `last` moves it after the tags, `off` ignores it) | `--lyrics-dir`: `Artist - Title.*`, then `Title.*` | embedded in the audio file (as ``SongResolver``), else none: a title poster |
 /// | cover | `mpris:artUrl` (`file://` or `data:`) | the embedded picture | `cover`/`folder`/`front`/`album`/`albumart` image in the song's folder | ``PlaceholderCover`` |
 ///
 /// Title, artist and album come from the audio file's tags, then the lyrics, then the player.
@@ -23,7 +23,18 @@ public enum NowPlayingSong {
         public var hasLyrics: Bool { song.lyrics.lines.contains(where: \.isSung) }
     }
 
-    public static func find(_ metadata: MPRIS.Metadata, lyricsDirectories: [String], options: RenderOptions) -> Found {
+    /// Where the player's own lyrics (`xesam:asText`) come in the search.
+    public enum PlayerLyrics: String, Sendable, CaseIterable {
+        /// After a sidecar, before `--lyrics-dir` and the tags (the default).
+        case first
+        /// After everything else.
+        case last
+        /// Never.
+        case off
+    }
+
+    public static func find(_ metadata: MPRIS.Metadata, lyricsDirectories: [String], playerLyrics: PlayerLyrics = .first,
+                            options: RenderOptions) -> Found {
         var problems: [String] = []
         let local = metadata.localPath.flatMap { path -> String? in
             var info = stat()
@@ -43,26 +54,61 @@ public enum NowPlayingSong {
                                 coverData: empty, coverPath: "", coverSource: "none", audio: tags)
         let title = metadata.title ?? tags?.title, artist = metadata.artist ?? tags?.artist
         let sidecar = local.flatMap(SongResolver.sidecar(of:))
-        if let file = sidecar ?? lyricsFile(title: title, artist: artist, in: lyricsDirectories) {
+        /// Lyrics the player itself sends (`xesam:asText`), when they have timed lines.
+        func fromPlayer() -> Bool {
+            guard playerLyrics != .off, let text = metadata.asText, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return false }
+            let data = Data(text.utf8)
+            guard data.count <= options.maxLyricsBytes else {
+                problems.append("xesam:asText: \(data.count) bytes, more than the limit of \(options.maxLyricsBytes)")
+                return false
+            }
+            do {
+                let lyrics = try Inputs.lyrics(data, path: "xesam:asText", format: options.format, encoding: nil, offsetSign: options.offsetSign)
+                guard lyrics.lines.contains(where: \.isSung) else {
+                    problems.append("xesam:asText: no timed lines (plain text)")
+                    return false
+                }
+                (song.lyrics, song.lyricsData, song.lyricsSource) = (lyrics, data, "player:xesam:asText")
+                return true
+            } catch {
+                problems.append(error.description)
+                return false
+            }
+        }
+        func fromFile(_ file: String) -> Bool {
             do {
                 let (lyrics, data) = try SongResolver.readLyrics(file, options: options)
                 (song.lyrics, song.lyricsData, song.lyricsPath) = (lyrics, data, file)
                 song.lyricsSource = (sidecar == file ? "sidecar:" : "file:") + (file as NSString).lastPathComponent
+                return true
             } catch {
                 problems.append(error.description)
+                return false
             }
-        } else if let local, let tags {
+        }
+        func fromTags() -> Bool {
+            guard let local, let tags else { return false }
             do {
                 switch try SongResolver.findLyrics(local, tags: tags, override: nil, options: options) {
                 case .timed(let found):
                     (song.lyrics, song.lyricsData, song.lyricsSource) = (found.lyrics, found.lyricsData, found.lyricsSource)
+                    return true
                 case .unsynced(let source, _):
                     problems.append("\(local): \(source): the lyrics are plain text without times")
                 }
             } catch {
                 problems.append(error.description)
             }
+            return false
         }
+        // A sidecar first; then the player's own lyrics (or last, with --player-lyrics last);
+        // then --lyrics-dir, then the file's tags.
+        let found = (sidecar.map(fromFile) ?? false)
+            || (playerLyrics == .first && fromPlayer())
+            || (lyricsFile(title: title, artist: artist, in: lyricsDirectories).map(fromFile) ?? false)
+            || fromTags()
+            || (playerLyrics == .last && fromPlayer())
+        _ = found
         if song.lyrics.lines.count > options.maxLyricsLines {
             problems.append("\(song.lyricsPath): has \(song.lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines)")
             song.lyrics = Lyrics()
@@ -88,7 +134,8 @@ public enum NowPlayingSong {
         known.album = known.album ?? metadata.album
         known.length = known.length ?? metadata.length.map { Timestamp(milliseconds: Int($0 / 1000)) }
         song.lyrics.metadata = known
-        let places = [local == nil ? nil : "no sidecar", lyricsDirectories.isEmpty ? nil : "nothing in --lyrics-dir",
+        let places = [local == nil ? nil : "no sidecar", playerLyrics == .off ? nil : "none from the player",
+                      lyricsDirectories.isEmpty ? nil : "nothing in --lyrics-dir",
                       tags == nil ? nil : "none in the tags"].compactMap { $0 }
         return Found(song: song, problems: problems, searched: places.isEmpty ? "no local file and no --lyrics-dir" : places.joined(separator: ", "))
     }
@@ -114,8 +161,18 @@ public enum NowPlayingSong {
         return nil
     }
 
-    /// The bytes of an `mpris:artUrl`: a local file or a `data:` URL (other schemes are not fetched).
+    /// The bytes of an `mpris:artUrl`: a local file, a `data:` URL, or an `http(s)://` URL fetched
+    /// (with a short timeout and the cover size limit, kept per URL); other schemes are not read.
     static func artwork(_ url: String, options: RenderOptions, problems: inout [String]) -> (Data, String)? {
+        let lowered = url.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            switch CoverFetcher.shared.fetch(url, maxBytes: SongResolver.coverByteLimit(options)) {
+            case .success(let data): return (data, url)
+            case .failure(let reason):
+                problems.append("\(url): \(reason.message) (from mpris:artUrl)")
+                return nil
+            }
+        }
         if let path = MPRIS.localPath(fromFileURL: url) {
             guard Inputs.exists(path) else {
                 problems.append("\(path): no such file (from mpris:artUrl)")

@@ -40,6 +40,15 @@ struct FollowCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Append one JSON line per poster and per state change to this file.", valueName: "file"))
     var events: String?
 
+    @Option(name: .customLong("player-lyrics"), help: ArgumentHelp("Where lyrics the player sends (xesam:asText) come in the search: first (after a sidecar, before --lyrics-dir and the tags), last, or off.", valueName: "order"))
+    var playerLyrics: String = "first"
+
+    @Flag(help: "Print one JSON line per change for a status bar (Waybar: text, tooltip, class, alt).")
+    var waybar = false
+
+    @Option(name: .customLong("text-file"), help: ArgumentHelp("Keep this plain text file holding the current line (for an OBS text source, conky).", valueName: "file"))
+    var textFile: String?
+
     @Option(help: ArgumentHelp("Shift every line change by this many milliseconds: positive for audio that reaches you late (Bluetooth), negative to read ahead (--offset=-300). Separate from the lyrics' own [offset:].", valueName: "ms"))
     var offset: Int = 0
 
@@ -48,6 +57,8 @@ struct FollowCommand: ParsableCommand {
     func validate() throws {
         if output == "" || events == "" || exec == "" || player == "" { throw ValidationError("-o, --events, --exec and --player need a value") }
         guard abs(offset) <= 60_000 else { throw ValidationError("--offset must be within ±60000 ms") }
+        guard NowPlayingSong.PlayerLyrics(rawValue: playerLyrics) != nil else { throw ValidationError("--player-lyrics must be first, last or off") }
+        if textFile == "" { throw ValidationError("--text-file needs a path") }
     }
 
     func run() throws {
@@ -61,6 +72,9 @@ struct FollowCommand: ParsableCommand {
         options.exec = exec
         options.events = events
         options.offsetMs = offset
+        options.playerLyrics = NowPlayingSong.PlayerLyrics(rawValue: playerLyrics) ?? .first
+        options.waybar = waybar
+        options.textFile = textFile
         let bus: Bus
         do { bus = try Bus() } catch {
             throw fail(PosterError(path: "D-Bus", reason: error.description))

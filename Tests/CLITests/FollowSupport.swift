@@ -9,7 +9,7 @@ class FollowTestCase: CLITestCase {
     var input: Pipe!
     var inputs: [String: Pipe] = [:]
     private var processes: [Process] = []
-    private var bus: Process?
+    private(set) var bus: Process?
 
     override func setUpWithError() throws {
         try super.setUpWithError()
