@@ -1,6 +1,6 @@
 import CCurlShim
 import Foundation
-import Synchronization
+import PosterGraphics
 
 /// Cover art a player names by `http(s)://` URL (streaming services, browsers), fetched with
 /// libcurl: 3 s at most, the cover size limit, http and https only (redirects too), and kept per
@@ -11,7 +11,7 @@ final class CoverFetcher: Sendable {
 
     struct Failure: Error, Sendable { let message: String }
 
-    private let cache = Mutex<[(url: String, result: Result<Data, Failure>, at: Date)]>([])
+    private let cache = Guarded<[(url: String, result: Result<Data, Failure>, at: Date)]>([])
     static let timeoutMs = 3000
     static let entries = 16
 

@@ -372,9 +372,9 @@ extension Follower {
 
 /// One followed song, ready to render: the session (cover, backdrop, fonts) and its per-line plan.
 struct PreparedSong: Sendable {
-    /// One render at a time (the loop and the task rendering ahead share the session).
-    final class RenderLock: Sendable { let mutex = Mutex<Void>(()) }
-    let lock = RenderLock()
+    /// One render at a time (the loop and the task rendering ahead share the session); a pthread
+    /// mutex, which ThreadSanitizer sees.
+    let lock = NSLock()
     let song: ResolvedSong
     let session: PosterSession
     let frames: [PlannedFrame]
@@ -400,7 +400,9 @@ struct PreparedSong: Sendable {
     }
 
     func render(_ index: Int, log: (String) -> Void) -> [UInt8]? {
-        do { return try lock.mutex.withLock { _ throws(PosterError) in try session.render(frames[index].scene).png } } catch {
+        lock.lock()
+        defer { lock.unlock() }
+        do { return try session.render(frames[index].scene).png } catch {
             log(error.description)
             return nil
         }
