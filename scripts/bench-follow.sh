@@ -41,9 +41,15 @@ print("%s: %d line changes on the player clock: median %.1f ms, p95 %.1f ms, wor
       % (label, len(m["lateness_ms"]), m["median"], m["p95"], m["worst"], cpu))' "$1"
 }
 
-run() {  # PLAYER LABEL [as-user]
+runs=0
+run() {  # PLAYER LABEL
     local player=$1 label=$2
-    local command=(dbus-run-session -- "$fixtures/follow-player.sh" "$bin" "$work" "$player" "$seconds" "$work/song.mp3")
+    # Each run in a folder of its own (VLC's runs as another user, who cannot replace root's files).
+    runs=$((runs + 1))
+    local folder="$work/run-$runs"
+    mkdir "$folder" && chmod 777 "$folder"
+    cp "$work/song.mp3" "$work/song.lrc" "$work/cover.jpg" "$folder/" && chmod 644 "$folder"/*
+    local command=(dbus-run-session -- "$fixtures/follow-player.sh" "$bin" "$folder" "$player" "$seconds" "$folder/song.mp3")
     if [ "$player" = vlc ] && [ "$(id -u)" -eq 0 ]; then
         id -u lyricposter-test >/dev/null 2>&1 || useradd --system --create-home --shell /usr/sbin/nologin lyricposter-test
         command=(runuser -u lyricposter-test -- "${command[@]}")
