@@ -62,14 +62,15 @@ public final class PlayerWatcher: Sendable {
         state.withLock { $0 = Players() }
     }
 
-    /// Reads the followed player's `Position` now, and when the reading was taken (monotonic ns,
-    /// the middle of the call). Nil without a followed player or when it does not answer.
-    public func readPosition() -> (owner: String, position: Int64, at: Int64)? {
+    /// Reads the followed player's `Position` now, when the reading was taken (monotonic ns, the
+    /// middle of the call) and how long the call took (ns: the reading's uncertainty). Nil without
+    /// a followed player or when it does not answer.
+    public func readPosition() -> (owner: String, position: Int64, at: Int64, took: Int64)? {
         guard let player = state.withLock({ players in players.selected.flatMap { players.known[$0] } }) else { return nil }
         let before = Monotonic.now()
         guard let position = try? bus.property(player.busName, MPRIS.path, MPRIS.playerInterface, "Position").int64 else { return nil }
         let after = Monotonic.now()
-        return (player.owner, position, before + (after - before) / 2)
+        return (player.owner, position, before + (after - before) / 2, after - before)
     }
 
     // MARK: - Events (on the bus thread)

@@ -144,6 +144,8 @@ extension Follower {
         /// Counts the clocks the player announced (a reading taken for an older one is dropped).
         var epoch = 0
         var lastProbe: Int64 = 0
+        /// A reading far from the clock, waiting for a second one (its residual, µs).
+        var suspect: Int64?
         var generation = 0
         /// Songs prepared so far (names each song to the observer).
         var songCount = 0
@@ -168,14 +170,20 @@ extension Follower {
                 await sync(atLeast: frame)
             case .probe(let epoch):
                 guard epoch == self.epoch else { return }
-                lastProbe = Monotonic.now()
-                let watcher = self.watcher, continuation = self.continuation
-                // Off the loop: the probe polls the bus for up to 400 ms.
-                Thread.detachNewThread {
-                    if let reading = PositionProbe.read(watcher) { continuation.yield(.measured(epoch: epoch, reading)) }
-                }
+                startProbe()
             case .measured(let epoch, let reading):
                 guard epoch == self.epoch, var player, player.owner == reading.owner, player.status == .playing else { return }
+                // One reading far from the clock may be the player's slip rather than its clock:
+                // it is believed when a second reading, taken at once, agrees with it.
+                let residual = reading.position - player.clock.position(at: reading.at)
+                if abs(residual) > Self.confirmBeyond {
+                    guard let suspect, abs(suspect - residual) <= Self.confirmBeyond else {
+                        suspect = residual
+                        startProbe()
+                        return
+                    }
+                }
+                suspect = nil
                 if let corrected = corrector.correct(player.clock, reading: reading.position, at: reading.at) {
                     // A reading that never stepped is a lower bound: it only moves the clock on.
                     if reading.exact || corrected.position(at: reading.at) > player.clock.position(at: reading.at) {
@@ -190,6 +198,18 @@ extension Follower {
                 await sync(atLeast: nil)
             case .busClosed, .stop:
                 break
+            }
+        }
+
+        /// A reading further than this (µs) from the clock needs a second one to agree.
+        static let confirmBeyond: Int64 = 60_000
+
+        /// Reads the player's position off the loop (the probe polls the bus for up to 400 ms).
+        private mutating func startProbe() {
+            lastProbe = Monotonic.now()
+            let watcher = self.watcher, continuation = self.continuation, epoch = self.epoch
+            Thread.detachNewThread {
+                if let reading = PositionProbe.read(watcher) { continuation.yield(.measured(epoch: epoch, reading)) }
             }
         }
 
@@ -209,6 +229,7 @@ extension Follower {
             epoch += 1
             corrector.reset(nominal: state?.clock.rate ?? 1)
             lastProbe = 0
+            suspect = nil
             guard let state else {
                 if let before {
                     log("\(before.name) is gone; waiting for a player")

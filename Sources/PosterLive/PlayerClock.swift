@@ -66,18 +66,33 @@ enum PositionProbe {
         var exact: Bool
     }
 
+    /// A call that takes longer than this (the player busy) dates its value too loosely: it is
+    /// not used to time a step.
+    static let slowCall: Int64 = 20_000_000
+
     /// At most `limitMs` of polling (on the calling thread; a D-Bus call each 10 ms).
     static func read(_ watcher: PlayerWatcher, limitMs: Int = 400) -> Reading? {
-        guard var previous = watcher.readPosition() else { return nil }
-        let deadline = previous.at + Int64(limitMs) * 1_000_000
+        let deadline = Monotonic.now() + Int64(limitMs) * 1_000_000
+        var previous: (owner: String, position: Int64, at: Int64, took: Int64)?
         while Monotonic.now() < deadline {
-            usleep(10_000)
-            guard let next = watcher.readPosition(), next.owner == previous.owner else { return nil }
-            if next.position != previous.position {
-                return Reading(owner: next.owner, position: next.position, at: previous.at + (next.at - previous.at) / 2, exact: true)
+            guard let next = watcher.readPosition() else { return nil }
+            if next.took > slowCall {
+                // Start again from the next prompt answer.
+                previous = nil
+            } else if let last = previous {
+                guard next.owner == last.owner else { return nil }
+                // A step forward dates the new value to between the two calls.
+                if next.position > last.position {
+                    return Reading(owner: next.owner, position: next.position, at: last.at + (next.at - last.at) / 2, exact: true)
+                }
+                if next.position < last.position { previous = nil; continue }
+                previous = next
+            } else {
+                previous = next
             }
-            previous = next
+            usleep(10_000)
         }
+        guard let previous else { return nil }
         return Reading(owner: previous.owner, position: previous.position, at: previous.at, exact: false)
     }
 }
