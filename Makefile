@@ -73,7 +73,7 @@ bench: deps
 # Leaks are checked on the binary only: the test process's own reports come from XCTest itself.
 test-sanitized: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
-	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 	scripts/leak-check.sh .build-asan/debug/lyricposter
 
 # Coverage-guided fuzzing of the LRC path and the cover decoders (libFuzzer + AddressSanitizer).
