@@ -122,7 +122,7 @@ struct LiveRoutes: Sendable {
         }
         if let song = now.song, let poster = now.poster {
             let line = poster.frame.scene.lineIndex.flatMap { $0 < song.song.lyrics.lines.count ? song.song.lyrics.lines[$0] : nil }
-            let number = poster.frame.scene.lineIndex.flatMap { index in song.song.lyrics.lineNumbers.indices.contains(index) ? song.song.lyrics.lineNumbers[index] : nil }
+            let number = song.lineNumber(poster.frame)
             let next = poster.index + 1 < song.frames.count ? song.frames[poster.index + 1].startMs : nil
             let position = now.player.map { Int($0.clock.position() / 1000) }
             fields += [
@@ -243,8 +243,7 @@ struct LiveRoutes: Sendable {
                             ("track", JSON.optional(song?.title))])
         case .poster(let poster):
             guard let song = state.song, song.generation == poster.generation else { return "" }
-            let numbers = song.song.lyrics.lineNumbers
-            let number = poster.frame.scene.lineIndex.flatMap { numbers.indices.contains($0) ? numbers[$0] : nil }
+            let number = song.lineNumber(poster.frame)
             name = "poster"
             // The next line's poster, for clients to fetch ahead.
             let next = poster.index + 1 < song.frames.count
@@ -266,5 +265,13 @@ extension LiveHub {
     func ping(_ id: Int) {
         let player = state.withLock { $0.player }
         _ = clients.withLock { $0.streams[id] }?.yield(.status(player))
+    }
+}
+
+extension LiveSong {
+    /// The sung line's number (as `card` and the app count them) that `frame` shows as current.
+    func lineNumber(_ frame: PlannedFrame) -> Int? {
+        let numbers = song.lyrics.lineNumbers
+        return frame.scene.lineIndex.flatMap { numbers.indices.contains($0) ? numbers[$0] : nil }
     }
 }
