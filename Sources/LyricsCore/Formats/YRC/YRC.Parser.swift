@@ -71,13 +71,23 @@ extension YRC {
         static func lyricLine(_ body: LineSyntax.Body) -> LyricLine? {
             let header = body.header
             let headerEnd = header.start + header.duration
-            guard let firstGroup = body.groups.first else {
+            guard body.groups.first != nil else {
                 let text = String(String(body.leading).trimmingWhitespace())
                 guard !text.isEmpty else { return nil }
                 return LyricLine(start: Timestamp(milliseconds: header.start), end: Timestamp(milliseconds: headerEnd), text: text)
             }
+            // A stray `(0,0,0)` in a line that starts later is a slip of the file, not a word sung at
+            // 0: it takes the end of the word before it (or the line's start), so it cannot pull
+            // the line back to the song's start.
             var segments = body.groups
-            if !String(body.leading).trimmingWhitespace().isEmpty {
+            if header.start > 0 {
+                var previousEnd = header.start
+                for index in segments.indices {
+                    if segments[index].start == 0, segments[index].end == 0 { (segments[index].start, segments[index].end) = (previousEnd, previousEnd) }
+                    previousEnd = max(previousEnd, segments[index].end)
+                }
+            }
+            if let firstGroup = segments.first, !String(body.leading).trimmingWhitespace().isEmpty {
                 let start = min(header.start, firstGroup.start)
                 segments.insert(LineSyntax.Group(start: start, end: firstGroup.start, text: body.leading), at: 0)
             }
