@@ -430,8 +430,5 @@ struct PreparedSong: Sendable {
     }
 
     /// The current line's text (lines sung together joined by " / "), nil in an interlude.
-    func lineText(_ index: Int) -> String? {
-        let current = frames[index].scene.lines.filter { $0.role == .current }.map(\.text)
-        return current.isEmpty ? nil : current.joined(separator: " / ")
-    }
+    func lineText(_ index: Int) -> String? { frames[index].scene.currentText }
 }

@@ -21,6 +21,13 @@ public struct LibrarySong: Sendable {
     public var lineCount: Int
     /// File, title, artist and album, normalised for search (made once, when listed).
     var searchText = ""
+
+    /// The song prepared for `options`; its files' problems are the client's (422, naming the file).
+    @Sendable func session(_ options: RenderOptions) throws -> PosterSession {
+        do { return try PosterSession(source: source, options: options) } catch {
+            throw APIError(.unprocessableContent, "\(file): \(error.reason)")
+        }
+    }
 }
 
 /// The songs of the library folders, found as `catalog` finds them (audio files with their tags,

@@ -80,11 +80,7 @@ final class RenderService: Sendable {
 
     /// The song prepared for `options` (made and kept if new). Call on a render thread.
     func prepared(_ song: LibrarySong, options: RenderOptions) throws -> Prepared {
-        try prepared(key: song.id, options: options) { options in
-            do { return try PosterSession(source: song.source, options: options) } catch let error as PosterError {
-                throw APIError(.unprocessableContent, "\(song.file): \(error.reason)")
-            }
-        }
+        try prepared(key: song.id, options: options, make: song.session)
     }
 
     /// The session `make` prepares for `options`, kept under `key` and the options.

@@ -22,10 +22,9 @@ extension Routes {
             let plan = prepared.exclusively { FramePlan.perLine(session.scenes) }
             let numbers = lyrics.lineNumbers
             let frames: [JSON.Value] = plan.map { frame in
-                let current = frame.scene.lines.filter { $0.role == .current }.map(\.text)
                 let number = frame.scene.lineIndex.flatMap { $0 < numbers.count ? numbers[$0] : nil }
                 return .object([("line", number.map(JSON.Value.int) ?? .null), ("start_ms", .int(frame.startMs)),
-                                ("text", current.isEmpty ? .null : .string(current.joined(separator: " / ")))])
+                                ("text", JSON.optional(frame.scene.currentText))])
             }
             let lines: [JSON.Value] = lyrics.numberedLines.enumerated().map { number, index in
                 let line = lyrics.lines[index]

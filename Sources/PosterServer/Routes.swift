@@ -123,11 +123,7 @@ struct Routes: Sendable {
     /// If-None-Match, from the cache when kept, else rendered (on a render thread) and kept.
     func picture(_ request: Request, song: LibrarySong, options: RenderOptions, kind: String,
                  draw: @escaping @Sendable (RenderService.Prepared) throws -> [UInt8]) async throws -> Response {
-        try await picture(request, key: song.id, options: options, kind: kind, make: { options in
-            do { return try PosterSession(source: song.source, options: options) } catch let error as PosterError {
-                throw APIError(.unprocessableContent, "\(song.file): \(error.reason)")
-            }
-        }, draw: draw)
+        try await picture(request, key: song.id, options: options, kind: kind, make: song.session, draw: draw)
     }
 
     func picture(_ request: Request, key: String, options: RenderOptions, kind: String,

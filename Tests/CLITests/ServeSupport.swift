@@ -54,19 +54,19 @@ extension CLITestCase {
     }
 
     func get(_ url: String, headers: [String] = [], method: String = "GET") throws -> Answer {
+        var answer = try curl([url] + headers.flatMap { ["-H", $0] } + (method == "HEAD" ? ["-I"] : method == "GET" ? [] : ["-X", method]))
+        // curl -I writes the headers as the body too; a HEAD answer's own body is what is left.
+        if method == "HEAD", answer.body.starts(with: Data(answer.headers.utf8)) { answer.body = Data(answer.body.dropFirst(answer.headers.utf8.count)) }
+        return answer
+    }
+
+    /// curl with its own arguments (a URL, a form, a method), into an Answer.
+    func curl(_ arguments: [String]) throws -> Answer {
         let head = temp("head-\(UUID().uuidString)"), body = temp("body-\(UUID().uuidString)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-g", "-D", head, "-o", body, "--max-time", "60", url] + headers.flatMap { ["-H", $0] }
-            + (method == "HEAD" ? ["-I"] : method == "GET" ? [] : ["-X", method])
-        try process.run()
-        process.waitUntilExit()
+        _ = try run(["-s", "-g", "-D", head, "-o", body, "--max-time", "60"] + arguments, executable: "/usr/bin/curl")
         let headerText = (try? String(contentsOfFile: head, encoding: .utf8)) ?? ""
         let status = Int(headerText.split(separator: " ").dropFirst().first ?? "") ?? 0
-        var bytes = (try? Data(contentsOf: URL(fileURLWithPath: body))) ?? Data()
-        // curl -I writes the headers as the body too; a HEAD answer's own body is what is left.
-        if method == "HEAD", bytes.starts(with: Data(headerText.utf8)) { bytes = bytes.dropFirst(headerText.utf8.count) }
-        return Answer(status: status, headers: headerText, body: Data(bytes))
+        return Answer(status: status, headers: headerText, body: (try? Data(contentsOf: URL(fileURLWithPath: body))) ?? Data())
     }
 
     func songID(_ server: Server, file: String) throws -> String {

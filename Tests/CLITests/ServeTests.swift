@@ -209,16 +209,6 @@ final class ServeTests: CLITestCase {
         XCTAssertEqual(try get(server.base + "/healthz").status, 200, "the server still answers others")
     }
 
-    /// curl with its own arguments (a form, a method), into an Answer.
-    func curl(_ arguments: [String]) throws -> Answer {
-        let head = temp("head-\(UUID().uuidString)"), body = temp("body-\(UUID().uuidString)")
-        let result = try run(["-s", "-g", "-D", head, "-o", body, "--max-time", "60"] + arguments, executable: "/usr/bin/curl")
-        let headerText = (try? String(contentsOfFile: head, encoding: .utf8)) ?? ""
-        let status = Int(headerText.split(separator: " ").dropFirst().first ?? "") ?? 0
-        _ = result
-        return Answer(status: status, headers: headerText, body: (try? Data(contentsOf: URL(fileURLWithPath: body))) ?? Data())
-    }
-
     func testRenderFormsAreTheCLIsBytesAndHostileFormsAreRefused() throws {
         let server = try startServer(["--jobs", "2"])
         let url = server.base + "/api/render"

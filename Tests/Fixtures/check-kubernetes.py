@@ -72,6 +72,15 @@ def check_volumes(pod, claims, problem):
             problem(f"volume {name!r} claims {claim!r}, not among the claims given: {sorted(claims)}")
 
 
+def check_requests_and_user(c, pod, problem):
+    """The container asks for cpu and memory and runs as no one in particular (not root)."""
+    requests = get(c, "resources", "requests") or {}
+    for key in ("cpu", "memory"):
+        if key not in requests:
+            problem(f"resources.requests has no {key}")
+    check_non_root(c, pod, problem)
+
+
 def check_job(doc, claims, problem):
     if doc.get("apiVersion") != "batch/v1":
         problem(f"apiVersion is {doc.get('apiVersion')!r}, not 'batch/v1'")
@@ -103,11 +112,7 @@ def check_job(doc, claims, problem):
             for key in ("completions", "parallelism"):
                 if spec.get(key) != shards:
                     problem(f"spec.{key} is {spec.get(key)!r}, but LYRICPOSTER_SHARDS is {shards}")
-        requests = get(c, "resources", "requests") or {}
-        for key in ("cpu", "memory"):
-            if key not in requests:
-                problem(f"resources.requests has no {key}")
-        check_non_root(c, pod, problem)
+        check_requests_and_user(c, pod, problem)
     check_volumes(pod, claims, problem)
 
     def fails_index_on_3(rule):
@@ -159,11 +164,7 @@ def check_deployment(doc, claims, problem):
             probe_port = get(probe, "httpGet", "port")
             if probe_port is not None and not any(probe_port in pair for pair in ports):
                 problem(f"{kind} port {probe_port!r} is not a container port: {ports}")
-        requests = get(c, "resources", "requests") or {}
-        for key in ("cpu", "memory"):
-            if key not in requests:
-                problem(f"resources.requests has no {key}")
-        check_non_root(c, pod, problem)
+        check_requests_and_user(c, pod, problem)
         if get(c, "securityContext", "readOnlyRootFilesystem") is not True:
             problem("securityContext.readOnlyRootFilesystem is not true")
 

@@ -3,6 +3,12 @@ import LyricsCore
 /// What a frame shows at one instant, fully resolved from the lyrics: which lines, in which role,
 /// top to bottom. The renderer never looks at lyrics or times; the scene never draws.
 public struct Scene: Hashable, Sendable {
+    /// The current line's text (lines sung together joined by " / "), nil in an interlude.
+    public var currentText: String? {
+        let current = lines.filter { $0.role == .current }.map(\.text)
+        return current.isEmpty ? nil : current.joined(separator: " / ")
+    }
+
     /// The part a text block plays; also the `role` in reports.
     public enum Role: String, Hashable, Sendable, Codable {
         case current, previous, next, translation, title, artist, interlude, elapsed, total
