@@ -15,9 +15,23 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
     case vtt
     /// ID3 synchronised lyrics (`SYLT`), read from an MP3's tag only (see ``SYLT``).
     case sylt
+    /// QQ Music's word-timed QRC: plain, in its XML wrapper, encrypted hex or a local cache file.
+    case qrc
+    /// Kugou's word-timed KRC (`krc1`, XOR, zlib), with its translation and romanisation.
+    case krc
+    /// Lyricify Syllable: QRC-like word timing with duet side and backing-vocal roles.
+    case lys
+    /// Lyricify Lines: line-timed rows with start and end.
+    case lyl
+    /// Lyricify Quick Export: a Lyricify Syllable body with LRC translation and pronunciation sections.
+    case lqe
+    /// ESLyric's word LRC: a stamp after each word is that word's end.
+    case eslrc
+    /// ASS/SSA subtitles with karaoke tags (`\k`, `\kf`, `\ko`).
+    case ass
 
     /// The formats a lyrics file can be in (and `--format` can name).
-    public static let fileFormats: [LyricsFormat] = [.lrc, .ttml, .yrc, .srt, .vtt]
+    public static let fileFormats: [LyricsFormat] = [.lrc, .ttml, .yrc, .srt, .vtt, .qrc, .krc, .lys, .lyl, .lqe, .eslrc, .ass]
 
     /// Which format `text` is in, judged from its content (a file's name is not trusted: lyric
     /// sites save TTML and YRC as `.lrc`, `.txt` or `.xml`).
@@ -103,6 +117,13 @@ public enum LyricsReader {
         case .srt: return try Subtitles.parse(text, dialect: .srt, encoding: encoding)
         case .vtt: return try Subtitles.parse(text, dialect: .webVTT, encoding: encoding)
         case .sylt: throw .invalid("SYLT lyrics are read from an MP3's tag, not from a file")
+        case .qrc: return try QRC.parse(text, encoding: encoding, options: options)
+        case .krc: return try KRC.parse(text, encoding: encoding, options: options)
+        case .lys: return try Lyricify.parseSyllable(text, encoding: encoding, options: options)
+        case .lyl: return try Lyricify.parseLines(text, encoding: encoding, options: options)
+        case .lqe: return try Lyricify.parseQuickExport(text, encoding: encoding, options: options)
+        case .eslrc: return try LRC.parseESLyric(text, encoding: encoding, options: options)
+        case .ass: return try ASS.parse(text, encoding: encoding)
         }
     }
 }

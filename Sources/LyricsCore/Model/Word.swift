@@ -15,10 +15,13 @@ public struct Word: Hashable, Sendable {
     public var end: Timestamp
     /// The word's text, including any whitespace that follows it within the line.
     public var text: String
+    /// A reading shown above the word (furigana, TTML `tts:ruby`), or `nil`.
+    public var ruby: String?
 
-    public init(start: Timestamp, end: Timestamp, text: String) {
+    public init(start: Timestamp, end: Timestamp, text: String, ruby: String? = nil) {
         self.start = start
         self.end = end
         self.text = text
+        self.ruby = ruby
     }
 }

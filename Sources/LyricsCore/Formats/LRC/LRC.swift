@@ -49,3 +49,13 @@ public enum LRC {
         return try Parser(options: options).parse(text, encoding: encoding)
     }
 }
+
+extension LRC {
+    /// Parses ESLyric word LRC.
+    public static func parseESLyric(_ text: String, encoding: String = "utf-8", options: Options = .init()) throws(LyricsError) -> Lyrics {
+        guard !text.isEmpty else { throw .empty }
+        var lyrics = try Parser(options: options).parse(text, encoding: encoding)
+        lyrics.format = .eslrc
+        return lyrics
+    }
+}
