@@ -48,6 +48,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib: QRC and KRC lyric files are zlib streams (LyricsCore inflates them with a size cap).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // libpng reports errors with longjmp, which Swift cannot unwind through; this small C target
         // keeps every setjmp on the C side and hands Swift plain status codes. It also holds the
         // minimal PNG writer around libdeflate (the fast encoder) and the ARGB → RGB conversion.
@@ -72,8 +78,9 @@ let package = Package(
         // The session bus (GDBus): MPRIS players followed and published, as Swift values.
         .target(name: "NowPlaying", dependencies: ["CGio"]),
 
-        // Pure Swift: timestamps, LRC decoding and parsing, timeline.
-        .target(name: "LyricsCore"),
+        // Timestamps, lyric formats (decoding and parsing, writers), timeline: Swift, plus zlib for
+        // the compressed formats (QRC, KRC).
+        .target(name: "LyricsCore", dependencies: ["CZlib"]),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
         .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
         // Scenes, layout, rendering and output, built from values.
@@ -110,7 +117,7 @@ let package = Package(
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics"]),
 
-        .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore"]),
+        .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore", "CZlib"]),
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),
         .testTarget(
             name: "RenderTests",

@@ -36,8 +36,12 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
     /// Which format `text` is in, judged from its content (a file's name is not trusted: lyric
     /// sites save TTML and YRC as `.lrc`, `.txt` or `.xml`).
     ///
+    /// - QRC in QQ's XML wrapper (`<QrcInfos`, `LyricContent="`), before TTML: both open with `<?xml`.
     /// - TTML: the first markup is an XML declaration or a `<tt` element (after a BOM, whitespace
     ///   and comments).
+    /// - Lyricify Quick Export and Lines by their header lines, ASS by its sections.
+    /// - KRC: a line `[digits,digits]<digits,digits,digits>`; QRC: `[digits,digits]` with a
+    ///   `text(digits,digits)` word; Lyricify Syllable: `[prop]text(digits,digits)`.
     /// - WebVTT: the text starts with `WEBVTT`.
     /// - YRC: a line starts `[digits,digits]` and holds `(digits,digits,digits)` word timing
     ///   (JSON credit lines alone do not decide: NetEase's LRC opens with them too).
@@ -49,13 +53,21 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
         while let first = trimmed.unicodeScalars.first, first == "\u{FEFF}" || first.properties.isWhitespace {
             trimmed = trimmed.dropFirst()
         }
+        if QRC.Container.isWrapped(String(trimmed)) || trimmed.first?.isHexDigit == true && QRC.isEncryptedHex(String(trimmed)) {
+            return .qrc
+        }
         if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<tt") || trimmed.hasPrefix("<!--") && trimmed.contains("<tt") {
             return .ttml
         }
         if trimmed.hasPrefix("WEBVTT") { return .vtt }
-        for line in trimmed.split(whereSeparator: \.isNewline).prefix(400) {
+        let lines = Array(trimmed.split(whereSeparator: \.isNewline).prefix(400))
+        if let lyricify = Lyricify.sniff(lines) { return lyricify }
+        if ASS.isScript(lines) { return .ass }
+        for line in lines {
             // JSON credit lines open NetEase's LRC as well as its YRC: only a timed YRC line decides.
             if YRC.isLineHeader(line), line.drop(while: \.isWhitespace).first != "{" { return .yrc }
+            if KRC.isLyricLine(line) { return .krc }
+            if QRC.isLyricLine(line) { return .qrc }
             if Subtitles.isCueTiming(line) { return .srt }
         }
         return .lrc
@@ -99,7 +111,18 @@ public enum LyricsReader {
     /// - Throws: ``LyricsError``: empty, undecodable, not valid in the format, or nothing timed.
     public static func load(_ data: Data, format: LyricsFormat? = nil, encoding forced: String? = nil,
                             options: ReadOptions = .init()) throws(LyricsError) -> Lyrics {
+        // Binary forms first: their bytes would otherwise be misread as legacy-encoded text.
+        if KRC.isEncrypted(data) {
+            return try parse(KRC.decode(data), format: format ?? .krc, encoding: "utf-8", options: options)
+        }
+        if let text = try QRC.decodeLocal(data) {
+            return try parse(text, format: format, encoding: "utf-8", options: options)
+        }
         let decoded = try TextDecoding.decode(data, forcing: forced)
+        // QQ's encrypted hex: what it holds (a QRC, or an LRC translation) decides the format.
+        if format == nil || format == .qrc, QRC.isEncryptedHex(decoded.text) {
+            return try parse(QRC.decryptHex(decoded.text), format: format, encoding: decoded.encoding, options: options)
+        }
         return try parse(decoded.text, format: format, encoding: decoded.encoding, options: options)
     }
 

@@ -78,7 +78,7 @@ extension YRC {
 
         /// `count` comma-separated numbers then `close`, starting at `index`; the values and the
         /// index just past `close`. Reads at most ``maxGroupLength`` scalars.
-        private static func numbers(_ scalars: [Unicode.Scalar], from index: Int, count: Int, close: Unicode.Scalar,
+        static func numbers(_ scalars: [Unicode.Scalar], from index: Int, count: Int, close: Unicode.Scalar,
                                     signedLast: Bool = false) -> (values: [Int], end: Int)? {
             let limit = min(scalars.count, index + maxGroupLength)
             var values: [Int] = []
