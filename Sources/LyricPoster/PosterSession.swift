@@ -38,6 +38,9 @@ public struct RenderOptions: Sendable {
     public var encoding: String?
     /// How `[offset:]` applies (LRC.md §6: the sign is contested; subtract is the common reading).
     public var offsetSign: OffsetSign = .subtract
+    /// The translation language asked for (`--translation-lang`), or `nil` for the user's locale
+    /// then the file's first (see ``readOptions``).
+    public var translationLanguage: String?
     public var limits = DecodeLimits()
     /// Lyrics files larger than this are refused before they are read.
     public var maxLyricsBytes = 16 * 1024 * 1024
@@ -52,12 +55,19 @@ public struct RenderOptions: Sendable {
 
     public init() {}
 
+    /// How lyric files are read under these options. With no `--translation-lang`, a file with
+    /// translations in several languages shows the one of the user's locale (`LC_ALL`,
+    /// `LC_MESSAGES`, `LANG`), else its first.
+    public var readOptions: ReadOptions {
+        ReadOptions(offsetSign: offsetSign, translationLanguage: translationLanguage ?? ReadOptions.localeLanguage)
+    }
+
     /// Everything among these options that changes pixels (for keys and digests).
     public var fingerprint: [String] {
         [preset.name, "\(preset.width)x\(preset.height)", preset.arrangement.rawValue,
          "\(linesBefore)", "\(linesAfter)", "\(theme)", "\(karaoke)", "\(translations)", "\(romanisation)", format?.rawValue ?? "-",
          language ?? "-", encoding ?? "-", "\(maxLineCharacters)", "\(offsetSign)", compression.rawValue]
-            + (textLayer ? ["text-layer"] : [])
+            + (textLayer ? ["text-layer"] : []) + (translationLanguage.map { ["translation-lang=\($0)"] } ?? [])
     }
 }
 
@@ -113,16 +123,18 @@ public enum Inputs {
     }
 
     public static func lyrics(_ path: String, format: LyricsFormat? = nil, encoding: String?, offsetSign: OffsetSign = .subtract,
-                              limit: Int = 16 * 1024 * 1024) throws(PosterError) -> Lyrics {
-        try lyrics(read(path, limit: limit), path: path, format: format, encoding: encoding, offsetSign: offsetSign)
+                              translationLanguage: String? = nil, limit: Int = 16 * 1024 * 1024) throws(PosterError) -> Lyrics {
+        try lyrics(read(path, limit: limit), path: path, format: format, encoding: encoding, offsetSign: offsetSign,
+                   translationLanguage: translationLanguage)
     }
 
     /// Decodes and parses lyrics already read from `path` (named in errors), in `format` or the
     /// format detected from the content.
     public static func lyrics(_ data: Data, path: String, format: LyricsFormat? = nil, encoding: String?,
-                              offsetSign: OffsetSign) throws(PosterError) -> Lyrics {
+                              offsetSign: OffsetSign, translationLanguage: String? = nil) throws(PosterError) -> Lyrics {
         do {
-            return try LyricsReader.load(data, format: format, encoding: encoding, options: ReadOptions(offsetSign: offsetSign))
+            return try LyricsReader.load(data, format: format, encoding: encoding,
+                                         options: ReadOptions(offsetSign: offsetSign, translationLanguage: translationLanguage))
         } catch {
             throw PosterError(path: path, reason: error.description)
         }

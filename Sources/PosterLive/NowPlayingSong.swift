@@ -63,7 +63,8 @@ public enum NowPlayingSong {
                 return false
             }
             do {
-                let lyrics = try Inputs.lyrics(data, path: "xesam:asText", format: options.format, encoding: nil, offsetSign: options.offsetSign)
+                let lyrics = try Inputs.lyrics(data, path: "xesam:asText", format: options.format, encoding: nil, offsetSign: options.offsetSign,
+                                                translationLanguage: options.readOptions.translationLanguage)
                 guard lyrics.lines.contains(where: \.isSung) else {
                     problems.append("xesam:asText: no timed lines (plain text)")
                     return false

@@ -82,6 +82,7 @@ struct Routes: Sendable {
                 }
                 guard case .files(_, let lyrics) = song.source else { return "{}" }
                 return try Inputs.lyrics(lyrics, format: options.format, encoding: options.encoding, offsetSign: options.offsetSign,
+                                         translationLanguage: options.readOptions.translationLanguage,
                                          limit: options.maxLyricsBytes).inspectJSON()
             } catch let error as PosterError {
                 throw APIError(.unprocessableContent, "\(song.file): \(error.reason)")

@@ -28,6 +28,9 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: subtract (default) or add.", valueName: "sign"))
     var offsetSign: String = "subtract"
 
+    @Option(name: .customLong("translation-lang"), help: ArgumentHelp("Which translation is the line's `translation` when the lyrics carry several languages; default: your locale's, else the file's first.", valueName: "tag"))
+    var translationLang: String?
+
     func validate() throws {
         guard ["subtract", "add"].contains(offsetSign) else { throw ValidationError("--offset-sign must be subtract or add") }
         try validateFormat(format)
@@ -42,6 +45,7 @@ struct InspectCommand: ParsableCommand {
             options.format = format.flatMap(LyricsFormat.init(rawValue:))
             options.encoding = encoding
             options.offsetSign = offsetSign == "add" ? .add : .subtract
+            options.translationLanguage = translationLang
             do {
                 if text {
                     let song = try SongResolver.resolve(.audio(lyrics, cover: nil, lyrics: lyricsOverride), options: options, needCover: false)
@@ -58,7 +62,8 @@ struct InspectCommand: ParsableCommand {
         if lyricsOverride != nil { throw fail(PosterError(path: lyrics, reason: "--lyrics goes with an audio file")) }
         do {
             let parsed = try Inputs.lyrics(lyrics, format: format.flatMap(LyricsFormat.init(rawValue:)), encoding: encoding,
-                                           offsetSign: offsetSign == "add" ? .add : .subtract)
+                                           offsetSign: offsetSign == "add" ? .add : .subtract,
+                                           translationLanguage: translationLang ?? ReadOptions.localeLanguage)
             print(text ? parsed.inspectTable() : parsed.inspectJSON(), terminator: text ? "" : "\n")
         } catch {
             throw fail(error)

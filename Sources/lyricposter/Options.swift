@@ -78,6 +78,9 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: 'subtract' (display = stamp − offset, the common reading) or 'add'.", valueName: "sign"))
     var offsetSign: String = "subtract"
 
+    @Option(name: .customLong("translation-lang"), help: ArgumentHelp("Which translation to show when the lyrics carry several languages (a language tag such as zh-Hans or en); default: your locale's, else the file's first.", valueName: "tag"))
+    var translationLang: String?
+
     @Option(name: .customLong("png-compression"), help: ArgumentHelp("PNG compression: fast, balanced or small.", valueName: "level"))
     var pngCompression: String = "fast"
 
@@ -156,6 +159,7 @@ struct RenderOptionGroup: ParsableArguments {
         options.fonts = FontOptions(extraDirectories: fontsDirs, systemFonts: systemFonts)
         options.encoding = encoding
         options.offsetSign = offsetSign == "add" ? .add : .subtract
+        options.translationLanguage = translationLang
         options.maxLyricsBytes = maxLyricsBytes
         options.maxLyricsLines = maxLyricsLines
         options.maxLineCharacters = maxLineLength

@@ -136,7 +136,7 @@ public enum SongResolver {
             let data = Data(item.text.utf8)
             do {
                 let parsed = try LyricsReader.load(data, format: options.format, encoding: nil,
-                                                   options: ReadOptions(offsetSign: options.offsetSign))
+                                                   options: options.readOptions)
                 text = (parsed, data, item.source)
                 break
             } catch {
@@ -243,7 +243,7 @@ public enum SongResolver {
     public static func readLyrics(_ path: String, options: RenderOptions) throws(PosterError) -> (Lyrics, Data) {
         let data = try Inputs.read(path, limit: options.maxLyricsBytes)
         return (try Inputs.lyrics(data, path: path, format: options.format, encoding: options.encoding,
-                                  offsetSign: options.offsetSign), data)
+                                  offsetSign: options.offsetSign, translationLanguage: options.readOptions.translationLanguage), data)
     }
 
     public static func readCover(_ path: String, options: RenderOptions) throws(PosterError) -> Data {

@@ -78,12 +78,28 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
 public struct ReadOptions: Hashable, Sendable {
     /// How LRC's `[offset:]` moves the lyrics. Default ``OffsetSign/subtract``.
     public var offsetSign: OffsetSign = .subtract
+    /// The translation to show when a file carries several languages (a BCP 47 tag such as
+    /// `zh-Hans` or `en`; see ``Lyrics/choosingTranslation(_:)``); `nil` shows the file's first.
+    public var translationLanguage: String?
 
     public init() {}
 
-    /// Options with the given offset convention.
-    public init(offsetSign: OffsetSign) {
+    /// The user's language as a BCP 47 tag, from `LC_ALL`, `LC_MESSAGES` or `LANG` (`zh_CN.UTF-8`
+    /// gives `zh-CN`); `nil` for the C/POSIX locale or none set.
+    public static var localeLanguage: String? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let value = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty })
+        else { return nil }
+        let name = value.split(separator: ".").first.map(String.init) ?? value
+        let base = name.split(separator: "@").first.map(String.init) ?? name
+        guard base != "C", base != "POSIX", !base.isEmpty, base.count <= 35 else { return nil }
+        return base.replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// Options with the given offset convention and translation language.
+    public init(offsetSign: OffsetSign, translationLanguage: String? = nil) {
         self.offsetSign = offsetSign
+        self.translationLanguage = translationLanguage
     }
 }
 
@@ -133,6 +149,12 @@ public enum LyricsReader {
     public static func parse(_ text: String, format: LyricsFormat? = nil, encoding: String = "utf-8",
                              options: ReadOptions = .init()) throws(LyricsError) -> Lyrics {
         guard !text.isEmpty else { throw .empty }
+        return try read(text, format: format, encoding: encoding, options: options)
+            .choosingTranslation(options.translationLanguage)
+    }
+
+    private static func read(_ text: String, format: LyricsFormat?, encoding: String,
+                             options: ReadOptions) throws(LyricsError) -> Lyrics {
         switch format ?? LyricsFormat.sniff(text) {
         case .lrc: return try LRC.parse(text, encoding: encoding, options: options)
         case .ttml: return try TTML.parse(text, encoding: encoding)

@@ -8,14 +8,19 @@ extension Lyrics {
     ///             "words": [{"start_ms": 5200, "end_ms": 5600, "text": "Every "}],
     ///             "role": "lyric" | "credit", "romanisation": "…" | null,
     ///             "background": null | {"start_ms", "end_ms", "text", "translation", "romanisation", "words"},
-    ///             "agent": "v1" | null}]}
+    ///             "agent": "v1" | null,
+    ///             "translations": [{"language": "en" | null, "text": "…"}],   (only when the file tags languages)
+    ///             "backgrounds": [{…as background…}]}]}                       (only when a line has several)
     /// ```
+    ///
+    /// A word carries `"ruby": "…"` after its text when the file gives it a reading.
     ///
     /// Keys appear in exactly this order; tags are sorted by key; times are display times (offset
     /// applied) in milliseconds and may be negative; blank lines appear with `"text": ""`; non-ASCII
     /// text is written as UTF-8, not `\u` escapes. The output is deterministic and ends without a
     /// newline. `format`, `agents`, `role`, `romanisation`, `background` and `agent` were added after
-    /// the first version of the contract; the other keys keep their meaning.
+    /// the first version of the contract, `translations`, `backgrounds` and `ruby` later still (and only
+    /// when present); the other keys keep their meaning.
     ///
     /// This is the pretty form; see ``inspectJSON(pretty:)``.
     public func inspectJSON() -> String {
@@ -40,11 +45,11 @@ extension Lyrics {
                     field("start_ms", String(word.start.milliseconds)),
                     field("end_ms", String(word.end.milliseconds)),
                     field("text", JSONText.quoted(word.text)),
-                ])
+                ] + (word.ruby.map { [field("ruby", JSONText.quoted($0))] } ?? []))
             }.joined(separator: comma) + "]"
         }
         let lineObjects = lines.map { line -> String in
-            let background = line.background.map { backing in
+            func backingObject(_ backing: LyricLine.Backing) -> String {
                 object([
                     field("start_ms", String(backing.start.milliseconds)),
                     field("end_ms", String(backing.end.milliseconds)),
@@ -53,7 +58,17 @@ extension Lyrics {
                     field("romanisation", JSONText.quoted(backing.romanisation)),
                     field("words", words(backing.words)),
                 ])
-            } ?? "null"
+            }
+            let background = line.background.map(backingObject) ?? "null"
+            var extra: [String] = []
+            if !line.translations.isEmpty {
+                extra.append(field("translations", "[" + line.translations.map {
+                    object([field("language", JSONText.quoted($0.language)), field("text", JSONText.quoted($0.text))])
+                }.joined(separator: comma) + "]"))
+            }
+            if line.backgrounds.count > 1 {
+                extra.append(field("backgrounds", "[" + line.backgrounds.map(backingObject).joined(separator: comma) + "]"))
+            }
             return object([
                 field("start_ms", String(line.start.milliseconds)),
                 field("end_ms", String(line.end.milliseconds)),
@@ -64,7 +79,7 @@ extension Lyrics {
                 field("romanisation", JSONText.quoted(line.romanisation)),
                 field("background", background),
                 field("agent", JSONText.quoted(line.agent)),
-            ])
+            ] + extra)
         }
         let agentObjects = agents.map { agent in
             object([

@@ -7,40 +7,41 @@ extension TTML {
             var lines: [LyricLine] = []
             for line in document.lines {
                 let (text, words) = settle(line.main)
-                var background: LyricLine.Backing?
-                if let run = line.background {
-                    let (bgText, bgWords) = withoutParentheses(settle(run))
-                    if !bgText.isEmpty {
-                        let start = run.begin ?? bgWords.first?.start.milliseconds ?? line.begin
-                        let end = run.end ?? bgWords.map(\.end.milliseconds).max() ?? line.end
-                        if let start, let end {
-                            let head = line.key.flatMap { document.head[$0] }
-                            background = LyricLine.Backing(
-                                start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: max(start, end)),
-                                text: bgText, words: bgWords,
-                                translation: run.translation ?? head?.backgroundTranslation,
-                                romanisation: run.romanisation ?? head?.backgroundRomanisation)
-                        }
-                    }
-                }
-                guard !text.isEmpty || background != nil else { continue }
-                // The line covers its syllables and its backing vocals (AMLL's rule).
-                let starts = [line.begin, words.first?.start.milliseconds, background?.start.milliseconds].compactMap { $0 }
-                let ends = [line.end, words.map(\.end.milliseconds).max(), background?.end.milliseconds].compactMap { $0 }
-                guard let start = starts.min(), let end = ends.max() else { continue }
                 let head = line.key.flatMap { document.head[$0] }
-                var translation = line.main.translation ?? head?.translation
-                if let head, head.translationReplaces, let replacement = head.translation { translation = replacement }
+                var backgrounds: [LyricLine.Backing] = []
+                for run in line.backgrounds {
+                    let (bgText, bgWords) = withoutParentheses(settle(run))
+                    guard !bgText.isEmpty else { continue }
+                    let start = run.begin ?? bgWords.first?.start.milliseconds ?? line.begin
+                    let end = run.end ?? bgWords.map(\.end.milliseconds).max() ?? line.end
+                    guard let start, let end else { continue }
+                    // The head's backing-vocal texts belong to the first run.
+                    let first = backgrounds.isEmpty
+                    backgrounds.append(LyricLine.Backing(
+                        start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: max(start, end)),
+                        text: bgText, words: bgWords,
+                        translation: run.translations.first?.text ?? (first ? head?.backgroundTranslation : nil),
+                        romanisation: run.romanisation ?? (first ? head?.backgroundRomanisation : nil)))
+                }
+                guard !text.isEmpty || !backgrounds.isEmpty else { continue }
+                // The line covers its syllables and its backing vocals (AMLL's rule).
+                let starts = [line.begin, words.first?.start.milliseconds] + backgrounds.map { Optional($0.start.milliseconds) }
+                let ends = [line.end, words.map(\.end.milliseconds).max()] + backgrounds.map { Optional($0.end.milliseconds) }
+                guard let start = starts.compactMap({ $0 }).min(), let end = ends.compactMap({ $0 }).max() else { continue }
+                let translations = translations(inline: line.main.translations, head: head?.translations ?? [])
                 if let agent = line.agent, !agents.contains(where: { $0.id == agent }), agents.count < 64 {
                     agents.append(Lyrics.Agent(id: agent, kind: .person))
                 }
+                // A line of backing vocals only shows them as its text.
+                let promoted = text.isEmpty ? backgrounds.removeFirst() : nil
                 lines.append(LyricLine(
                     start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: max(start, end)),
-                    text: text.isEmpty ? background?.text ?? "" : text,
-                    translation: translation, words: text.isEmpty ? background?.words ?? [] : words,
+                    text: promoted?.text ?? text,
+                    translation: translations.first?.text, words: promoted?.words ?? words,
                     romanisation: line.main.romanisation ?? head?.romanisation,
-                    background: text.isEmpty ? nil : background,
-                    agent: line.agent))
+                    agent: line.agent,
+                    translations: translations.count > 1 || translations.first?.language != nil ? translations : [],
+                    backgrounds: backgrounds))
             }
             guard !lines.isEmpty else { throw .noTimedLines }
             lines = lines.enumerated()
@@ -56,6 +57,23 @@ extension TTML {
             return Lyrics(format: .ttml, encoding: encoding, tags: tags, metadata: metadata, agents: agents, lines: lines)
         }
 
+        /// A line's translations: inline ones first, then the head's, one per language; a head
+        /// replacement takes the place of the inline translation of its language (or of one that
+        /// names no language).
+        static func translations(inline: [LyricLine.Translation], head: [HeadTranslation]) -> [LyricLine.Translation] {
+            var result = inline
+            for entry in head {
+                let translation = LyricLine.Translation(language: entry.language, text: entry.text)
+                // A translation that names no language is taken for the one of the other's language.
+                if let index = result.firstIndex(where: { $0.language == entry.language || $0.language == nil || entry.language == nil }) {
+                    if entry.replaces { result[index] = translation }
+                } else {
+                    result.append(translation)
+                }
+            }
+            return result
+        }
+
         /// A run's display text and words.
         ///
         /// Whitespace between syllables becomes one space at the end of the syllable before it —
@@ -64,7 +82,7 @@ extension TTML {
         /// indentation and counts for nothing. Untimed text joins the syllable before it (or the
         /// first one). Without syllables the text is the run's plain text, whitespace collapsed.
         static func settle(_ run: Run) -> (String, [Word]) {
-            var words: [(text: String, begin: Int, end: Int)] = []
+            var words: [(text: String, begin: Int, end: Int, ruby: String)] = []
             var leading = ""
             func spaceAfterLast() {
                 if let last = words.indices.last, words[last].text.last != " " { words[last].text += " " }
@@ -72,8 +90,8 @@ extension TTML {
             for piece in run.pieces {
                 switch piece {
                 case .text(let text):
-                    if text.allSatisfy(\.isWhitespace) {
-                        if !text.isEmpty, !text.contains(where: \.isNewline) { spaceAfterLast() }
+                    if text.unicodeScalars.allSatisfy(Reader.isSpace) {
+                        if !text.isEmpty, !text.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" }) { spaceAfterLast() }
                     } else {
                         let edges = edgeSpaces(text)
                         if edges.leading { spaceAfterLast() }
@@ -81,7 +99,7 @@ extension TTML {
                         if words.isEmpty { leading += (leading.isEmpty || leading.last == " " ? "" : " ") + core }
                         else { words[words.count - 1].text += core }
                     }
-                case .word(let text, let begin, let end):
+                case .word(let text, let begin, let end, let ruby):
                     let edges = edgeSpaces(text)
                     let core = Reader.collapsed(text)
                     if core.isEmpty {
@@ -89,7 +107,7 @@ extension TTML {
                         continue
                     }
                     if edges.leading { spaceAfterLast() }
-                    words.append((core + (edges.trailing ? " " : ""), begin, max(begin, end)))
+                    words.append((core + (edges.trailing ? " " : ""), begin, max(begin, end), Reader.collapsed(ruby)))
                 }
             }
             guard !words.isEmpty else {
@@ -99,16 +117,18 @@ extension TTML {
             words[0].text = String(words[0].text.drop { $0 == " " })
             words[words.count - 1].text = String(words[words.count - 1].text.trimmingWhitespace())
             let kept = words.filter { !$0.text.isEmpty }.map {
-                Word(start: Timestamp(milliseconds: $0.begin), end: Timestamp(milliseconds: $0.end), text: $0.text)
+                Word(start: Timestamp(milliseconds: $0.begin), end: Timestamp(milliseconds: $0.end), text: $0.text,
+                     ruby: $0.ruby.isEmpty ? nil : $0.ruby)
             }
             return (kept.map(\.text).joined(), kept)
         }
 
         /// Whether `text` starts and ends with whitespace that stays on one line of the file.
         private static func edgeSpaces(_ text: String) -> (leading: Bool, trailing: Bool) {
-            let head = text.prefix { $0.isWhitespace }
-            let tail = text.reversed().prefix { $0.isWhitespace }
-            return (!head.isEmpty && !head.contains(where: \.isNewline), !tail.isEmpty && !tail.contains(where: \.isNewline))
+            let head = text.unicodeScalars.prefix(while: Reader.isSpace)
+            let tail = text.unicodeScalars.reversed().prefix(while: Reader.isSpace)
+            func onOneLine(_ scalars: some Sequence<Unicode.Scalar>) -> Bool { !scalars.contains { $0 == "\n" || $0 == "\r" } }
+            return (!head.isEmpty && onOneLine(head), !tail.isEmpty && onOneLine(tail))
         }
 
         /// Backing vocals without one pair of parentheses around the whole text (`(oh oh)` → `oh

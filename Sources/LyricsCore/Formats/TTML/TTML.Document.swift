@@ -16,11 +16,19 @@ extension TTML {
 
     /// What the head carries for one line key.
     struct HeadText {
-        var translation: String?
-        var translationReplaces = false
+        /// Translations by language, in file order (one per language; a replacement wins over an
+        /// ordinary one of the same language).
+        var translations: [HeadTranslation] = []
         var romanisation: String?
         var backgroundTranslation: String?
         var backgroundRomanisation: String?
+    }
+
+    /// A head translation of one line in one language.
+    struct HeadTranslation {
+        var language: String?
+        var text: String
+        var replaces: Bool
     }
 
     /// One `<p>`.
@@ -30,7 +38,8 @@ extension TTML {
         var key: String?
         var agent: String?
         var main = Run()
-        var background: Run?
+        /// The line's `x-bg` spans, each its own run, in document order.
+        var backgrounds: [Run] = []
     }
 
     /// The syllables and text of a line or of its backing vocals, in document order.
@@ -38,15 +47,16 @@ extension TTML {
         var pieces: [Piece] = []
         var begin: Int?
         var end: Int?
-        var translation: String?
+        /// Inline translations (`x-translation` spans) with their `xml:lang`, in document order.
+        var translations: [LyricLine.Translation] = []
         var romanisation: String?
         /// How many pieces are timed words (bounded by ``Limits/maxWords``).
         var wordCount = 0
     }
 
     enum Piece {
-        /// A timed syllable.
-        case word(text: String, begin: Int, end: Int)
+        /// A timed syllable, with its ruby annotation (empty when none).
+        case word(text: String, begin: Int, end: Int, ruby: String)
         /// Text outside any timed syllable: whitespace between spans, or untimed text.
         case text(String)
     }

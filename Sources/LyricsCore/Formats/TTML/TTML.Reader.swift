@@ -27,27 +27,29 @@ extension TTML {
             /// A `<span>` with neither role nor times: its text is plain text of the line.
             case plainSpan
             case background
-            case translation
+            case translation(language: String?)
             case romanisation
             /// A span inside a translation or romanisation: more of its text.
             case roleText
             /// The backing vocals' part of a translation (`true`) or romanisation (`false`).
             case roleBackground(Bool)
-            /// Ruby annotation text, not shown.
+            /// Text not shown.
             case ignored
+            /// A ruby annotation: its text is the reading of the syllable before it.
+            case rubyText
             /// A ruby container: one syllable whose times come from its annotations.
             case rubyContainer
             case agent(Int)
             case agentName(Int)
             case title
             case songwriter
-            case headTranslation(replaces: Bool)
+            case headTranslation(replaces: Bool, language: String?)
             case headTransliteration
             case headText(key: String, kind: HeadKind)
             case headBackground
         }
 
-        private enum HeadKind { case translation(replaces: Bool), romanisation }
+        private enum HeadKind { case translation(replaces: Bool, language: String?), romanisation }
 
         private init(limits: Limits) {
             self.limits = limits
@@ -136,14 +138,15 @@ extension TTML {
                 }
                 return .other
             case "translation":
-                return .headTranslation(replaces: attribute["type"] == "replacement")
+                return .headTranslation(replaces: attribute["type"] == "replacement", language: attribute["lang"])
             case "transliteration":
                 return .headTransliteration
             case "text":
                 guard let key = attribute["for"] else { return .other }
                 buffer = ""
                 switch parent {
-                case .headTranslation(let replaces)?: return .headText(key: key, kind: .translation(replaces: replaces))
+                case .headTranslation(let replaces, let language)?:
+                    return .headText(key: key, kind: .translation(replaces: replaces, language: attribute["lang"] ?? language))
                 case .headTransliteration?: return .headText(key: key, kind: .romanisation)
                 default: return .other
                 }
@@ -167,17 +170,20 @@ extension TTML {
             switch attribute["role"] {
             case "x-translation":
                 buffer = ""
-                return .translation
+                return .translation(language: attribute["lang"])
             case "x-roman":
                 buffer = ""
                 return .romanisation
             case "x-bg":
-                if inBackground == 0 {
-                    // (A translation read earlier may have started the run with its part.)
-                    var run = line?.background ?? Run()
-                    run.begin = run.begin ?? attribute["begin"].flatMap(TTML.milliseconds)
-                    run.end = run.end ?? attribute["end"].flatMap(TTML.milliseconds)
-                    line?.background = run
+                if inBackground == 0, var current = line {
+                    // Each x-bg span is a run of its own (a translation read earlier may have
+                    // started an empty one with its part).
+                    if current.backgrounds.last.map({ !$0.pieces.isEmpty || $0.begin != nil }) ?? true, current.backgrounds.count < 16 {
+                        current.backgrounds.append(Run())
+                    }
+                    current.backgrounds[current.backgrounds.count - 1].begin = attribute["begin"].flatMap(TTML.milliseconds)
+                    current.backgrounds[current.backgrounds.count - 1].end = attribute["end"].flatMap(TTML.milliseconds)
+                    line = current
                 }
                 inBackground += 1
                 return .background
@@ -190,7 +196,7 @@ extension TTML {
                 if let begin = attribute["begin"].flatMap(TTML.milliseconds), let end = attribute["end"].flatMap(TTML.milliseconds) {
                     widenLastWord(begin: begin, end: end)
                 }
-                return .ignored
+                return attribute["ruby"] == "text" ? .rubyText : .ignored
             case "container":
                 guard addWord(begin: Int.max, end: Int.min) else { return .ignored }
                 return .rubyContainer
@@ -214,8 +220,8 @@ extension TTML {
                 line = nil
             case .background:
                 inBackground = max(0, inBackground - 1)
-            case .translation:
-                setRole(translation: text)
+            case .translation(let language):
+                setRole(translation: text, language: language)
             case .romanisation:
                 setRole(romanisation: text)
             case .roleBackground(let isTranslation):
@@ -225,14 +231,14 @@ extension TTML {
                     let saved = inBackground
                     inBackground = 1
                     mutateRun { run in
-                        if isTranslation, run.translation == nil { run.translation = value }
+                        if isTranslation, run.translations.isEmpty { run.translations = [LyricLine.Translation(language: nil, text: value)] }
                         if !isTranslation, run.romanisation == nil { run.romanisation = value }
                     }
                     inBackground = saved
                 }
             case .rubyContainer:
                 // A container whose annotations carried no times is no syllable.
-                if case .word(let wordText, let begin, _)? = currentRun?.pieces.last, begin == Int.max {
+                if case .word(let wordText, let begin, _, _)? = currentRun?.pieces.last, begin == Int.max {
                     mutateRun { run in
                         run.pieces[run.pieces.count - 1] = .text(wordText)
                         run.wordCount -= 1
@@ -254,10 +260,15 @@ extension TTML {
                 let value = Self.collapsed(text)
                 var head = document.head[key] ?? HeadText()
                 switch kind {
-                case .translation(let replaces):
-                    if !value.isEmpty, head.translation == nil || (replaces && !head.translationReplaces) {
-                        head.translation = value
-                        head.translationReplaces = replaces
+                case .translation(let replaces, let language):
+                    if !value.isEmpty {
+                        if let index = head.translations.firstIndex(where: { $0.language == language }) {
+                            if replaces, !head.translations[index].replaces {
+                                head.translations[index] = HeadTranslation(language: language, text: value, replaces: true)
+                            }
+                        } else if head.translations.count < 16 {
+                            head.translations.append(HeadTranslation(language: language, text: value, replaces: replaces))
+                        }
                     }
                 case .romanisation:
                     if !value.isEmpty, head.romanisation == nil { head.romanisation = value }
@@ -311,6 +322,8 @@ extension TTML {
                 appendToWord(string)
             case .rubyContainer:
                 return
+            case .rubyText:
+                appendToRuby(string)
             case .line, .background, .plainSpan:
                 appendText(string)
             case .translation, .romanisation, .roleText, .agentName, .title, .songwriter, .headText:
@@ -337,7 +350,7 @@ extension TTML {
 
         private var currentRun: Run? {
             guard let line else { return nil }
-            return inBackground > 0 ? line.background : line.main
+            return inBackground > 0 ? line.backgrounds.last : line.main
         }
 
         private func mutateRun(_ body: (inout Run) -> Void) {
@@ -345,10 +358,10 @@ extension TTML {
             guard var current = line else { return }
             line = nil
             if inBackground > 0 {
-                var run = current.background ?? Run()
-                current.background = nil
+                if current.backgrounds.isEmpty { current.backgrounds.append(Run()) }
+                var run = current.backgrounds.removeLast()
                 body(&run)
-                current.background = run
+                current.backgrounds.append(run)
             } else {
                 body(&current.main)
             }
@@ -359,7 +372,7 @@ extension TTML {
         private func addWord(begin: Int, end: Int) -> Bool {
             guard (currentRun?.wordCount ?? 0) < limits.maxWords else { return false }
             mutateRun { run in
-                run.pieces.append(.word(text: "", begin: begin, end: end))
+                run.pieces.append(.word(text: "", begin: begin, end: end, ruby: ""))
                 run.wordCount += 1
             }
             return true
@@ -367,15 +380,22 @@ extension TTML {
 
         private func appendToWord(_ string: String) {
             mutateRun { run in
-                guard case .word(let text, let begin, let end)? = run.pieces.last, text.utf8.count < 65_536 else { return }
-                run.pieces[run.pieces.count - 1] = .word(text: text + string, begin: begin, end: end)
+                guard case .word(let text, let begin, let end, let ruby)? = run.pieces.last, text.utf8.count < 65_536 else { return }
+                run.pieces[run.pieces.count - 1] = .word(text: text + string, begin: begin, end: end, ruby: ruby)
+            }
+        }
+
+        private func appendToRuby(_ string: String) {
+            mutateRun { run in
+                guard case .word(let text, let begin, let end, let ruby)? = run.pieces.last, ruby.utf8.count < 4096 else { return }
+                run.pieces[run.pieces.count - 1] = .word(text: text, begin: begin, end: end, ruby: ruby + string)
             }
         }
 
         private func widenLastWord(begin: Int, end: Int) {
             mutateRun { run in
-                guard case .word(let text, let oldBegin, let oldEnd)? = run.pieces.last else { return }
-                run.pieces[run.pieces.count - 1] = .word(text: text, begin: min(oldBegin, begin), end: max(oldEnd, max(begin, end)))
+                guard case .word(let text, let oldBegin, let oldEnd, let ruby)? = run.pieces.last else { return }
+                run.pieces[run.pieces.count - 1] = .word(text: text, begin: min(oldBegin, begin), end: max(oldEnd, max(begin, end)), ruby: ruby)
             }
         }
 
@@ -389,9 +409,12 @@ extension TTML {
             }
         }
 
-        private func setRole(translation: String? = nil, romanisation: String? = nil) {
+        private func setRole(translation: String? = nil, language: String? = nil, romanisation: String? = nil) {
             mutateRun { run in
-                if let translation, run.translation == nil, !Self.collapsed(translation).isEmpty { run.translation = Self.collapsed(translation) }
+                if let translation, !Self.collapsed(translation).isEmpty, run.translations.count < 16,
+                   !run.translations.contains(where: { $0.language == language }) {
+                    run.translations.append(LyricLine.Translation(language: language, text: Self.collapsed(translation)))
+                }
                 if let romanisation, run.romanisation == nil, !Self.collapsed(romanisation).isEmpty { run.romanisation = Self.collapsed(romanisation) }
             }
             buffer = ""
@@ -408,9 +431,27 @@ extension TTML {
             return String(name[name.index(after: colon)...])
         }
 
-        /// Whitespace runs as one space, trimmed.
+        /// Whitespace runs as one space, trimmed. Judged by scalar, not by character: a joiner or
+        /// variation selector after a space (traditional Mongolian writes them) is kept, and the
+        /// narrow no-break space that joins Mongolian suffixes to their word is not a space here.
         static func collapsed(_ text: String) -> String {
-            text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+            var result = String.UnicodeScalarView()
+            var pendingSpace = false
+            for scalar in text.unicodeScalars {
+                if isSpace(scalar) {
+                    pendingSpace = !result.isEmpty
+                } else {
+                    if pendingSpace { result.append(" ") }
+                    pendingSpace = false
+                    result.append(scalar)
+                }
+            }
+            return String(result)
+        }
+
+        /// Whitespace for ``collapsed(_:)``: Unicode White_Space except U+202F.
+        static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isWhitespace && scalar != "\u{202F}"
         }
     }
 }
