@@ -249,6 +249,7 @@ public final class PosterSession: @unchecked Sendable {
         scenes.lineFill = options.theme.lineProgressFill
         self.scenes = scenes
         self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
+            + lyrics.notes.map { "\(song.lyricsPath): \($0)" }
         self.background = background
         self.fonts = fonts
         self.coverDigest = coverDigest

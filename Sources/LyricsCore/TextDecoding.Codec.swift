@@ -65,11 +65,13 @@ extension TextDecoding {
         static let iso2022JP = Codec(name: "iso-2022-jp", aliases: ["csiso2022jp", "jis"], method: .foundation(String.Encoding.iso2022JP.rawValue))
         static let latin1 = Codec(name: "iso-8859-1", aliases: ["latin1", "latin-1", "l1", "iso8859-1", "iso_8859-1", "cp819", "ibm819"], method: .foundation(String.Encoding.isoLatin1.rawValue))
 
+        static let windows1252 = Codec(name: "windows-1252", aliases: ["cp1252", "x-cp1252"], method: .foundation(0x8000_0500))
+
         /// Windows and ISO single-byte code pages that Foundation decodes on Linux.
         static let singleByte: [Codec] = [
             Codec(name: "windows-1250", aliases: ["cp1250", "x-cp1250"], method: .foundation(0x8000_0501)),
             Codec(name: "windows-1251", aliases: ["cp1251", "x-cp1251"], method: .foundation(0x8000_0502)),
-            Codec(name: "windows-1252", aliases: ["cp1252", "x-cp1252"], method: .foundation(0x8000_0500)),
+            windows1252,
             Codec(name: "windows-1253", aliases: ["cp1253"], method: .foundation(0x8000_0503)),
             Codec(name: "windows-1254", aliases: ["cp1254"], method: .foundation(0x8000_0504)),
             Codec(name: "windows-1255", aliases: ["cp1255"], method: .foundation(0x8000_0505)),

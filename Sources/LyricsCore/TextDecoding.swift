@@ -8,7 +8,11 @@ import Foundation
 ///    zero and few low bytes are (mostly ASCII-range text, which would otherwise pass as UTF-8 full
 ///    of NULs), and the bytes are valid UTF-16;
 /// 3. strict UTF-8;
-/// 4. GB18030 (covers GBK and GB2312, the usual legacy Chinese files).
+/// 4. GB18030 (covers GBK and GB2312, the usual legacy Chinese files) or Windows-1252 (a superset
+///    of ISO 8859-1's letters: Western European files), whichever reads as its kind of text: GB18030
+///    text has its non-ASCII bytes in runs of pairs reading as CJK, Western text has lone accented
+///    letters among ASCII. When both read, the longer runs decide, and ``Decoded/alternative``
+///    names the other so that a note can point at `--encoding`.
 ///
 /// Big5, Shift_JIS (CP932), EUC-KR (CP949) and the rest can only be forced: they cannot be told
 /// apart from GB18030 reliably. See ``knownEncodings``.
@@ -26,33 +30,96 @@ public enum TextDecoding {
     ///   forced encoding (or in UTF-8 nor GB18030, when detecting). Big5 and CP949 decoding in
     ///   Foundation is lenient: it maps invalid bytes to private-use characters instead of failing.
     public static func decode(_ data: Data, forcing name: String? = nil) throws(LyricsError) -> (text: String, encoding: String) {
+        let decoded = try decodeNoting(data, forcing: name)
+        return (decoded.text, decoded.encoding)
+    }
+
+    /// What ``decodeNoting(_:forcing:)`` found: the text, the encoding used, and another encoding
+    /// the bytes read as just as well, when there was one.
+    public struct Decoded: Sendable {
+        public var text: String
+        public var encoding: String
+        /// A second plausible encoding (detection only), or `nil` when the choice was clear.
+        public var alternative: String?
+    }
+
+    /// ``decode(_:forcing:)``, also saying when detection had two plausible readings.
+    public static func decodeNoting(_ data: Data, forcing name: String? = nil) throws(LyricsError) -> Decoded {
+        let (text, encoding, alternative) = try detect(data, forcing: name)
+        return Decoded(text: text, encoding: encoding, alternative: alternative)
+    }
+
+    private static func detect(_ data: Data, forcing name: String?) throws(LyricsError) -> (String, String, String?) {
         guard !data.isEmpty else { throw .empty }
         if let name {
             guard let codec = Codec.named(name) else { throw .unknownEncoding(name) }
             let body = data.dropFirst(bomLength(of: data, for: codec))
             guard let text = codec.decode(Data(body)) else { throw .undecodable(codec.name) }
-            return (dropLeadingBOM(text), codec.name)
+            return (dropLeadingBOM(text), codec.name, nil)
         }
         if let codec = codecFromBOM(data) {
             let body = Data(data.dropFirst(bomLength(of: data, for: codec)))
             guard let text = codec.decode(body) else { throw .undecodable(codec.name) }
-            return (text, codec.name)
+            return (text, codec.name, nil)
         }
         if let codec = sniffUTF16(data), let text = codec.decode(data) {
-            return (text, codec.name)
+            return (text, codec.name, nil)
         }
         if let text = Codec.utf8.decode(data) {
-            return (text, Codec.utf8.name)
+            return (text, Codec.utf8.name, nil)
         }
         // A UTF-8 file with a few damaged bytes stays UTF-8 (those bytes become U+FFFD) rather
         // than being misread whole as GB18030.
         if isMostlyUTF8(data) {
-            return (String(decoding: data, as: UTF8.self), Codec.utf8.name)
+            return (String(decoding: data, as: UTF8.self), Codec.utf8.name, nil)
         }
-        if let text = Codec.gb18030.decode(data), looksLikeChinese(text) {
-            return (text, Codec.gb18030.name)
+        let chinese = Codec.gb18030.decode(data).flatMap { looksLikeChinese($0) ? $0 : nil }
+        let western = looksWestern(data) ? Codec.windows1252.decode(data) : nil
+        switch (chinese, western) {
+        case let (chinese?, western?):
+            // Both read: Chinese text runs its bytes in long runs of pairs, Western text has lone
+            // accented letters.
+            return averageRun(data) >= 2.5 ? (chinese, Codec.gb18030.name, Codec.windows1252.name)
+                                           : (western, Codec.windows1252.name, Codec.gb18030.name)
+        case let (chinese?, nil): return (chinese, Codec.gb18030.name, nil)
+        case let (nil, western?): return (western, Codec.windows1252.name, nil)
+        case (nil, nil): throw .undecodable("utf-8, gb18030 or windows-1252")
         }
-        throw .undecodable("utf-8 or gb18030")
+    }
+
+    /// Whether every non-ASCII byte of `data` is a letter or common punctuation in Windows-1252
+    /// (accented Latin letters, quotes, dashes, ellipsis, guillemets, inverted marks, degree, NBSP)
+    /// and the bytes come in short runs, as in Western European text.
+    static func looksWestern(_ data: Data) -> Bool {
+        var high = 0
+        for byte in data where byte >= 0x80 {
+            high += 1
+            switch byte {
+            case 0x8A, 0x8C, 0x8E, 0x9A, 0x9C, 0x9E, 0x9F, 0x83,    // Š Œ Ž š œ ž Ÿ ƒ
+                 0x91...0x94, 0x96, 0x97, 0x85, 0x80, 0x99,         // ‘ ’ “ ” – — … € ™
+                 0xA0, 0xA1, 0xA9, 0xAB, 0xB0, 0xB4, 0xB7, 0xBB, 0xBF, // NBSP ¡ © « ° ´ · » ¿
+                 0xC0...0xD6, 0xD8...0xF6, 0xF8...0xFF:             // letters, × and ÷ left out
+                continue
+            default:
+                return false
+            }
+        }
+        return high > 0 && averageRun(data) < 3
+    }
+
+    /// The average length of the runs of non-ASCII bytes in `data` (0 when there are none).
+    static func averageRun(_ data: Data) -> Double {
+        var runs = 0, bytes = 0, inRun = false
+        for byte in data {
+            if byte >= 0x80 {
+                bytes += 1
+                if !inRun { runs += 1 }
+                inRun = true
+            } else {
+                inRun = false
+            }
+        }
+        return runs == 0 ? 0 : Double(bytes) / Double(runs)
     }
 
     /// True when `data` holds valid multi-byte UTF-8 sequences and only a few invalid bytes (at

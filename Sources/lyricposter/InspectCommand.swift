@@ -64,6 +64,7 @@ struct InspectCommand: ParsableCommand {
             let parsed = try Inputs.lyrics(lyrics, format: format.flatMap(LyricsFormat.init(rawValue:)), encoding: encoding,
                                            offsetSign: offsetSign == "add" ? .add : .subtract,
                                            translationLanguage: translationLang ?? ReadOptions.localeLanguage)
+            parsed.notes.forEach { warn("\(lyrics): \($0)") }
             print(text ? parsed.inspectTable() : parsed.inspectJSON(), terminator: text ? "" : "\n")
         } catch {
             throw fail(error)

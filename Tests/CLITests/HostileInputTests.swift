@@ -21,7 +21,7 @@ final class HostileInputTests: CLITestCase {
             junk.append(UInt8(truncatingIfNeeded: seed >> 33))
         }
         let cases = [
-            Case(name: "binary junk", lyrics: junk, reason: "not valid utf-8 or gb18030 text"),
+            Case(name: "binary junk", lyrics: junk, reason: "not valid utf-8, gb18030 or windows-1252 text"),
             Case(name: "UTF-16 with a lone surrogate", lyrics: [0xFF, 0xFE] + Array("[00:01.00]a".utf16).flatMap { [UInt8($0 & 0xff), UInt8($0 >> 8)] } + [0x00, 0xD8, 0x62, 0x00],
                  reason: "not valid utf-16le text"),
             Case(name: "invalid UTF-8 in a forced encoding", lyrics: bytes("[00:01.00]ok ") + [0xFF, 0xFE], extra: ["--encoding", "utf-8"],

@@ -130,7 +130,7 @@ struct Sample: Sendable, CustomTestStringConvertible {
     }
 
     @Test(arguments: [
-        ("random binary", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0xFF, 0xFF, 0x9C], nil, "utf-8 or gb18030"),
+        ("random binary", [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0xFF, 0xFF, 0x9C], nil, "utf-8, gb18030 or windows-1252"),
         ("GBK forced as UTF-8", [0xC4, 0xE3, 0xBA, 0xC3], "utf-8", "utf-8"),
         ("truncated GB18030", [0x41, 0xC4], "gb18030", "gb18030"),
         ("invalid Shift_JIS", [0x41, 0x85, 0x40], "sjis", "shift_jis"),
@@ -189,10 +189,56 @@ struct Sample: Sendable, CustomTestStringConvertible {
         #expect(text.contains("\u{FFFD}"))
     }
 
-    @Test func latin1IsRefusedWithAHint() throws {
+    @Test func latin1ReadsAsWindows1252() throws {
         let bytes: [UInt8] = Array("[ti:Caf".utf8) + [0xE9] + Array("]\n[00:01.00]D".utf8) + [0xE9] + Array("j".utf8) + [0xE0]
-        #expect(throws: LyricsError.undecodable("utf-8 or gb18030")) { try TextDecoding.decode(Data(bytes)) }
-        #expect(LyricsError.undecodable("utf-8 or gb18030").description.contains("--encoding"))
-        #expect(try TextDecoding.decode(Data(bytes), forcing: "windows-1252").text.contains("Café"))
+        let decoded = try TextDecoding.decodeNoting(Data(bytes))
+        #expect(decoded.encoding == "windows-1252")
+        #expect(decoded.text == "[ti:Café]\n[00:01.00]Déjà")
+        #expect(LyricsError.undecodable("utf-8, gb18030 or windows-1252").description.contains("--encoding"))
+    }
+}
+
+/// Legacy Western European files (ISO 8859-1 and Windows-1252) against GB18030: each kind reads
+/// as itself, and a file that reads both ways gets a note.
+@Suite struct WesternDecodingTests {
+    static func bytes(_ text: String, _ encoding: String.Encoding) -> Data { text.data(using: encoding)! }
+
+    @Test(arguments: [
+        ("French", "[00:01.00]Été, café crème à côté\n[00:03.00]Où est-elle ?"),
+        ("Portuguese", "[00:01.00]Canção do coração\n[00:02.00]Não, irmã"),
+        ("German", "[00:01.00]Grüße aus Köln, schöne Straße"),
+        ("Spanish with inverted marks", "[00:01.00]¿Dónde estás? ¡Mañana!"),
+        ("curly quotes and dashes", "[00:01.00]“Rain” — it’s… fine"),
+        ("one accented letter", "[ti:Naïve]\n[00:01.00]plain words"),
+    ])
+    func westernReadsAsItself(name: String, text: String) throws {
+        let data = Self.bytes(text, .windowsCP1252)
+        let decoded = try TextDecoding.decodeNoting(data)
+        #expect(decoded.encoding == "windows-1252", "\(name)")
+        #expect(decoded.text == text)
+        let lyrics = try LyricsReader.load(data)
+        #expect(lyrics.encoding == "windows-1252")
+    }
+
+    @Test(arguments: ["[00:01.00]晴天的雨声\n[00:02.00]你好，世界", "[ti:纸风筝]\n[00:01.00]一二三四五六七八九十"])
+    func chineseStaysGB18030(text: String) throws {
+        let data = text.data(using: String.Encoding(rawValue: 0x8000_0632))!
+        let decoded = try TextDecoding.decodeNoting(data)
+        #expect(decoded.encoding == "gb18030")
+        #expect(decoded.text == text)
+        #expect(decoded.alternative == nil)
+    }
+
+    @Test func ambiguousFileGetsANote() throws {
+        // "Äã" in Windows-1252 is the GB18030 pair for 你: both readings work.
+        let data = Data(Array("[00:01.00]x ".utf8) + [0xC4, 0xE3] + Array(" y".utf8))
+        let decoded = try TextDecoding.decodeNoting(data)
+        #expect(decoded.alternative != nil)
+        let lyrics = try LyricsReader.load(data)
+        #expect(lyrics.notes.count == 1)
+        #expect(lyrics.notes[0].contains("--encoding"))
+        #expect(lyrics.notes[0].contains(decoded.encoding))
+        // Forcing an encoding says nothing.
+        #expect(try LyricsReader.load(data, encoding: "gb18030").notes.isEmpty)
     }
 }

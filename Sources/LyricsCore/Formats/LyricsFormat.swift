@@ -134,12 +134,18 @@ public enum LyricsReader {
         if let text = try QRC.decodeLocal(data) {
             return try parse(text, format: format, encoding: "utf-8", options: options)
         }
-        let decoded = try TextDecoding.decode(data, forcing: forced)
+        let decoded = try TextDecoding.decodeNoting(data, forcing: forced)
+        var notes: [String] = []
+        if let alternative = decoded.alternative {
+            notes.append("read as \(decoded.encoding) text, though it also reads as \(alternative): if the lyrics look wrong, name the encoding with --encoding")
+        }
         // QQ's encrypted hex: what it holds (a QRC, or an LRC translation) decides the format.
         if format == nil || format == .qrc, QRC.isEncryptedHex(decoded.text) {
             return try parse(QRC.decryptHex(decoded.text), format: format, encoding: decoded.encoding, options: options)
         }
-        return try parse(decoded.text, format: format, encoding: decoded.encoding, options: options)
+        var lyrics = try parse(decoded.text, format: format, encoding: decoded.encoding, options: options)
+        lyrics.notes += notes
+        return lyrics
     }
 
     /// Parses lyric text that is already decoded.

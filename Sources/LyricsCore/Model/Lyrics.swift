@@ -24,6 +24,9 @@ public struct Lyrics: Hashable, Sendable {
     public var agents: [Agent]
     /// The lines in display order: sorted stably by start, gaps included, every `end` filled in.
     public var lines: [LyricLine]
+    /// One-line notes about how the file was read that a user may want to act on (an encoding
+    /// that was a guess between two); empty when there is nothing to say.
+    public var notes: [String] = []
 
     public init(format: LyricsFormat = .lrc, encoding: String = "utf-8", tags: [String: String] = [:],
                 metadata: Metadata = Metadata(), offsetMs: Int = 0, agents: [Agent] = [], lines: [LyricLine] = []) {

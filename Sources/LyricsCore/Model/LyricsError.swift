@@ -8,7 +8,7 @@ public enum LyricsError: Error, Equatable, Hashable, Sendable, CustomStringConve
     /// The caller forced an encoding name that ``TextDecoding`` does not know. Carries the name as given.
     case unknownEncoding(String)
     /// The bytes are not valid text in the encoding named by the payload (or in any encoding tried,
-    /// `"utf-8 or gb18030"`, when none was forced). Typical for binary files.
+    /// `"utf-8, gb18030 or windows-1252"`, when none was forced). Typical for binary files.
     case undecodable(String)
     /// The text decoded, but not one line carries a valid time tag.
     case noTimedLines
