@@ -46,6 +46,7 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
     /// - YRC: a line starts `[digits,digits]` and holds `(digits,digits,digits)` word timing
     ///   (JSON credit lines alone do not decide: NetEase's LRC opens with them too).
     /// - SRT: a line `hh:mm:ss,mmm --> hh:mm:ss,mmm` (cue timing with a comma or a dot).
+    /// - ESLyric word LRC: most of the first timed lines are `[t]word[t]word[t]` (no `<t>`).
     /// - LRC: anything else (its parser reports when nothing in it is timed).
     public static func sniff(_ text: String) -> LyricsFormat {
         let head = text.unicodeScalars.prefix(65_536)
@@ -70,6 +71,9 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
             if QRC.isLyricLine(line) { return .qrc }
             if Subtitles.isCueTiming(line) { return .srt }
         }
+        // ESLyric's word LRC: most word-timed lines end each word with a [stamp].
+        let timed = lines.filter { $0.first == "[" && $0.dropFirst().first?.isASCIIDigit == true }.prefix(40)
+        if timed.count >= 1, timed.filter({ LRC.isESLyricLine($0) }).count * 2 > timed.count { return .eslrc }
         return .lrc
     }
 }

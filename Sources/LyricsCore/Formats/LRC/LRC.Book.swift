@@ -26,10 +26,13 @@ extension LRC.Parser {
         private var blanks: Set<Int> = []
         private var attachments: [(stamp: Int, text: String, isRomanisation: Bool)] = []
         private var untimed: [(entries: [Int], text: String)] = []
+        /// ESLyric's reading: every word stamp is a boundary between two words, even one earlier
+        /// than the stamp before it (see ``words(of:lineStamp:boundaries:)``).
+        var stampsAreBoundaries = false
 
         /// Adds a timed line; returns its entry's index when it has text and is not a duplicate.
         mutating func add(_ body: LRC.LineSyntax.Body, at stamp: Int) -> Int? {
-            let (text, words, end) = Self.words(of: body, lineStamp: stamp)
+            let (text, words, end) = Self.words(of: body, lineStamp: stamp, boundaries: stampsAreBoundaries)
             if text.isEmpty {
                 if blanks.insert(stamp).inserted { list.append(Entry(stamp: stamp, text: "", words: [])) }
                 return nil
@@ -167,11 +170,20 @@ extension LRC.Parser {
         /// tag it ends the line. Whitespace moves to the end of the word before it, and whitespace on
         /// both sides of a tag (A2 style `<t> word <t> word`) is kept once, so the words join into
         /// the display text.
-        static func words(of body: LRC.LineSyntax.Body, lineStamp: Int) -> (String, [LRC.Parser.PendingWord], Int?) {
+        ///
+        /// With `boundaries` (ESLyric word LRC), a tag earlier than the one before it still starts a
+        /// new word, at the time of the tag before it: ESLyric writes each word's end after it, and a
+        /// zero or backward stamp (left by a timed space with no time of its own) means "follows on".
+        static func words(of body: LRC.LineSyntax.Body, lineStamp: Int,
+                          boundaries: Bool = false) -> (String, [LRC.Parser.PendingWord], Int?) {
             var tags: [LRC.LineSyntax.WordTag] = []
             var leading = body.leading
-            for tag in body.words {
-                if let last = tags.last, tag.stamp < last.stamp {
+            for var tag in body.words {
+                if boundaries, let last = tags.last ?? (leading.isEmpty ? nil : .init(stamp: lineStamp, text: "")),
+                   tag.stamp < last.stamp {
+                    tag.stamp = last.stamp
+                    tags.append(tag)
+                } else if let last = tags.last, tag.stamp < last.stamp {
                     tags[tags.count - 1].text += tag.text
                 } else {
                     tags.append(tag)

@@ -28,10 +28,13 @@ extension LRC {
     ///   results may be negative (a line before the song starts).
     struct Parser {
         var options: Options
+        /// Read word stamps as ESLyric does (``LRC/parseESLyric(_:encoding:options:)``).
+        var eslyric = false
 
         func parse(_ text: String, encoding: String) throws(LyricsError) -> Lyrics {
             var tags: [String: String] = [:]
             var book = Book()
+            book.stampsAreBoundaries = eslyric
             // Entries written by the previous physical line, and an untimed line waiting to learn
             // whether it stands alone after them (then it is their translation).
             var previousTimed: [Int] = []

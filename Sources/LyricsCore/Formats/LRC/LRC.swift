@@ -51,11 +51,36 @@ public enum LRC {
 }
 
 extension LRC {
-    /// Parses ESLyric word LRC.
+    /// Parses ESLyric's word LRC (foobar2000): `[00:10.82]Test[00:10.97] Word[00:12.62]`.
+    ///
+    /// Each stamp after a word is that word's end and the next word's start, so every stamp is a
+    /// boundary between two words: one earlier than the stamp before it (a zero stamp written for
+    /// a timed space that had no time of its own) still ends a word, at the time already reached
+    /// ("follows on"), where plain LRC would join the two words. Two stamps with nothing between
+    /// them (the older `[start]word[end][start]word[end]` form) leave a gap; equal stamps around a
+    /// text give it no length. Everything else (tags, translations as same-stamp lines, offset) is
+    /// read as LRC.
     public static func parseESLyric(_ text: String, encoding: String = "utf-8", options: Options = .init()) throws(LyricsError) -> Lyrics {
         guard !text.isEmpty else { throw .empty }
-        var lyrics = try Parser(options: options).parse(text, encoding: encoding)
+        var parser = Parser(options: options)
+        parser.eslyric = true
+        var lyrics = try parser.parse(text, encoding: encoding)
         lyrics.format = .eslrc
         return lyrics
+    }
+}
+
+extension LRC {
+    /// Whether `line` is written as ESLyric's word LRC: after the line's stamp and some text, at
+    /// least two more `[mm:ss.xx]` stamps, and no `<mm:ss.xx>` (A2) stamp. Used by the sniffer.
+    static func isESLyricLine(_ line: Substring) -> Bool {
+        guard line.utf8.count <= 65_536 else { return false }
+        var previous: Character?
+        for character in line {
+            if previous == "<", character.isASCIIDigit { return false }
+            previous = character
+        }
+        guard case .text(let body) = LineScanner.scan(line).content else { return false }
+        return body.words.count >= 2 && !body.leading.trimmingWhitespace().isEmpty
     }
 }
