@@ -469,6 +469,11 @@ extension LyricifyTests {
                      [Full(TimedLine(100, 200, "Ab", tr: "甲", [W(100, 200, "Ab")]), translations: ["甲"])]),
             FullCase("spaces everywhere in section headers", "[Lyricify Quick Export]\n[ lyrics : format @ Lyricify Syllable ]\n[0]Ab(100,100)\n[ translation : format @ LRC , language @ ko ]\n[00:00.100]갑",
                      [Full(TimedLine(100, 200, "Ab", tr: "갑", [W(100, 200, "Ab")]), translations: ["ko:갑"])]),
+            FullCase("a tag in a section does not end it", "[Lyricify Quick Export]\n[lyrics: format@lys]\n[0]Ab(100,100)\n[by:someone@example.org]\n[0]Cd(300,100)",
+                     [Full(TimedLine(100, 200, "Ab", [W(100, 200, "Ab")])), Full(TimedLine(300, 400, "Cd", [W(300, 400, "Cd")]))]),
+            FullCase("LRC lyrics: a gap line takes no translation", "[Lyricify Quick Export]\n[lyrics: format@lrc]\n[00:01.00]Ab\n[00:02.00]\n[00:03.00]Cd\n[translation: format@lrc]\n[00:02.000]空\n[00:03.000]丙",
+                     [Full(TimedLine(1000, 2000, "Ab")), Full(TimedLine(2000, 3000, "")),
+                      Full(TimedLine(3000, 8000, "Cd", tr: "丙"), translations: ["丙"])]),
             FullCase("untimed rows in a translation section are skipped", "[Lyricify Quick Export]\n[lyrics: format@lys]\n[0]Ab(100,100)\n[translation: format@lrc]\nloose text\n[00:00.100]甲",
                      [Full(TimedLine(100, 200, "Ab", tr: "甲", [W(100, 200, "Ab")]), translations: ["甲"])]),
         ]

@@ -113,8 +113,8 @@ extension Lyricify {
 
         /// A section header `[name: key@value, …]` filling a whole line, or `nil`. Known names
         /// (`lyrics`, `translation`, `pronunciation`) always open a section; after the preamble, an
-        /// unknown name whose parameters are all `key@value` opens a skipped section (in the preamble
-        /// such a line is a tag: `[by:someone@example.org]`).
+        /// unknown name whose parameters are all `key@value` opens a skipped section, unless it is an
+        /// LRC tag name (`[by:someone@example.org]` is a tag wherever it stands).
         static func header(_ scalars: [Unicode.Scalar], inPreamble: Bool) -> Section? {
             let line = String(String.UnicodeScalarView(scalars)).trimmingWhitespace()
             guard line.hasPrefix("["), line.hasSuffix("]"), let colon = line.firstIndex(of: ":") else { return nil }
@@ -133,10 +133,15 @@ extension Lyricify {
                 parameters[String(pieces[0].trimmingWhitespace()).lowercased()] = String(pieces[1].trimmingWhitespace())
             }
             let kind = Kind(rawValue: name.lowercased())
-            guard kind != nil || (!inPreamble && !parameters.isEmpty && allParameters) else { return nil }
+            guard kind != nil || (!inPreamble && !parameters.isEmpty && allParameters && !tagNames.contains(name.lowercased()))
+            else { return nil }
             return Section(kind: kind, format: parameters["format"], language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 },
                            line: 0)
         }
+
+        /// LRC tag names, never taken for an unknown section (`[by:someone@example.org]`).
+        private static let tagNames: Set<String> = ["ti", "ar", "al", "au", "by", "la", "re", "ve", "offset", "length",
+                                                    "version", "language", "tool"]
 
         static func bodyFormat(_ name: String?) -> BodyFormat? {
             guard let name else { return .syllable }
@@ -180,7 +185,8 @@ extension Lyricify {
         /// Joins a section's rows to `lines` (file order, file times); see the decisions above.
         static func join(_ rows: [(stamp: Int, text: String)], into lines: inout [LyricLine], kind: Kind, language: String?) {
             var targets: [(line: Int, run: Int?, start: Int)] = []
-            for (index, line) in lines.enumerated() {
+            // A gap line (an LRC body's blank stamp) takes no row: a blank line carries nothing.
+            for (index, line) in lines.enumerated() where !line.text.isEmpty {
                 targets.append((index, nil, line.start.milliseconds))
                 for (run, backing) in line.backgrounds.enumerated() { targets.append((index, run, backing.start.milliseconds)) }
             }
