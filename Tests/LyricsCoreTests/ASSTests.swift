@@ -132,6 +132,15 @@ private func dialogue(_ start: String, _ end: String, _ text: String, style: Str
                  script(dialogue("0:00:01.00", "0:00:03.00", "Ab"), dialogue("0:00:01.50", "0:00:02.00", "{\\k50}甲", style: "trans"),
                         dialogue("0:00:09.00", "0:00:10.00", "孤", style: "trans"), dialogue("0:00:01.00", "0:00:02.00", "", style: "ts")),
                  [Full(TimedLine(1000, 3000, "Ab", tr: "甲"), translations: ["甲"])]),
+        FullCase("a backing that starts before its line joins the line written before it",
+                 script(dialogue("0:00:01.00", "0:00:05.00", "One"), dialogue("0:00:04.00", "0:00:06.00", "Two", name: "v1"),
+                        dialogue("0:00:03.50", "0:00:04.50", "{\\k100}hum", name: "v1-bg"),
+                        dialogue("0:00:03.50", "0:00:04.50", "哼", name: "v1-bg-trans")),
+                 [Full(TimedLine(1000, 5000, "One")),
+                  Full(TimedLine(3500, 6000, "Two", agent: "v1"), [Run(3500, 4500, "hum", [W(3500, 4500, "hum")], tr: "哼")])]),
+        FullCase("a translation's hard breaks separate parts", script(dialogue("0:00:01.00", "0:00:02.00", "Ab"),
+                                                                       dialogue("0:00:01.00", "0:00:02.00", " 甲 \\N 乙\\n丙\\N\\N丁 ", name: "-trans")),
+                 [Full(TimedLine(1000, 2000, "Ab", tr: "甲\n乙 丙\n丁"), translations: ["甲\n乙 丙\n丁"])]),
         FullCase("time fractions of one to three digits", script(dialogue("0:00:01.5", "0:00:01.123", "Ab"), dialogue("1:02:03.04", "1:02:03", "Cd")),
                  [Full(TimedLine(1500, 1500, "Ab")), Full(TimedLine(3_723_040, 3_723_040, "Cd"))]),
         FullCase("syllables past End widen the line", script(dialogue("0:00:01.00", "0:00:01.20", "{\\k50}Ab")),
@@ -162,6 +171,8 @@ private func dialogue(_ start: String, _ end: String, _ text: String, style: Str
         let lyrics = try ASS.parse(text, encoding: "utf-16le")
         #expect(lyrics.tags == ["title": "Default Aegisub file", "scripttype": "v4.00+"])
         #expect(lyrics.metadata == Lyrics.Metadata())
+        let titled = try ASS.parse("[Script Info]\nTitle:  Kite Song \n[Events]\n" + dialogue("0:00:01.00", "0:00:02.00", "Ab"))
+        #expect(titled.metadata == Lyrics.Metadata(title: "Kite Song"))
         #expect(lyrics.agents == [Lyrics.Agent(id: "v2", kind: .person), Lyrics.Agent(id: "v1", kind: .person)])
         #expect(lyrics.encoding == "utf-16le")
         #expect(lyrics.offsetMs == 0)

@@ -16,17 +16,19 @@ extension ASS {
     /// Anything else (Style `orig`, `Default`, a singer's name) is a main line.
     ///
     /// Decisions (peers differ, or do not say):
-    /// - **Backing events** join the main line they overlap: the latest-starting main line that has
-    ///   started by the backing's Start and not ended (or starts with it); failing that, the main line
-    ///   written before it in the file, overlapping or not (AMLL writes a backing event right after
-    ///   its line); with no main line before it, it is a main line of its own, brackets kept
-    ///   (Unilyric does the same). One pair of wrapping brackets is removed from a joined backing
+    /// - **Backing events** join the main line written before them in the file when the two overlap
+    ///   in time (AMLL and LyricPoster write a backing event right after its line, and it may start
+    ///   before the line does); otherwise the latest-starting main line that has started by the
+    ///   backing's Start and not ended (or starts with it), for files that group backing events
+    ///   apart; otherwise the main line before it anyway; with no main line before it, it is a main
+    ///   line of its own, brackets kept (Unilyric does the same). One pair of wrapping brackets is removed from a joined backing
     ///   run; a line holds at most ``Limits/maxBackings`` runs, a further one is a main line.
     /// - **Translations and romanisations** join the main line with the same Start (the k-th such
     ///   event at one Start to the k-th main line there, the last when there are fewer: a duet pairs
     ///   in order, two languages share one line); failing that, the line they overlap (as above).
     ///   Orphans are dropped (Unilyric falls back to the last line). Karaoke tags in them are ignored,
-    ///   only their text counts. With a `bg` word too (`v1-bg-trans`), they join a backing run the
+    ///   only their text counts; a hard break `\N` in them separates parts, kept as `"\n"` (the
+    ///   model's separator of several translations). With a `bg` word too (`v1-bg-trans`), they join a backing run the
     ///   same way. A line's first translation is ``LyricLine/translation``; all are in
     ///   ``LyricLine/translations`` (with `x-lang:` when given); the first romanisation is
     ///   ``LyricLine/romanisation``.
@@ -87,7 +89,7 @@ extension ASS {
             // Backing runs first, so that their translations can find them.
             for other in others where other.role.kind == .main {
                 guard let run = backing(other.event) else { continue }
-                if let target = mains.overlapping(run.start.milliseconds, in: lines, previous: other.previous),
+                if let target = mains.owner(of: other.event, in: lines, previous: other.previous),
                    lines[target].backgrounds.count < Limits.maxBackings {
                     lines[target].backgrounds.append(run)
                 } else if let line = mainLine(other.event, agent: other.role.agent) {
@@ -96,11 +98,12 @@ extension ASS {
             }
             var paired: [Int: Int] = [:]
             for other in others where other.role.kind != .main {
-                let text = String(String(Karaoke.read(other.event.text).plain).trimmingWhitespace())
+                let text = String(Karaoke.read(other.event.text, hardBreak: "\n").plain)
+                    .split(separator: "\n").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }.joined(separator: "\n")
                 guard !text.isEmpty else { continue }
                 let start = other.event.start
                 if other.role.backing {
-                    guard let target = mains.overlapping(start, in: lines, previous: other.previous),
+                    guard let target = mains.owner(of: other.event, in: lines, previous: other.previous),
                           let run = lines[target].backgrounds.firstIndex(where: { $0.start.milliseconds == start })
                             ?? lines[target].backgrounds.firstIndex(where: { $0.start.milliseconds <= start && start < $0.end.milliseconds })
                     else { continue }
@@ -115,7 +118,7 @@ extension ASS {
                 let key = other.role.kind == .translation ? start * 2 : start * 2 + 1
                 let rank = paired[key, default: 0]
                 paired[key] = rank + 1
-                guard let target = mains.exact(start, rank: rank) ?? mains.overlapping(start, in: lines, previous: nil) else { continue }
+                guard let target = mains.exact(start, rank: rank) ?? mains.running(at: start, in: lines) else { continue }
                 if other.role.kind == .translation {
                     lines[target].translations.append(LyricLine.Translation(language: other.role.language, text: text))
                     lines[target].translation = lines[target].translation ?? text
@@ -180,16 +183,24 @@ extension ASS {
                 return order[last]
             }
 
-            /// The latest-starting line that has started by `time` and not ended (or starts at it);
-            /// otherwise `previous`.
-            func overlapping(_ time: Int, in lines: [LyricLine], previous: Int?) -> Int? {
-                func overlaps(_ index: Int) -> Bool {
-                    let line = lines[index]
-                    return line.start.milliseconds <= time && (time < line.end.milliseconds || line.start.milliseconds == time)
+            /// The main line a backing event (or its translation) belongs to: `previous` (the main line
+            /// written before it) when their times overlap, else the line ``running(at:in:)`` its
+            /// Start, else `previous` anyway.
+            func owner(of event: Events.Event, in lines: [LyricLine], previous: Int?) -> Int? {
+                if let previous {
+                    let line = lines[previous]
+                    let (start, end) = (line.start.milliseconds, line.end.milliseconds)
+                    if start == event.start || (start < max(event.start, event.end) && event.start < end) { return previous }
                 }
+                return running(at: event.start, in: lines) ?? previous
+            }
+
+            /// The latest-starting line that has started by `time` and not ended (or starts at it).
+            func running(at time: Int, in lines: [LyricLine]) -> Int? {
                 let after = lowerBound(time + 1)
-                if after > 0, overlaps(order[after - 1]) { return order[after - 1] }
-                return previous
+                guard after > 0 else { return nil }
+                let line = lines[order[after - 1]]
+                return time < line.end.milliseconds || line.start.milliseconds == time ? order[after - 1] : nil
             }
 
             /// The first position whose start is at least `time`.

@@ -46,7 +46,9 @@ extension ASS {
             case start(Int)
         }
 
-        static func read(_ text: Substring) -> Reading {
+        /// Reads `text`; `hardBreak` is what `\N` becomes (a space in lyric lines, `"\n"` in
+        /// translations, where it separates parts).
+        static func read(_ text: Substring, hardBreak: Unicode.Scalar = " ") -> Reading {
             let scalars = Array(text.unicodeScalars)
             var reading = Reading()
             var time = 0
@@ -85,7 +87,11 @@ extension ASS {
                 if scalar == "\\", index + 1 < scalars.count {
                     let next = scalars[index + 1]
                     if next == "N" || next == "n" {
-                        if !endsInSpace { append(" ") }
+                        if next == "N", hardBreak != " " {
+                            append(hardBreak)
+                        } else if !endsInSpace {
+                            append(" ")
+                        }
                         afterBreak = true
                         index += 2
                         continue

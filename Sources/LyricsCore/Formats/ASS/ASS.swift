@@ -24,8 +24,9 @@
 /// - **Roles** from the Style and Name fields, as AMLL and LDDC write them: `v1`/`v2` name the
 ///   agent; `-bg` (or a Style `bg`) is backing vocals, `-trans` (Style `ts`/`trans`) a translation,
 ///   `-roman` (Style `roma`) a romanisation, each joined to its main line.
-/// - **Tags**: the `[Script Info]` fields into ``Lyrics/tags`` (keys lower-cased); ``Lyrics/metadata``
-///   stays empty (a script's `Title` names the subtitle file, often `Default Aegisub file`).
+/// - **Tags**: the `[Script Info]` fields into ``Lyrics/tags`` (keys lower-cased); `Title` is also
+///   the title in ``Lyrics/metadata``, unless it is an editor's placeholder (`Default Aegisub file`,
+///   `<untitled>`, `untitled`).
 ///
 /// Bounds (``Limits``) keep hostile files cheap: the whole text is refused past 8 MiB, an
 /// over-long line is ignored, extra events and karaoke syllables are dropped or folded, a `Format:`
@@ -82,8 +83,13 @@ public enum ASS {
         }
         var sorted = lines.indices.sorted { (lines[$0].start, $0) < (lines[$1].start, $1) }.map { lines[$0] }
         Credits.mark(&sorted)
-        return Lyrics(format: .ass, encoding: encoding, tags: script.info, agents: agents, lines: sorted)
+        let title = script.info["title"].flatMap { placeholderTitles.contains($0.lowercased()) ? nil : $0 }
+        return Lyrics(format: .ass, encoding: encoding, tags: script.info, metadata: Lyrics.Metadata(title: title),
+                      agents: agents, lines: sorted)
     }
+
+    /// Titles that editors write into a new script; they name no song.
+    static let placeholderTitles: Set<String> = ["default aegisub file", "<untitled>", "untitled"]
 
     /// Whether `lines` (the first lines of a text) are an ASS/SSA script: the first section header
     /// is `[Script Info]` (blank lines and `;` comments may come before it), or an `[Events]` header
