@@ -34,8 +34,10 @@ extension Lyricify {
     ///   refuses the file). A bare stamp (an empty translation) takes its line and gives it nothing.
     /// - **Where rows land.** A line's first translation row (sections in file order) gives
     ///   ``LyricLine/translation``; every translation row adds to ``LyricLine/translations`` with its
-    ///   section's `language@` (or `nil`); the first pronunciation row gives ``LyricLine/romanisation``. Rows at a backing run's start belong to
-    ///   that run, their wrapping brackets removed (a strict reader's convention).
+    ///   section's `language@` (or `nil`); the first pronunciation row gives
+    ///   ``LyricLine/romanisation``. Rows at a backing run's start belong to that run, their wrapping
+    ///   brackets removed (a strict reader's convention). A gap line (a blank stamp of an LRC lyrics
+    ///   section) takes no row.
     /// - **Tags and offset.** Only the preamble's tags count: tag lines inside sections are skipped,
     ///   so an `[offset:]` there cannot apply twice. The preamble's `[offset:]` moves every time after
     ///   joining (AMLL ignores it, a strict reader applies it the same way).
