@@ -36,16 +36,19 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
     /// Which format `text` is in, judged from its content (a file's name is not trusted: lyric
     /// sites save TTML and YRC as `.lrc`, `.txt` or `.xml`).
     ///
-    /// - QRC in QQ's XML wrapper (`<QrcInfos`, `LyricContent="`), before TTML: both open with `<?xml`.
+    /// In this order:
+    /// - QRC in QQ's XML wrapper (`<QrcInfos`, `LyricContent="`) or as encrypted hex, before TTML:
+    ///   a decrypted QRC opens with `<?xml` too.
     /// - TTML: the first markup is an XML declaration or a `<tt` element (after a BOM, whitespace
     ///   and comments).
-    /// - Lyricify Quick Export and Lines by their header lines, ASS by its sections.
-    /// - KRC: a line `[digits,digits]<digits,digits,digits>`; QRC: `[digits,digits]` with a
-    ///   `text(digits,digits)` word; Lyricify Syllable: `[prop]text(digits,digits)`.
     /// - WebVTT: the text starts with `WEBVTT`.
-    /// - YRC: a line starts `[digits,digits]` and holds `(digits,digits,digits)` word timing
-    ///   (JSON credit lines alone do not decide: NetEase's LRC opens with them too).
-    /// - SRT: a line `hh:mm:ss,mmm --> hh:mm:ss,mmm` (cue timing with a comma or a dot).
+    /// - ASS: a first section `[Script Info]`, or `[Events]` with `Dialogue:` lines.
+    /// - Line by line: YRC, a line `[digits,digits]` holding `(digits,digits,digits)` word timing
+    ///   (JSON credit lines alone do not decide: NetEase's LRC opens with them too); KRC,
+    ///   `[digits,digits]<digits,digits,digits>`; QRC, `[digits,digits]` with a `text(digits,digits)`
+    ///   word; SRT, a cue timing `hh:mm:ss,mmm --> hh:mm:ss,mmm`.
+    /// - Lyricify: the `[Lyricify Quick Export]` mark, `[type:LyricifyLines]` or `[digits,digits]text`
+    ///   rows without word stamps, `[prop]text(digits,digits)` Syllable rows (``Lyricify/sniff(_:)``).
     /// - ESLyric word LRC: most of the first timed lines are `[t]word[t]word[t]` (no `<t>`).
     /// - LRC: anything else (its parser reports when nothing in it is timed).
     public static func sniff(_ text: String) -> LyricsFormat {
@@ -62,7 +65,6 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
         }
         if trimmed.hasPrefix("WEBVTT") { return .vtt }
         let lines = Array(trimmed.split(whereSeparator: \.isNewline).prefix(400))
-        if let lyricify = Lyricify.sniff(lines) { return lyricify }
         if ASS.isScript(lines) { return .ass }
         for line in lines {
             // JSON credit lines open NetEase's LRC as well as its YRC: only a timed YRC line decides.
@@ -71,6 +73,8 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
             if QRC.isLyricLine(line) { return .qrc }
             if Subtitles.isCueTiming(line) { return .srt }
         }
+        // After YRC, KRC and QRC: Lyricify Lines rows look like their line headers.
+        if let lyricify = Lyricify.sniff(lines) { return lyricify }
         // ESLyric's word LRC: most word-timed lines end each word with a [stamp].
         let timed = lines.filter { $0.first == "[" && $0.dropFirst().first?.isASCIIDigit == true }.prefix(40)
         if timed.count >= 1, timed.filter({ LRC.isESLyricLine($0) }).count * 2 > timed.count { return .eslrc }

@@ -107,7 +107,7 @@ extension ASS {
                           let run = lines[target].backgrounds.firstIndex(where: { $0.start.milliseconds == start })
                             ?? lines[target].backgrounds.firstIndex(where: { $0.start.milliseconds <= start && start < $0.end.milliseconds })
                     else { continue }
-                    let inner = Lyricify.Brackets.unwrapped(text)
+                    let inner = Brackets.unwrapped(text)
                     if other.role.kind == .translation {
                         lines[target].backgrounds[run].translation = lines[target].backgrounds[run].translation ?? inner
                     } else {
@@ -139,7 +139,7 @@ extension ASS {
         /// The backing run an event gives, its wrapping brackets removed, or `nil` when it has no text.
         static func backing(_ event: Events.Event) -> LyricLine.Backing? {
             guard let settled = settled(event) else { return nil }
-            let (inner, innerWords) = Lyricify.Brackets.unwrapped(settled.text, words: settled.words)
+            let (inner, innerWords) = Brackets.unwrapped(settled.text, words: settled.words)
             guard !inner.isEmpty else { return nil }
             return LyricLine.Backing(start: Timestamp(milliseconds: event.start), end: Timestamp(milliseconds: settled.end),
                                      text: inner, words: innerWords)

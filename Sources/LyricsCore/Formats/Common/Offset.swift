@@ -1,11 +1,11 @@
 extension Lyrics {
     /// The lyrics with a file's `[offset:]` applied to every time (lines, words, backing vocals):
-    /// subtracted or added as `sign` says, and recorded in ``offsetMs``. Times come from numbers of
-    /// at most 12 digits, so the sums cannot overflow.
+    /// subtracted or added as `sign` says (held at the ends of `Int` rather than overflowing), and
+    /// recorded in ``offsetMs``.
     func applyingOffset(_ offset: Int, sign: OffsetSign) -> Lyrics {
         guard offset != 0 else { return self }
-        let delta = sign == .subtract ? -offset : offset
-        func move(_ t: Timestamp) -> Timestamp { Timestamp(milliseconds: t.milliseconds + delta) }
+        let delta = sign == .subtract ? (offset == .min ? .max : -offset) : offset
+        func move(_ t: Timestamp) -> Timestamp { Timestamp(milliseconds: t.milliseconds.adding(saturating: delta)) }
         func move(_ words: [Word]) -> [Word] {
             words.map { var word = $0; word.start = move(word.start); word.end = move(word.end); return word }
         }
@@ -22,5 +22,13 @@ extension Lyrics {
             }
         }
         return result
+    }
+}
+
+extension Int {
+    /// `self + other`, held at `Int.max`/`Int.min` instead of trapping on overflow.
+    func adding(saturating other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
     }
 }

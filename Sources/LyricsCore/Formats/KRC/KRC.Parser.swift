@@ -13,7 +13,7 @@ extension KRC {
                 if let lyric = lyricLine(scalars) {
                     // Every header counts for the [language:] rows, kept or not.
                     lines.append(lyric)
-                } else if let tag = YRC.LineSyntax.tag(scalars) {
+                } else if let tag = MetadataTag.parse(scalars) {
                     if tag.key == "language" {
                         language = Language(base64: tag.value)
                     } else {

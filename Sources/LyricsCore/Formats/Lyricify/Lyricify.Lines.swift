@@ -50,7 +50,7 @@ extension Lyricify {
             for (number, line) in physical where line.utf8.count <= Limits.maxLineBytes {
                 let scalars = Array(line.unicodeScalars)
                 guard let header = header(scalars) else {
-                    if let tag = Tags.tag(scalars) {
+                    if let tag = MetadataTag.parse(scalars) {
                         reading.tags[tag.key] = tag.value
                     } else if reading.broken == nil, let broken = brokenHeader(scalars) {
                         reading.broken = (number, broken)

@@ -74,7 +74,7 @@ extension Lyricify {
                 if var section = header(scalars, inPreamble: sections.isEmpty) {
                     section.line = number
                     sections.append(section)
-                } else if let tag = Tags.tag(scalars) {
+                } else if let tag = MetadataTag.parse(scalars) {
                     if sections.isEmpty { tags[tag.key] = tag.value }
                 } else if !sections.isEmpty {
                     sections[sections.count - 1].body.append((number, line))

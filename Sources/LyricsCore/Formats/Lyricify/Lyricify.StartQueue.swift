@@ -29,8 +29,8 @@ extension Lyricify {
         /// The next target starting exactly at `time`, otherwise at the nearest start within
         /// `tolerance` milliseconds (the earlier on a tie), or `nil` when every such target is taken.
         mutating func take(near time: Int, within tolerance: Int) -> Int? {
-            let lowest = adding(time, -tolerance)
-            let highest = adding(time, tolerance)
+            let lowest = time.adding(saturating: -tolerance)
+            let highest = time.adding(saturating: tolerance)
             var low = 0
             var high = starts.count
             while low < high {

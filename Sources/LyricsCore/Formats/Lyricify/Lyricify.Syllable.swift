@@ -91,7 +91,7 @@ extension Lyricify {
                               !String(scanned.tail).trimmingWhitespace().isEmpty {
                         reading.unstamped = (number, String(String.UnicodeScalarView(scalars.prefix(40))))
                     }
-                } else if let tag = Tags.tag(scalars) {
+                } else if let tag = MetadataTag.parse(scalars) {
                     reading.tags[tag.key] = tag.value
                 }
             }

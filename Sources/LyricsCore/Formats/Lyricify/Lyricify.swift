@@ -114,7 +114,7 @@ public enum Lyricify {
             defer { firstContent = false }
             let trimmed = String(String.UnicodeScalarView(scalars)).trimmingWhitespace()
             if firstContent, trimmed == QuickExport.mark { return .lqe }
-            if let tag = Tags.tag(scalars), tag.key == "type", tag.value.lowercased() == "lyricifylines" { return .lyl }
+            if let tag = MetadataTag.parse(scalars), tag.key == "type", tag.value.lowercased() == "lyricifylines" { return .lyl }
             if let row = SyllableSyntax.prop(scalars), row.value != nil {
                 if SyllableSyntax.scanWords(scalars, from: row.end).stamps > 0 { sawSyllableRow = true }
             } else if let row = Lines.header(scalars) {

@@ -19,7 +19,7 @@ extension QRC {
                 let scalars = Array(line.unicodeScalars)
                 if let body = scan(scalars) {
                     if lines.count < Limits.maxLines, let lyric = lyricLine(body) { lines.append(lyric) }
-                } else if let tag = YRC.LineSyntax.tag(scalars) {
+                } else if let tag = MetadataTag.parse(scalars) {
                     tags[tag.key] = tag.value
                 }
             }

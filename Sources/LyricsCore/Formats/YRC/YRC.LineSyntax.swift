@@ -108,23 +108,6 @@ extension YRC {
             return (values, position)
         }
 
-        /// A metadata tag `[key:value]`: key 1–16 ASCII letters (lower-cased), value up to the last
-        /// `]` of the line, trimmed.
-        static func tag(_ scalars: [Unicode.Scalar]) -> (key: String, value: String)? {
-            let open = skipBlanks(scalars, from: 0)
-            guard open < scalars.count, scalars[open] == "[", let close = scalars.lastIndex(of: "]"), close > open
-            else { return nil }
-            var index = open + 1
-            var key = String.UnicodeScalarView()
-            while index < close, key.count <= 16, isASCIILetter(scalars[index]) {
-                key.append(scalars[index])
-                index += 1
-            }
-            guard (1...16).contains(key.count), index < close, scalars[index] == ":" else { return nil }
-            let value = String(String.UnicodeScalarView(scalars[(index + 1)..<close]))
-            return (String(key).lowercased(), String(value.trimmingWhitespace()))
-        }
-
         /// Whether the line starts like a header (`[` then a digit or sign, a comma before the `]`)
         /// without being one; the bracketed part, shortened, as evidence.
         static func brokenHeader(_ scalars: [Unicode.Scalar]) -> String? {
@@ -143,10 +126,6 @@ extension YRC {
             var index = index
             while index < limit, scalars[index] == " " || scalars[index] == "\t" { index += 1 }
             return index
-        }
-
-        private static func isASCIILetter(_ scalar: Unicode.Scalar) -> Bool {
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
         }
     }
 }

@@ -39,7 +39,7 @@ extension YRC {
                         lines.append(lyric)
                         fromJSON.append(false)
                     }
-                } else if let tag = LineSyntax.tag(scalars) {
+                } else if let tag = MetadataTag.parse(scalars) {
                     tags[tag.key] = tag.value
                 } else if broken == nil, let header = LineSyntax.brokenHeader(scalars) {
                     broken = (number, header)
