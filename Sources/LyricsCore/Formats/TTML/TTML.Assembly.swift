@@ -7,40 +7,42 @@ extension TTML {
             var lines: [LyricLine] = []
             for line in document.lines {
                 let (text, words) = settle(line.main)
-                var background: LyricLine.Backing?
-                if let run = line.background {
-                    let (bgText, bgWords) = withoutParentheses(settle(run))
-                    if !bgText.isEmpty {
-                        let start = run.begin ?? bgWords.first?.start.milliseconds ?? line.begin
-                        let end = run.end ?? bgWords.map(\.end.milliseconds).max() ?? line.end
-                        if let start, let end {
-                            let head = line.key.flatMap { document.head[$0] }
-                            background = LyricLine.Backing(
-                                start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: max(start, end)),
-                                text: bgText, words: bgWords,
-                                translation: run.translation ?? head?.backgroundTranslation,
-                                romanisation: run.romanisation ?? head?.backgroundRomanisation)
-                        }
-                    }
-                }
-                guard !text.isEmpty || background != nil else { continue }
-                // The line covers its syllables and its backing vocals (AMLL's rule).
-                let starts = [line.begin, words.first?.start.milliseconds, background?.start.milliseconds].compactMap { $0 }
-                let ends = [line.end, words.map(\.end.milliseconds).max(), background?.end.milliseconds].compactMap { $0 }
-                guard let start = starts.min(), let end = ends.max() else { continue }
                 let head = line.key.flatMap { document.head[$0] }
+                var backgrounds: [LyricLine.Backing] = []
+                for run in line.backgrounds {
+                    let (bgText, bgWords) = withoutParentheses(settle(run))
+                    guard !bgText.isEmpty else { continue }
+                    let start = run.begin ?? bgWords.first?.start.milliseconds ?? line.begin
+                    let end = run.end ?? bgWords.map(\.end.milliseconds).max() ?? line.end
+                    guard let start, let end else { continue }
+                    // The head's backing part belongs to the first run.
+                    let headPart = backgrounds.isEmpty ? head : nil
+                    backgrounds.append(LyricLine.Backing(
+                        start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: max(start, end)),
+                        text: bgText, words: bgWords,
+                        translation: run.translation ?? headPart?.backgroundTranslation,
+                        romanisation: run.romanisation ?? headPart?.backgroundRomanisation))
+                }
+                guard !text.isEmpty || !backgrounds.isEmpty else { continue }
+                // The line covers its syllables and its backing vocals (AMLL's rule).
+                let starts = [line.begin, words.first?.start.milliseconds].compactMap { $0 } + backgrounds.map(\.start.milliseconds)
+                let ends = [line.end, words.map(\.end.milliseconds).max()].compactMap { $0 } + backgrounds.map(\.end.milliseconds)
+                guard let start = starts.min(), let end = ends.max() else { continue }
                 var translation = line.main.translation ?? head?.translation
                 if let head, head.translationReplaces, let replacement = head.translation { translation = replacement }
+                // Languages are kept when the file names any (a lone unnamed translation is just the translation).
+                let translations = line.main.translations.contains { $0.language != nil } ? line.main.translations : []
                 if let agent = line.agent, !agents.contains(where: { $0.id == agent }), agents.count < 64 {
                     agents.append(Lyrics.Agent(id: agent, kind: .person))
                 }
+                // A line of backing vocals alone: its first run is the line.
+                let lead = text.isEmpty ? backgrounds.removeFirst() : nil
                 lines.append(LyricLine(
                     start: Timestamp(milliseconds: start), end: Timestamp(milliseconds: max(start, end)),
-                    text: text.isEmpty ? background?.text ?? "" : text,
-                    translation: translation, words: text.isEmpty ? background?.words ?? [] : words,
+                    text: lead?.text ?? text,
+                    translation: translation, words: lead?.words ?? words,
                     romanisation: line.main.romanisation ?? head?.romanisation,
-                    background: text.isEmpty ? nil : background,
-                    agent: line.agent))
+                    agent: line.agent, translations: translations, backgrounds: backgrounds))
             }
             guard !lines.isEmpty else { throw .noTimedLines }
             lines = lines.enumerated()

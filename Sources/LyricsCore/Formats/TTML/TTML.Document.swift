@@ -30,7 +30,8 @@ extension TTML {
         var key: String?
         var agent: String?
         var main = Run()
-        var background: Run?
+        /// One run per `x-bg` span, in document order.
+        var backgrounds: [Run] = []
     }
 
     /// The syllables and text of a line or of its backing vocals, in document order.
@@ -38,10 +39,15 @@ extension TTML {
         var pieces: [Piece] = []
         var begin: Int?
         var end: Int?
+        /// The first inline translation (what a line shows when the file names no language).
         var translation: String?
+        /// Every inline translation with its `xml:lang`, in document order.
+        var translations: [LyricLine.Translation] = []
         var romanisation: String?
         /// How many pieces are timed words (bounded by ``Limits/maxWords``).
         var wordCount = 0
+        /// Whether an `x-bg` span opened this run (not only a translation's part of it).
+        var opened = false
     }
 
     enum Piece {

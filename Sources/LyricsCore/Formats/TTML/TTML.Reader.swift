@@ -27,7 +27,8 @@ extension TTML {
             /// A `<span>` with neither role nor times: its text is plain text of the line.
             case plainSpan
             case background
-            case translation
+            /// An inline translation, with its `xml:lang`.
+            case translation(String?)
             case romanisation
             /// A span inside a translation or romanisation: more of its text.
             case roleText
@@ -167,17 +168,20 @@ extension TTML {
             switch attribute["role"] {
             case "x-translation":
                 buffer = ""
-                return .translation
+                return .translation(attribute["lang"])
             case "x-roman":
                 buffer = ""
                 return .romanisation
             case "x-bg":
-                if inBackground == 0 {
-                    // (A translation read earlier may have started the run with its part.)
-                    var run = line?.background ?? Run()
-                    run.begin = run.begin ?? attribute["begin"].flatMap(TTML.milliseconds)
-                    run.end = run.end ?? attribute["end"].flatMap(TTML.milliseconds)
-                    line?.background = run
+                if inBackground == 0, var current = line {
+                    // Each x-bg span is a run of its own, except that a translation read earlier
+                    // may have started the first run with its part.
+                    if current.backgrounds.last?.opened ?? true { current.backgrounds.append(Run()) }
+                    let last = current.backgrounds.count - 1
+                    current.backgrounds[last].opened = true
+                    current.backgrounds[last].begin = attribute["begin"].flatMap(TTML.milliseconds)
+                    current.backgrounds[last].end = attribute["end"].flatMap(TTML.milliseconds)
+                    line = current
                 }
                 inBackground += 1
                 return .background
@@ -214,8 +218,8 @@ extension TTML {
                 line = nil
             case .background:
                 inBackground = max(0, inBackground - 1)
-            case .translation:
-                setRole(translation: text)
+            case .translation(let language):
+                setRole(translation: text, language: language)
             case .romanisation:
                 setRole(romanisation: text)
             case .roleBackground(let isTranslation):
@@ -337,7 +341,7 @@ extension TTML {
 
         private var currentRun: Run? {
             guard let line else { return nil }
-            return inBackground > 0 ? line.background : line.main
+            return inBackground > 0 ? line.backgrounds.last : line.main
         }
 
         private func mutateRun(_ body: (inout Run) -> Void) {
@@ -345,10 +349,11 @@ extension TTML {
             guard var current = line else { return }
             line = nil
             if inBackground > 0 {
-                var run = current.background ?? Run()
-                current.background = nil
-                body(&run)
-                current.background = run
+                var runs = current.backgrounds
+                current.backgrounds = []
+                if runs.isEmpty { runs.append(Run()) }
+                body(&runs[runs.count - 1])
+                current.backgrounds = runs
             } else {
                 body(&current.main)
             }
@@ -389,9 +394,12 @@ extension TTML {
             }
         }
 
-        private func setRole(translation: String? = nil, romanisation: String? = nil) {
+        private func setRole(translation: String? = nil, language: String? = nil, romanisation: String? = nil) {
             mutateRun { run in
-                if let translation, run.translation == nil, !Self.collapsed(translation).isEmpty { run.translation = Self.collapsed(translation) }
+                if let translation, case let text = Self.collapsed(translation), !text.isEmpty {
+                    if run.translation == nil { run.translation = text }
+                    if run.translations.count < 64 { run.translations.append(LyricLine.Translation(language: language, text: text)) }
+                }
                 if let romanisation, run.romanisation == nil, !Self.collapsed(romanisation).isEmpty { run.romanisation = Self.collapsed(romanisation) }
             }
             buffer = ""
