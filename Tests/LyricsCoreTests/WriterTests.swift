@@ -88,6 +88,54 @@ import Testing
         }
     }
 
+    /// Random songs full of what each syntax finds hard (brackets, markup, entities, braces,
+    /// `-->`, digits, right-to-left text, emoji, shared and negative times) write, read back with
+    /// the reader's promises kept, and settle after one trip.
+    @Test(arguments: formats.filter { $0 != .ass })
+    func randomSongsSettleAfterOneTrip(_ format: OutputFormat) throws {
+        var random = SplitMix64(seed: 0x57_52_49_54)
+        let pool = ["Tide", "night", "a [01:02] b", "<i>x</i>", "&amp;", "&", "{\\b1}", "{curly}", "x --> y", "雨の音",
+                    "مرحبا", "🎵🌙", "[tr]", "<00:01.00>", "1999", "WEBVTT", "NOTE", "(oh)", "\\N", "a\tb", "Ab", "ça"]
+        func phrase() -> [String] { (0..<Int.random(in: 1...3, using: &random)).map { _ in pool.randomElement(using: &random)! } }
+        var written = 0
+        for round in 0..<150 {
+            var lines: [LyricLine] = []
+            var time = Int.random(in: -3_000...2_000, using: &random)
+            for _ in 0..<Int.random(in: 1...8, using: &random) {
+                time += [0, 10, 4, 700, 2_500].randomElement(using: &random)!
+                let tokens = Int.random(in: 0..<6, using: &random) == 0 ? [] : phrase()
+                var words: [Word] = []
+                var clock = time
+                if Bool.random(using: &random) {
+                    for (index, token) in tokens.enumerated() {
+                        let length = Int.random(in: 0...900, using: &random)
+                        words.append(Word(start: .init(milliseconds: clock), end: .init(milliseconds: clock + length),
+                                          text: token + (index < tokens.count - 1 ? " " : "")))
+                        clock += length + [0, 0, 120].randomElement(using: &random)!
+                    }
+                }
+                let end = max(clock, time + Int.random(in: 0...3_000, using: &random))
+                let backing = LyricLine.Backing(start: .init(milliseconds: time), end: .init(milliseconds: end), text: "echo",
+                                                translation: Bool.random(using: &random) ? "eco" : nil)
+                lines.append(WriterCase.line(time, end, tokens.joined(separator: " "),
+                                             tr: Bool.random(using: &random) ? phrase().joined(separator: " ") : nil,
+                                             roma: Int.random(in: 0..<4, using: &random) == 0 ? "ame no oto" : nil,
+                                             agent: [nil, "v1", "v2"].randomElement(using: &random)!,
+                                             role: Int.random(in: 0..<8, using: &random) == 0 ? .credit : .lyric, words: words,
+                                             bg: tokens.isEmpty || Bool.random(using: &random) ? [] : [backing]))
+            }
+            let song = Lyrics(metadata: .init(title: phrase().joined(separator: " ")), lines: lines)
+            guard let text = try? LyricsWriter.write(song, as: format) else { continue }
+            written += 1
+            let read = try Self.read(text, as: format)
+            #expect(invariantViolations(read) == [], "round \(round): \(text)")
+            let once = try LyricsWriter.write(read, as: format)
+            let twice = try LyricsWriter.write(try Self.read(once, as: format), as: format)
+            #expect(once == twice, "round \(round)")
+        }
+        #expect(written > 120)
+    }
+
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("samples")
 
@@ -131,6 +179,15 @@ import Testing
         let read = try LRC.parse(text)
         #expect(read.lines.map(\.text) == ["a ［01:02] b ＜00:03.00> c [Intro: piano]", "［tr] not an attachment"])
         #expect(read.title == "Bad ) bracket")
+        // After a word stamp an attachment name is text; an attachment's own text is read as it is.
+        let words = Lyrics(lines: [
+            WriterCase.line(3_000, 4_000, "[tr] word", words: [WriterCase.w(3_000, 3_500, "[tr] "), WriterCase.w(3_500, 4_000, "word")]),
+            WriterCase.line(4_000, 5_000, "Plain words", tr: "Same script [01:02]"),
+            WriterCase.line(5_000, 6_000, "More words"), WriterCase.line(6_000, 7_000, "Last words"),
+        ])
+        let enhanced = try LyricsWriter.write(words, as: .enhancedLRC)
+        #expect(enhanced.hasPrefix("[00:03.00]<00:03.00>[tr] <00:03.50>word<00:04.00>\n[00:04.00]Plain words\n[00:04.00][tr]Same script [01:02]\n"))
+        #expect(try LRC.parse(enhanced).lines.prefix(2).map { [$0.text, $0.translation] } == [["[tr] word", nil], ["Plain words", "Same script [01:02]"]])
     }
 
     @Test func ttmlText() throws {

@@ -58,11 +58,12 @@ extension LRC {
                 let extras = plan.extras[index]
                 if plan.attached.contains(index) {
                     out += stamp + body(line) + "\n"
-                    if let romanisation = extras.romanisation { out += stamp + "[roma]" + Self.text(romanisation) + "\n" }
+                    // An attachment's text is read as it is, up to the end of the line.
+                    if let romanisation = extras.romanisation { out += stamp + "[roma]" + romanisation.onOneLine + "\n" }
                     for part in extras.translations {
                         let language = line.translations.first { $0.text == line.translation }?.language
                             .flatMap { $0.unicodeScalars.allSatisfy(Self.isLanguageScalar) && !$0.isEmpty ? ":" + $0 : nil } ?? ""
-                        out += stamp + "[tr\(language)]" + Self.text(part) + "\n"
+                        out += stamp + "[tr\(language)]" + part + "\n"
                     }
                 } else {
                     if let romanisation = extras.romanisation { out += stamp + Self.text(romanisation) + "\n" }
@@ -78,7 +79,7 @@ extension LRC {
             guard enhanced, !line.words.isEmpty else { return Self.text(line.text) }
             var out = ""
             for (index, word) in line.words.enumerated() {
-                out += "<" + Self.stamp(word.start) + ">" + Self.text(word.text)
+                out += "<" + Self.stamp(word.start) + ">" + Self.text(word.text, opensBody: false)
                 let end = WrittenTime.centiseconds(word.end)
                 if index + 1 < line.words.count {
                     if end < WrittenTime.centiseconds(line.words[index + 1].start) { out += "<" + Self.stamp(word.end) + ">" }
@@ -125,7 +126,7 @@ extension LRC {
                     distinct(group.flatMap { index -> [String] in
                         let main = text(lines[index].text)
                         if plan.attached.contains(index) { return [main] }
-                        return (plan.extras[index].romanisation.map { [text($0)] } ?? []) + [main] + plan.extras[index].translations.map(text)
+                        return (plan.extras[index].romanisation.map { [text($0)] } ?? []) + [main] + plan.extras[index].translations.map { text($0) }
                     })
                 }
                 let paired = written.filter { $0.count >= 2 }.count
@@ -161,15 +162,17 @@ extension LRC {
             return WrittenTime.padded(cs / 6000, 2) + ":" + WrittenTime.padded(cs / 100 % 60, 2) + "." + WrittenTime.padded(cs % 100, 2)
         }
 
-        /// Lyric text on one line, with the brackets that would read as tags made full-width.
-        static func text(_ text: String) -> String {
+        /// Lyric text on one line, with the brackets that would read as tags made full-width: time
+        /// tags anywhere, an attachment name only when the text opens a line's body (after a word
+        /// stamp it is text).
+        static func text(_ text: String, opensBody: Bool = true) -> String {
             var scalars = Array(text.onOneLine.unicodeScalars)
             for index in scalars.indices where scalars[index] == "[" || scalars[index] == "<" {
                 let close: Unicode.Scalar = scalars[index] == "[" ? "]" : ">"
                 let limit = min(scalars.count, index + TimeTag.maxBodyLength + 2)
                 guard let end = scalars[(index + 1)..<limit].firstIndex(of: close) else { continue }
                 let inner = scalars[(index + 1)..<end]
-                let isAttachment = index == 0 && close == "]" && isAttachmentName(String(String.UnicodeScalarView(inner)))
+                let isAttachment = opensBody && index == 0 && close == "]" && isAttachmentName(String(String.UnicodeScalarView(inner)))
                 if isAttachment || TimeTag.milliseconds(inner) != nil {
                     scalars[index] = scalars[index] == "[" ? "［" : "＜"
                 }
