@@ -32,23 +32,31 @@ final class ConvertCLITests: CLITestCase {
         XCTAssertEqual(try files().filter { $0.hasPrefix(".") }, [], "no temporary files left")
     }
 
-    /// libass's reference reader: ffmpeg plays the ASS script and finds every line.
-    func testFFmpegReadsTheASSScript() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { throw XCTSkip("ffmpeg is not installed") }
-        let out = temp("song.ass")
-        XCTAssertEqual(try run(["convert", ttml, "-o", out]).status, 0)
+    /// Runs ffmpeg: its exit status, standard output and standard error.
+    func ffmpeg(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error", "-i", out, "-f", "srt", "-"]
+        process.arguments = ["-v", "error"] + arguments
         let pipe = Pipe(), errors = Pipe()
         process.standardOutput = pipe
         process.standardError = errors
         try process.run()
-        let srt = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
         let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, stderr)
-        XCTAssertEqual(stderr, "")
+        return (process.terminationStatus, data, stderr)
+    }
+
+    /// The reference readers: ffmpeg reads the ASS script and finds every line, and libass (its
+    /// subtitles filter) draws it.
+    func testFFmpegAndLibassReadTheASSScript() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { throw XCTSkip("ffmpeg is not installed") }
+        let out = temp("song.ass")
+        XCTAssertEqual(try run(["convert", ttml, "-o", out]).status, 0)
+        let converted = try ffmpeg(["-i", out, "-f", "srt", "-"])
+        XCTAssertEqual(converted.status, 0, converted.stderr)
+        XCTAssertEqual(converted.stderr, "")
+        let srt = String(decoding: converted.stdout, as: UTF8.self)
         // Each line, its translation, romanisation and backing vocals are events of their own.
         let cues = srt.components(separatedBy: " --> ").count - 1
         let events = try String(contentsOfFile: out, encoding: .utf8).components(separatedBy: "\nDialogue: ").count - 1
@@ -56,6 +64,12 @@ final class ConvertCLITests: CLITestCase {
         XCTAssertEqual(events, 12 * 3 + 5)
         for text in try texts(ttml) { XCTAssertTrue(srt.contains(text), text) }
         XCTAssertTrue(srt.contains("00:00:12,000 --> 00:00:16,450"), String(srt.prefix(200)))
+        // 21.5 s into the song, on black: the line, its translation, romanisation and backing vocals are drawn.
+        let frame = try ffmpeg(["-f", "lavfi", "-i", "color=black:s=640x360:d=30", "-ss", "21.5", "-vf", "subtitles=\(out)",
+                                "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        guard frame.status == 0 else { throw XCTSkip("ffmpeg has no subtitles filter (libass): \(frame.stderr)") }
+        XCTAssertEqual(frame.stdout.count, 640 * 360)
+        XCTAssertGreaterThan(frame.stdout.filter { $0 > 200 }.count, 600, "white text on the frame")
     }
 
     func testUnknownExtensionIsAOneLineUsageError() throws {
