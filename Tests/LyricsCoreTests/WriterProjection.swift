@@ -28,19 +28,39 @@ extension Lyrics {
 
     // MARK: - LRC
 
-    /// Times in centiseconds; gap lines (one per stamp, none where a line has text); the chosen
-    /// translation and the romanisation (the first of lines sharing a stamp only); no singers,
-    /// backing vocals or translation languages; credits as the reader marks them. Line-timed:
-    /// no words, a line ends at the next later stamp. Enhanced: words end at their written end
-    /// (or the next word's start when they touch or overlap), the line at its last stamp.
+    /// Times in centiseconds; gap lines (one per stamp, none where a line has text), and a gap
+    /// line closing each silence of 4 s or more and the song; the chosen translation and the
+    /// romanisation (the first of lines sharing a stamp only); no singers, backing vocals or
+    /// translation languages; credits as the reader marks them. Line-timed: no words, a line
+    /// ends at the next later stamp. Enhanced: words end at their written end (or the next
+    /// word's start when they touch or overlap), the line at its last stamp.
     private func carriedByLRC(enhanced: Bool) -> SongShape {
         func cs(_ time: Timestamp) -> Int { WrittenTime.centiseconds(time) * 10 }
         let stamps = lines.map { cs($0.start) }
         let texted = Set(lines.indices.filter { !lines[$0].text.isEmpty }.map { stamps[$0] })
         var gaps = Set<Int>()
+        // A run of lines with text at one stamp is closed by a gap line at its latest end when 4 s
+        // or more pass before the next stamp, or nothing follows; not when (enhanced) every line
+        // of it has words, whose end stamps carry the ends.
+        var closing: [Int: Int] = [:]
+        var first = 0
+        while first < lines.count {
+            var last = first
+            while last + 1 < lines.count, stamps[last + 1] == stamps[first] { last += 1 }
+            let run = lines[first...last].filter { !$0.text.isEmpty }
+            let end = run.map { cs($0.end) }.max() ?? 0
+            let next = last + 1 < lines.count ? stamps[last + 1] : Int.max
+            if !run.isEmpty, !(enhanced && run.allSatisfy { !$0.words.isEmpty }), end > stamps[first], next - end >= 4000 {
+                closing[last] = end
+            }
+            first = last + 1
+        }
         var kept: [(line: LyricLine, explicitEnd: Int?)] = []
         var previousTextStamp: Int?
         for (index, line) in lines.enumerated() {
+            defer {
+                if let end = closing[index] { kept.append((LyricLine(start: Timestamp(milliseconds: end), end: .zero, text: ""), nil)) }
+            }
             var copy = LyricLine(start: Timestamp(milliseconds: stamps[index]), end: .zero, text: line.text)
             if line.text.isEmpty {
                 guard !texted.contains(stamps[index]), gaps.insert(stamps[index]).inserted else { continue }

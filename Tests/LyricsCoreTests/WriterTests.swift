@@ -150,6 +150,11 @@ import Testing
         let plain = try LyricsWriter.write(WriterCase.lineTimed.lyrics, as: .lrc)
         #expect(plain.contains("[length:00:21.00]\n"))
         #expect(plain.contains("[00:01.23]Velvet lanterns drift across the quay\n[00:04.00]Moth wings hum a borrowed melody\n[00:07.50]\n"))
+        // The song's end is a bare stamp; so is a line's end before a silence of 4 s or more, not a shorter one.
+        #expect(plain.hasSuffix("[00:12.00]Over the tin roofs, a kettle sings\n[00:15.01]Nobody counts the silver rings\n[00:20.00]\n"))
+        let silences = Lyrics(lines: [WriterCase.line(1_000, 3_000, "Long rest"), WriterCase.line(7_000, 8_000, "Short rest"),
+                                      WriterCase.line(11_990, 13_000, "End")])
+        #expect(try LyricsWriter.write(silences, as: .lrc) == "[00:01.00]Long rest\n[00:03.00]\n[00:07.00]Short rest\n[00:11.99]End\n[00:13.00]\n")
         let long = try LyricsWriter.write(WriterCase.negativeAndLong.lyrics, as: .lrc)
         #expect(long.hasPrefix("[00:00.00]Before the downbeat\n"))  // no tags, no offset, clamped
         #expect(long.contains("[99:59.99]Long after midnight\n[100:00.50]Past the hundredth minute\n"))
@@ -175,9 +180,9 @@ import Testing
             WriterCase.line(2_000, 3_000, "[tr] not an attachment"),
         ])
         let text = try LyricsWriter.write(lyrics, as: .lrc)
-        #expect(text == "[ti:Bad ) bracket]\n\n[00:01.00]a ［01:02] b ＜00:03.00> c [Intro: piano]\n[00:02.00]［tr] not an attachment\n")
+        #expect(text == "[ti:Bad ) bracket]\n\n[00:01.00]a ［01:02] b ＜00:03.00> c [Intro: piano]\n[00:02.00]［tr] not an attachment\n[00:03.00]\n")
         let read = try LRC.parse(text)
-        #expect(read.lines.map(\.text) == ["a ［01:02] b ＜00:03.00> c [Intro: piano]", "［tr] not an attachment"])
+        #expect(read.lines.map(\.text) == ["a ［01:02] b ＜00:03.00> c [Intro: piano]", "［tr] not an attachment", ""])
         #expect(read.title == "Bad ) bracket")
         // After a word stamp an attachment name is text; an attachment's own text is read as it is.
         let words = Lyrics(lines: [
@@ -275,7 +280,7 @@ import Testing
         }
         #expect(notes(.wordTimed, .srt) == ["SRT carries no word timing: 4 lines lose their words", "SRT carries no title or language: dropped"])
         #expect(notes(.wordTimed, .enhancedLRC).isEmpty)
-        #expect(notes(.lineTimed, .lrc) == ["LRC carries no line ends: 1 line lasts until the next line starts"])
+        #expect(notes(.lineTimed, .lrc) == ["LRC keeps a line's end only before a silence of 4 s or more: 1 line lasts until the next line starts"])
         #expect(notes(.duet, .lrc) == ["LRC carries no word timing: 2 lines lose their words",
                                        "LRC carries no backing vocals: 2 lines lose theirs",
                                        "LRC carries no singers: 5 lines lose their singer"])

@@ -13,7 +13,7 @@ extension LyricsWriter {
             case words
             /// Word ends (WebVTT: a word ends where the next begins).
             case wordEnds
-            /// Line ends (line-timed LRC: a line lasts until the next stamp).
+            /// Line ends (LRC: a line lasts until the next stamp unless a silence of 4 s or more follows).
             case lineEnds
             /// Backing vocals.
             case backingVocals
@@ -39,7 +39,8 @@ extension LyricsWriter {
             switch kind {
             case .words: return "\(name) carries no word timing: \(lines("lose")) their words"
             case .wordEnds: return "\(name) carries no word ends: in \(count) line\(count == 1 ? "" : "s") a word now ends where the next begins"
-            case .lineEnds: return "\(name) carries no line ends: \(lines("last")) until the next line starts"
+            case .lineEnds:
+                return "\(name) keeps a line's end only before a silence of 4 s or more: \(lines("last")) until the next line starts"
             case .backingVocals: return "\(name) carries no backing vocals: \(lines("lose")) theirs"
             case .otherTranslations: return "\(name) carries one translation per line: \(lines("keep")) only the chosen one"
             case .romanisation: return "\(name) carries no romanisation: \(lines("lose")) theirs"
@@ -75,12 +76,14 @@ extension LyricsWriter {
             }.count)
         }
         if format == .lrc || format == .enhancedLRC {
-            // A line that ends before the next one starts (a gap after it) is stretched to it.
-            let starts = lines.map(\.start)
-            add(.lineEnds, sung.filter { line in
-                guard format == .lrc || line.words.isEmpty else { return false }
-                guard let next = starts.first(where: { $0 > line.start }) else { return false }
-                return line.end < next
+            // A line lasts until the next stamp written, a gap line closing a silence included.
+            let stamps = lines.map { WrittenTime.centiseconds($0.start) }
+            let written = (Set(stamps).union(LRC.Writer.closingGaps(lines, stamps: stamps, enhanced: format == .enhancedLRC).values)).sorted()
+            add(.lineEnds, lines.indices.filter { index in
+                let line = lines[index]
+                guard !line.text.isEmpty, format == .lrc || line.words.isEmpty else { return false }
+                let end = WrittenTime.centiseconds(line.end)
+                return end > stamps[index] && end != written.first { $0 > stamps[index] }
             }.count)
         }
         if ![.ttml, .ass].contains(format) { add(.backingVocals, sung.filter { !$0.backgrounds.isEmpty }.count) }

@@ -10,7 +10,7 @@
 /// | | LRC | enhanced LRC | TTML | SRT | WebVTT | ASS |
 /// |---|---|---|---|---|---|---|
 /// | line start | cs | cs | ms | ms | ms | cs |
-/// | line end | next start | end stamp¹ | ✓ | ✓ | ✓ | ✓ |
+/// | line end | before 4 s of silence¹ | end stamp¹ | ✓ | ✓ | ✓ | ✓ |
 /// | word timing | — | ✓ cs | ✓ | — | starts² | ✓ cs |
 /// | translation | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ |
 /// | translations by language | chosen one | chosen one | ✓ | chosen one | chosen one | chosen one |
@@ -21,7 +21,9 @@
 /// | credit lines | as lines³ | as lines³ | — | as cues³ | as cues³ | as lines³ |
 /// | title, artist, album, language, length | ✓ | ✓ | ✓ | — | — | title |
 ///
-/// ¹ for word-timed lines; others last until the next stamp. ² a word ends where the next begins.
+/// ¹ a bare stamp after a line followed by 4 s or more of silence, and after the last line; others
+/// last until the next stamp (enhanced LRC: word-timed lines end at their own end stamp).
+/// ² a word ends where the next begins.
 /// ³ read back as credits when they read as credits at the start or the end of the song.
 public enum LyricsWriter {
     /// The text of `lyrics` in `format`.

@@ -23,9 +23,12 @@ extension LRC {
     ///   one (``LyricLine/translation``), each of its `\n`-separated parts a line.
     /// - **Lines that share a stamp** (a duet) are written in order; the extras of all but the
     ///   first are dropped (an attachment at a stamp belongs to its first line).
-    /// - **Ends.** Line-timed LRC has none: a line lasts until the next stamp. Enhanced lines end
-    ///   with a stamp at their last word's end (and another at the line's end when later); a gap
-    ///   between two words is written as a stamp at the first word's end.
+    /// - **Ends.** An LRC line lasts until the next stamp, so a line's end is written as a bare
+    ///   stamp (a gap line) when a silence of ``silenceAsGapMs`` or more follows it, which the
+    ///   poster shows as an interlude, and after the last line; a shorter silence becomes part of
+    ///   the line (the poster keeps such a line on screen anyway). Enhanced lines end with a stamp
+    ///   at their last word's end (and another at the line's end when later); a gap between two
+    ///   words is written as a stamp at the first word's end.
     /// - **Escaping.** LRC has no escape: a `[` or `<` in lyric text that would open a time tag
     ///   (`[01:02]`, `<00:01.5>`), or an attachment at the start of the text (`[tr]`), is written
     ///   full-width (`［`, `＜`). ID tag values lose line breaks, and their brackets become
@@ -47,31 +50,69 @@ extension LRC {
             let stamps = lines.map { WrittenTime.centiseconds($0.start) }
             let texted = Set(lines.indices.filter { !lines[$0].text.isEmpty }.map { stamps[$0] })
             let plan = Self.plan(lines, stamps: stamps)
+            let closing = Self.closingGaps(lines, stamps: stamps, enhanced: enhanced)
             var gaps = Set<Int>()
             for (index, line) in lines.enumerated() {
                 let stamp = "[" + Self.stamp(line.start) + "]"
-                guard !line.text.isEmpty else {
+                if line.text.isEmpty {
                     // A gap at a stamp with text would be hidden by it (the reader drops it).
                     if !texted.contains(stamps[index]), gaps.insert(stamps[index]).inserted { out += stamp + "\n" }
-                    continue
-                }
-                let extras = plan.extras[index]
-                if plan.attached.contains(index) {
-                    out += stamp + body(line) + "\n"
-                    // An attachment's text is read as it is, up to the end of the line.
-                    if let romanisation = extras.romanisation { out += stamp + "[roma]" + romanisation.onOneLine + "\n" }
-                    for part in extras.translations {
-                        let language = line.translations.first { $0.text == line.translation }?.language
-                            .flatMap { $0.unicodeScalars.allSatisfy(Self.isLanguageScalar) && !$0.isEmpty ? ":" + $0 : nil } ?? ""
-                        out += stamp + "[tr\(language)]" + part + "\n"
-                    }
                 } else {
-                    if let romanisation = extras.romanisation { out += stamp + Self.text(romanisation) + "\n" }
-                    out += stamp + body(line) + "\n"
-                    for part in extras.translations { out += stamp + Self.text(part) + "\n" }
+                    out += written(line, at: stamp, extras: plan.extras[index], attached: plan.attached.contains(index))
                 }
+                if let end = closing[index] { out += "[" + Self.stamp(Timestamp(milliseconds: end * 10)) + "]\n" }
             }
             return out
+        }
+
+        /// A line with text, its romanisation and translation: at its stamp, or as attachments.
+        private func written(_ line: LyricLine, at stamp: String, extras: (romanisation: String?, translations: [String]),
+                             attached: Bool) -> String {
+            var out = ""
+            if attached {
+                out += stamp + body(line) + "\n"
+                // An attachment's text is read as it is, up to the end of the line.
+                if let romanisation = extras.romanisation { out += stamp + "[roma]" + romanisation.onOneLine + "\n" }
+                for part in extras.translations {
+                    let language = line.translations.first { $0.text == line.translation }?.language
+                        .flatMap { $0.unicodeScalars.allSatisfy(Self.isLanguageScalar) && !$0.isEmpty ? ":" + $0 : nil } ?? ""
+                    out += stamp + "[tr\(language)]" + part + "\n"
+                }
+            } else {
+                if let romanisation = extras.romanisation { out += stamp + Self.text(romanisation) + "\n" }
+                out += stamp + body(line) + "\n"
+                for part in extras.translations { out += stamp + Self.text(part) + "\n" }
+            }
+            return out
+        }
+
+        /// A silence this long after a line is an interlude on the poster (the scene builder's
+        /// threshold), so LRC keeps it as a gap line.
+        static let silenceAsGapMs = 4000
+
+        /// Bare stamps that end lines whose end the file would not otherwise carry (LRC stretches a
+        /// line to the next stamp), keyed by the index of the last line of their stamp: after each
+        /// run of lines with text at one stamp, at the run's latest end, when ``silenceAsGapMs`` or
+        /// more pass before the next stamp, or when nothing follows (the song's last line).
+        /// Enhanced runs whose lines all have words carry their ends in their end stamps.
+        static func closingGaps(_ lines: [LyricLine], stamps: [Int], enhanced: Bool) -> [Int: Int] {
+            var closing: [Int: Int] = [:]
+            var taken = Set(stamps)
+            var first = 0
+            while first < lines.count {
+                var last = first
+                while last + 1 < lines.count, stamps[last + 1] == stamps[first] { last += 1 }
+                let run = lines[first...last].filter { !$0.text.isEmpty }
+                if !run.isEmpty, !(enhanced && run.allSatisfy { !$0.words.isEmpty }) {
+                    let end = run.map { WrittenTime.centiseconds($0.end) }.max() ?? 0
+                    let next = last + 1 < lines.count ? stamps[last + 1] : nil
+                    if end > stamps[first], next.map({ ($0 - end) * 10 >= silenceAsGapMs }) ?? true, taken.insert(end).inserted {
+                        closing[last] = end
+                    }
+                }
+                first = last + 1
+            }
+            return closing
         }
 
         /// The line's text, with word stamps and its end when enhanced.
