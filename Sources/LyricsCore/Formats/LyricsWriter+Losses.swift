@@ -79,11 +79,13 @@ extension LyricsWriter {
             // A line lasts until the next stamp written, a gap line closing a silence included.
             let stamps = lines.map { WrittenTime.centiseconds($0.start) }
             let written = (Set(stamps).union(LRC.Writer.closingGaps(lines, stamps: stamps, enhanced: format == .enhancedLRC).values)).sorted()
+            var next = 0  // the first written stamp after the line's (lines are sorted by start)
             add(.lineEnds, lines.indices.filter { index in
+                while next < written.count, written[next] <= stamps[index] { next += 1 }
                 let line = lines[index]
                 guard !line.text.isEmpty, format == .lrc || line.words.isEmpty else { return false }
                 let end = WrittenTime.centiseconds(line.end)
-                return end > stamps[index] && end != written.first { $0 > stamps[index] }
+                return end > stamps[index] && (next == written.count || end != written[next])
             }.count)
         }
         if ![.ttml, .ass].contains(format) { add(.backingVocals, sung.filter { !$0.backgrounds.isEmpty }.count) }
