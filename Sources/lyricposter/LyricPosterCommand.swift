@@ -10,7 +10,7 @@ struct LyricPosterCommand: ParsableCommand {
         commandName: "lyricposter",
         abstract: "Render lyric posters: a cover with the current lyric line and its neighbours.",
         version: versionText,
-        subcommands: [FrameCommand.self, CardCommand.self, ServeCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, VideoCommand.self, CatalogCommand.self, FollowCommand.self, InspectCommand.self, ThemesCommand.self]
+        subcommands: [FrameCommand.self, CardCommand.self, ServeCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, VideoCommand.self, CatalogCommand.self, FollowCommand.self, InspectCommand.self, ConvertCommand.self, ThemesCommand.self]
     )
 
     static func main() {

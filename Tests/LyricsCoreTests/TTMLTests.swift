@@ -92,7 +92,11 @@ import Testing
         let line = try #require(lyrics.lines.first)
         #expect(line.text == "雨音")
         #expect(line.translation == "Sound of rain")  // the first of several
+        #expect(line.translations == [.init(language: "en", text: "Sound of rain"), .init(language: "fr", text: "Bruit de pluie")])
         #expect(line.romanisation == "ama oto")
+        // One translation without a language is only the translation.
+        let plain = try Self.parse(Self.tt(#"<p begin="1" end="2">a<span ttm:role="x-translation">b</span></p>"#))
+        #expect(plain.lines[0].translation == "b" && plain.lines[0].translations.isEmpty)
     }
 
     static let head = """
@@ -140,6 +144,27 @@ import Testing
         #expect(lyrics.lines[1].end.milliseconds == 7000)  // widened to its backing vocals
         #expect(lyrics.lines[2].background?.text == "(one) two (three)")
         #expect(lyrics.inspectJSON().contains(#""background": {"start_ms": 3000, "end_ms": 4000, "text": "hold on""#))
+    }
+
+    @Test func eachBackingSpanIsARunOfItsOwn() throws {
+        let lyrics = try Self.parse(Self.tt("""
+            <p begin="1" end="6"><span begin="1" end="2">Call</span>\
+            <span ttm:role="x-bg" begin="2" end="3"><span begin="2" end="3">(oh)</span></span> \
+            <span ttm:role="x-bg"><span begin="4" end="5">(la</span> <span begin="5" end="6">la)</span>\
+            <span ttm:role="x-translation">tra la</span></span></p>\
+            <p begin="7" end="8"><span ttm:role="x-bg"><span begin="7" end="8">(alone)</span></span>\
+            <span ttm:role="x-bg"><span begin="8" end="9">(after)</span></span></p>
+            """))
+        let runs = lyrics.lines[0].backgrounds
+        #expect(runs.map(\.text) == ["oh", "la la"])
+        #expect(runs.map(\.start.milliseconds) == [2000, 4000] && runs.map(\.end.milliseconds) == [3000, 6000])
+        #expect(runs[1].words.map(W.init) == [W(4000, 5000, "la "), W(5000, 6000, "la")])
+        #expect(runs.map(\.translation) == [nil, "tra la"])
+        #expect(lyrics.lines[0].text == "Call")
+        #expect(lyrics.lines[0].background?.text == "oh la la")  // the merged view
+        // A line of backing vocals alone: the first run is the line, the others stay backing runs.
+        #expect(lyrics.lines[1].text == "alone" && lyrics.lines[1].backgrounds.map(\.text) == ["after"])
+        #expect(lyrics.lines[1].end.milliseconds == 9000)
     }
 
     @Test func agents() throws {

@@ -17,9 +17,16 @@ extension Lyrics {
     /// A line's translation is the one whose language is `tag` (case-insensitive, `_` read as
     /// `-`), else the first whose language has the same primary subtag (`zh` for `zh-Hans`, or a
     /// `tag` of `zh-CN` matching `zh-Hans`), else the line's first. `nil` shows each line's first.
+    ///
+    /// A line whose only translation names no language keeps it as ``LyricLine/translation``
+    /// alone (``LyricLine/translations`` is for files that name languages or carry several).
     public func choosingTranslation(_ tag: String?) -> Lyrics {
-        guard lines.contains(where: { $0.translations.count > 1 }) else { return self }
         var result = self
+        for index in result.lines.indices {
+            let translations = result.lines[index].translations
+            if translations.count == 1, translations[0].language == nil { result.lines[index].translations = [] }
+        }
+        guard result.lines.contains(where: { $0.translations.count > 1 }) else { return result }
         for index in result.lines.indices where !result.lines[index].translations.isEmpty {
             let translations = result.lines[index].translations
             result.lines[index].translation = (tag.flatMap { Self.best(translations, for: $0) } ?? translations[0]).text

@@ -18,9 +18,10 @@ import Foundation
 ///   nothing), becomes the line's words. Without timed spans the line's text is its plain text.
 ///   Ruby (`tts:ruby`) keeps the base text and drops the annotation.
 /// - **Roles**: `ttm:role="x-translation"` and `"x-roman"` spans are the line's translation and
-///   romanisation (the first of each); `"x-bg"` is its backing vocals, with their own syllables,
-///   times (from the syllables when missing) and nested translation/romanisation, one pair of
-///   enclosing parentheses removed.
+///   romanisation (the first of each); when any translation names its `xml:lang`, every one is
+///   also kept with its language (``LyricLine/translations``). Each `"x-bg"` span is a run of
+///   backing vocals, with its own syllables, times (from the syllables when missing) and nested
+///   translation/romanisation, one pair of enclosing parentheses removed.
 /// - **Head**: `ttm:agent` (`xml:id`, `type` person/group/other, `ttm:name`); `ttm:title`;
 ///   `iTunesMetadata` translations and transliterations (`<text for="key">`, matched to the
 ///   line's `itunes:key`; a `type="replacement"` translation replaces the inline one, any other
