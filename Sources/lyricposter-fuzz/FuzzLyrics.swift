@@ -1,7 +1,7 @@
 // libFuzzer targets for the lyrics path, one per format: decoding, that format's parser, the
 // timeline, scenes and display-text cleaning. Built by `make fuzz` with AddressSanitizer and
 // coverage instrumentation and linked with libFuzzer (driven through LLVMFuzzerRunDriver, see
-// main.swift; FUZZ_TARGET=lrc, ttml, yrc, srt or vtt). The format is forced, so every input
+// main.swift; FUZZ_TARGET=lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe or ass). The format is forced, so every input
 // reaches the parser under test whatever its content; `lrc` also runs the content sniffer.
 import Foundation
 import LyricPoster
@@ -30,5 +30,10 @@ func fuzzLyrics(_ data: UnsafePointer<UInt8>?, _ size: Int, format: LyricsFormat
         precondition(scene.lines.filter { $0.role != .current }.count <= 5, "at most before + marker + after lines")
     }
     _ = FramePlan.perLine(builder)
+    // Every writer takes whatever was read, and its output reads back.
+    for output in OutputFormat.allCases {
+        guard let written = try? LyricsWriter.write(lyrics, as: output) else { continue }
+        _ = try? LyricsReader.parse(written, format: output.readFormat)
+    }
     return 0
 }

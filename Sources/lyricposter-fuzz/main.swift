@@ -1,6 +1,6 @@
 import Foundation
 
-// One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt (FuzzLyrics.swift),
+// One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass (FuzzLyrics.swift),
 // qrc, krc (FuzzBinaryLyrics.swift),
 // cover (FuzzCover.swift), tags (FuzzTags.swift), mpris (FuzzMPRIS.swift), manifest (FuzzManifest.swift)
 // choice (FuzzChoice.swift) or request (FuzzRequest.swift).
@@ -20,6 +20,11 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
     "yrc": { data, size in fuzzLyrics(data, size, format: .yrc) },
     "srt": { data, size in fuzzLyrics(data, size, format: .srt) },
     "vtt": { data, size in fuzzLyrics(data, size, format: .vtt) },
+    "eslrc": { data, size in fuzzLyrics(data, size, format: .eslrc) },
+    "lys": { data, size in fuzzLyrics(data, size, format: .lys) },
+    "lyl": { data, size in fuzzLyrics(data, size, format: .lyl) },
+    "lqe": { data, size in fuzzLyrics(data, size, format: .lqe) },
+    "ass": { data, size in fuzzLyrics(data, size, format: .ass) },
     "qrc": { data, size in fuzzQRC(data, size) },
     "krc": { data, size in fuzzKRC(data, size) },
     "cover": { data, size in fuzzCover(data, size) },
@@ -31,7 +36,7 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
 ]
 let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 guard let target = targets[name] else {
-    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, qrc, krc, cover, tags, mpris, manifest, choice or request\n".utf8))
+    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, qrc, krc, cover, tags, mpris, manifest, choice or request\n".utf8))
     exit(64)
 }
 guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
