@@ -7,6 +7,8 @@ extension LRC.Parser {
         /// A trailing word stamp: where the file says the line ends.
         var end: Int?
         var translations: [String] = []
+        /// The language of each of ``translations`` (LRCX `[tr:lang]`), `nil` where none is named.
+        var languages: [String?] = []
         var romanisation: String?
         /// A JSON credit line: a credit whatever it says, never grouped with lyrics at its stamp.
         var isCredit = false
@@ -24,7 +26,7 @@ extension LRC.Parser {
         private var list: [Entry] = []
         private var seen: [Int: Set<String>] = [:]       // stamp → texts already used there
         private var blanks: Set<Int> = []
-        private var attachments: [(stamp: Int, text: String, isRomanisation: Bool)] = []
+        private var attachments: [(stamp: Int, text: String, isRomanisation: Bool, language: String?)] = []
         private var untimed: [(entries: [Int], text: String)] = []
         /// ESLyric's reading: every word stamp is a boundary between two words, even one earlier
         /// than the stamp before it (see ``words(of:lineStamp:boundaries:)``).
@@ -32,14 +34,32 @@ extension LRC.Parser {
 
         /// Adds a timed line; returns its entry's index when it has text and is not a duplicate.
         mutating func add(_ body: LRC.LineSyntax.Body, at stamp: Int) -> Int? {
-            let (text, words, end) = Self.words(of: body, lineStamp: stamp, boundaries: stampsAreBoundaries)
+            var (text, words, end) = Self.words(of: body, lineStamp: stamp, boundaries: stampsAreBoundaries)
             if text.isEmpty {
                 if blanks.insert(stamp).inserted { list.append(Entry(stamp: stamp, text: "", words: [])) }
                 return nil
             }
+            var translations: [String] = []
+            if words.isEmpty, let (main, appended) = Self.appendedTranslation(text) {
+                text = main
+                translations = [appended]
+            }
             guard seen[stamp, default: []].insert(text).inserted else { return nil }
-            list.append(Entry(stamp: stamp, text: text, words: words, end: end))
+            list.append(Entry(stamp: stamp, text: text, words: words, end: end, translations: translations))
             return list.count - 1
+        }
+
+        /// A translation appended to its line in lenticular brackets, `text〖translation〗` or
+        /// `text【translation】` (LyricsKit writes the latter): the text and the translation, or `nil`.
+        static func appendedTranslation(_ text: String) -> (String, String)? {
+            for (open, close) in [("〖", "〗"), ("【", "】")] where text.hasSuffix(close) {
+                guard let start = text.range(of: open, options: .backwards) else { continue }
+                let main = text[..<start.lowerBound].trimmingWhitespace()
+                let inner = text[start.upperBound..<text.index(before: text.endIndex)].trimmingWhitespace()
+                guard !main.isEmpty, !inner.isEmpty, !inner.contains(open), !inner.contains(close) else { continue }
+                return (String(main), String(inner))
+            }
+            return nil
         }
 
         /// A JSON credit line at `stamp` (written as is, never grouped with lines at its stamp).
@@ -48,24 +68,27 @@ extension LRC.Parser {
             list.append(Entry(stamp: stamp, text: text, words: [], isCredit: true))
         }
 
-        /// An LRCX `[tr]` attachment for the line at `stamp`.
-        mutating func attach(_ translation: String, at stamp: Int) {
-            attachments.append((stamp, translation, false))
+        /// An LRCX `[tr]` or `[tr:lang]` attachment for the line at `stamp`.
+        mutating func attach(_ translation: String, language: String? = nil, at stamp: Int) {
+            attachments.append((stamp, translation, false, language))
         }
 
         /// An LRCX `[roma]` attachment for the line at `stamp`.
         mutating func attach(romanisation: String, at stamp: Int) {
-            attachments.append((stamp, romanisation, true))
+            attachments.append((stamp, romanisation, true, nil))
         }
 
         /// An untimed line that followed the timed `entries` on its own: their translation. One pair
-        /// of enclosing parentheses is removed (syncedlyrics writes `(translated line)`).
+        /// of enclosing parentheses or lenticular brackets is removed (syncedlyrics writes
+        /// `(translated line)`, others `〖translated line〗`).
         mutating func attachUntimed(_ text: String, to entries: [Int]) {
             var text = Substring(text)
-            if let first = text.first, let last = text.last, text.count >= 2,
-               (first == "(" && last == ")") || (first == "（" && last == "）"),
-               !text.dropFirst().dropLast().contains(where: { "()（）".contains($0) }) {
-                text = text.dropFirst().dropLast().trimmingWhitespace()
+            for (open, close) in [("(", ")"), ("（", "）"), ("〖", "〗"), ("【", "】")] {
+                if let first = text.first, let last = text.last, text.count >= 2, String(first) == open, String(last) == close,
+                   !text.dropFirst().dropLast().contains(where: { String($0) == open || String($0) == close }) {
+                    text = text.dropFirst().dropLast().trimmingWhitespace()
+                    break
+                }
             }
             untimed.append((entries, String(text)))
         }
@@ -100,10 +123,12 @@ extension LRC.Parser {
                     if list[members[t]].text != Self.placeholder { list[lead].translations.append(list[members[t]].text) }
                 }
             }
-            func add(_ text: String, asTranslationOf index: Int) {
+            func add(_ text: String, language: String? = nil, asTranslationOf index: Int) {
                 guard !text.isEmpty, text != Self.placeholder, text != list[index].text,
                       !list[index].translations.contains(text), list[index].romanisation != text else { return }
                 list[index].translations.append(text)
+                while list[index].languages.count < list[index].translations.count - 1 { list[index].languages.append(nil) }
+                list[index].languages.append(language)
             }
             for held in untimed {
                 for entry in held.entries {
@@ -116,7 +141,7 @@ extension LRC.Parser {
                 if attachment.isRomanisation {
                     if list[index].romanisation == nil, !attachment.text.isEmpty { list[index].romanisation = attachment.text }
                 } else {
-                    add(attachment.text, asTranslationOf: index)
+                    add(attachment.text, language: attachment.language, asTranslationOf: index)
                 }
             }
             return list.enumerated()

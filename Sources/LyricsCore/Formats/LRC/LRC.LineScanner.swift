@@ -35,8 +35,8 @@ extension LRC {
                 if let close, let attachment = attachment(scalars[(index + 1)..<close]) {
                     let payload = String(String(String.UnicodeScalarView(scalars[(close + 1)...])).trimmingWhitespace())
                     switch attachment {
-                    case .translation:
-                        syntax.content = .translation(payload)
+                    case .translation(let language):
+                        syntax.content = .translation(payload, language: language)
                     case .romanisation:
                         syntax.content = .romanisation(payload)
                     case .other:
@@ -136,7 +136,7 @@ extension LRC {
             return (LineSyntax.Tag(key: key, value: String(value)), cursor + 1)
         }
 
-        private enum Attachment { case translation, romanisation, other }
+        private enum Attachment { case translation(language: String?), romanisation, other }
 
         /// LyricsX LRCX attachment tags, recognised only right after a time tag:
         /// `[tr]`, `[tr:lang]`, `[tt]`, `[fu]`, `[roma]` (lower case, as LyricsKit writes them).
@@ -144,7 +144,7 @@ extension LRC {
             let name = String(String.UnicodeScalarView(body))
             switch name {
             case "tr":
-                return .translation
+                return .translation(language: nil)
             case "roma":
                 return .romanisation
             case "tt", "fu":
@@ -153,7 +153,7 @@ extension LRC {
                 guard name.hasPrefix("tr:") else { return nil }
                 let language = name.unicodeScalars.dropFirst(3)
                 guard !language.isEmpty, language.allSatisfy({ isKeyScalar($0) }) else { return nil }
-                return .translation
+                return .translation(language: String(String.UnicodeScalarView(language)))
             }
         }
 

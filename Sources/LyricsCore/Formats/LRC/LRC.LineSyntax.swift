@@ -19,8 +19,9 @@ extension LRC {
             case none
             /// Lyric text, possibly with word time tags.
             case text(Body)
-            /// An LRCX `[tr]`/`[tr:lang]` attachment: a translation of the line with the same time tag.
-            case translation(String)
+            /// An LRCX `[tr]`/`[tr:lang]` attachment: a translation of the line with the same time tag,
+            /// and the language it names.
+            case translation(String, language: String?)
             /// An LRCX `[roma]` attachment: the romanisation of the line with the same time tag.
             case romanisation(String)
             /// An LRCX attachment LyricPoster does not use (`[tt]`, `[fu]`).

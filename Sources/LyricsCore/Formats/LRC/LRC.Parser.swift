@@ -56,8 +56,9 @@ extension LRC {
                         previousTimed = []
                         continue
                     }
-                    if pending != nil || Self.holdsTimeTag(text) {
-                        // A run of untimed lines, or a broken timed line, is no translation.
+                    if pending != nil || Self.holdsTimeTag(text) || text.hasPrefix("[") {
+                        // A run of untimed lines, a broken timed line (`[1:2:3text`) or a bracketed
+                        // label (`[Chorus]`) is no translation.
                         pendingIsAlone = false
                     } else if !previousTimed.isEmpty {
                         pending = (previousTimed, text)
@@ -70,8 +71,8 @@ extension LRC {
                 switch syntax.content {
                 case .none, .ignoredAttachment, .untimed:
                     break
-                case .translation(let translation):
-                    for stamp in syntax.stamps { book.attach(translation, at: stamp) }
+                case .translation(let translation, let language):
+                    for stamp in syntax.stamps { book.attach(translation, language: language, at: stamp) }
                 case .romanisation(let romanisation):
                     for stamp in syntax.stamps { book.attach(romanisation: romanisation, at: stamp) }
                 case .text(let body):
@@ -194,7 +195,10 @@ extension LRC {
                     translation: entry.translations.isEmpty ? nil : entry.translations.joined(separator: "\n"),
                     words: words,
                     role: entry.isCredit ? .credit : .lyric,
-                    romanisation: entry.romanisation
+                    romanisation: entry.romanisation,
+                    // LRCX names its translations' languages: then each is kept on its own.
+                    translations: entry.languages.contains { $0 != nil }
+                        ? zip(entry.translations, entry.languages).map { LyricLine.Translation(language: $1, text: $0) } : []
                 ))
             }
             return lines
