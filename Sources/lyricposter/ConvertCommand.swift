@@ -37,6 +37,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: subtract (default) or add. The output has the offset applied.", valueName: "sign"))
     var offsetSign: String = "subtract"
 
+    @Option(name: .customLong("translation-lang"), help: ArgumentHelp("Which translation a format with room for one keeps when the lyrics carry several languages; default: your locale's, else the file's first.", valueName: "tag"))
+    var translationLang: String?
+
     static let formatNames = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
 
     func validate() throws {
@@ -61,6 +64,7 @@ struct ConvertCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
+        lyrics.notes.forEach { warn("\(path): \($0)") }
         let text: String
         do {
             text = try LyricsWriter.write(lyrics, as: target)
@@ -101,12 +105,14 @@ struct ConvertCommand: ParsableCommand {
         let forced = format.flatMap(LyricsFormat.init(rawValue:))
         guard MediaTags.isAudioFile(input) else {
             if lyricsOverride != nil { throw PosterError(path: input, reason: "--lyrics goes with an audio file") }
-            return (try Inputs.lyrics(input, format: forced, encoding: encoding, offsetSign: sign), input)
+            return (try Inputs.lyrics(input, format: forced, encoding: encoding, offsetSign: sign,
+                                      translationLanguage: translationLang ?? ReadOptions.localeLanguage), input)
         }
         var options = RenderOptions()
         options.format = forced
         options.encoding = encoding
         options.offsetSign = sign
+        options.translationLanguage = translationLang
         let song = try SongResolver.resolve(.audio(input, cover: nil, lyrics: lyricsOverride), options: options, needCover: false)
         if output != "-", song.lyricsPath != input, OutputFile.sameFile(output, song.lyricsPath) {
             throw PosterError(path: output, reason: "output would overwrite the input \(song.lyricsPath)")

@@ -16,7 +16,7 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("lyrics"), help: ArgumentHelp("With an audio file: the lyrics file to use instead of its sidecar or tags.", valueName: "file"))
     var lyricsOverride: String?
 
-    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt or vtt (detected from the content when omitted).", valueName: "format"))
+    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt, vtt, qrc, krc, lys, lyl, lqe, eslrc or ass (detected from the content when omitted).", valueName: "format"))
     var format: String?
 
     @Option(help: ArgumentHelp("Text encoding of the lyrics file; detected when omitted.", valueName: "name"))

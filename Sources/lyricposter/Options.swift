@@ -36,7 +36,7 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Romanisation sub-lines (romaji, pinyin) between a line and its translation: show or hide.", valueName: "mode"))
     var romanisation: String = "show"
 
-    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt or vtt (detected from the content when omitted).", valueName: "format"))
+    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt, vtt, qrc, krc, lys, lyl, lqe, eslrc or ass (detected from the content when omitted).", valueName: "format"))
     var format: String?
 
     @Option(help: ArgumentHelp("Title to show instead of the [ti:] tag (\"\" for none).", valueName: "text"))
