@@ -45,10 +45,15 @@ extension LayoutEngine {
         let budget = isQuote ? .infinity : isCurrent ? area.height * share : area.height / 3
         let main = fit(line.text, look: mainLook, language: line.language, width: area.width, alignment: alignment,
                        maxHeight: budget, minScale: isCurrent && !isQuote ? 0.75 : 1)
-        var mainBlock = place(main, role: line.role, text: line.text, look: mainLook, area: area, top: 0, alignment: alignment)
+        // Readings above the current line take a band of their own over it, when it has room.
+        let rubyBand = line.role == .current && !line.ruby.isEmpty && main.layout.lineCount == 1
+            && budget - main.layout.extentRect.height >= mainLook.size * 0.42 * Self.lineHeight * 1.5
+            ? (mainLook.size * 0.42 * Self.lineHeight).rounded() : 0
+        var mainBlock = place(main, role: line.role, text: line.text, look: mainLook, area: area, top: rubyBand, alignment: alignment)
         mainBlock.sung = line.sung
         var blocks = [mainBlock]
-        var height = main.layout.extentRect.height
+        var height = main.layout.extentRect.height + rubyBand
+        if rubyBand > 0 { blocks += rubyBlocks(line, over: mainBlock, area: area) }
 
         /// A sub-line under the line at `scale` of its size; left out when there is no room for one line.
         func subLine(_ subText: String?, role: Scene.Role, scale: Double, opacity: Double, sung: [Double] = []) {
@@ -187,5 +192,40 @@ extension LayoutEngine {
             y += gap + g.height
         }
         return (blocks, focusRect)
+    }
+
+    /// The readings of `line`'s words, each centred over the characters it reads in `block` (a
+    /// one-line current line), in the band above it. A reading that would overlap the one before
+    /// it or leave the region is left out.
+    func rubyBlocks(_ line: Scene.Line, over block: TextBlock, area: Rect) -> [TextBlock] {
+        var byteOffsets: [Int] = []
+        var offset = 0
+        for character in line.text {
+            byteOffsets.append(offset)
+            offset += character.utf8.count
+        }
+        byteOffsets.append(offset)
+        var rubyLook = look(for: .ruby)
+        rubyLook.size = rubyLook.size.rounded()
+        var blocks: [TextBlock] = []
+        var rightmost = -Double.infinity
+        for mark in line.ruby where mark.range.upperBound < byteOffsets.count {
+            let bytes = byteOffsets[mark.range.lowerBound]..<byteOffsets[mark.range.upperBound]
+            let rects = block.layout.clusters.filter { bytes.contains($0.byteIndex) }.map(\.rect)
+            guard let first = rects.first else { continue }
+            let span = rects.dropFirst().reduce(first) { $0.union($1) }
+            let fitted = fit(mark.text, look: rubyLook, language: line.language, width: area.width, alignment: .left, minScale: 1)
+            let width = fitted.layout.logicalRect.width
+            let centre = block.origin.x + span.midX
+            let x = min(max(area.minX, centre - width / 2), area.maxX - width)
+            guard x >= rightmost else { continue }
+            var ruby = place(fitted, role: .ruby, text: mark.text, look: rubyLook,
+                             area: Rect(x: x, y: area.minY, width: width, height: area.height), top: 0, alignment: .left)
+            // The band sits just over the line's ink.
+            ruby.origin.y = block.origin.y + span.minY - fitted.layout.logicalRect.maxY + 0.1 * rubyLook.size
+            blocks.append(ruby)
+            rightmost = x + width
+        }
+        return blocks
     }
 }

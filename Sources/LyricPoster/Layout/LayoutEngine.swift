@@ -68,6 +68,8 @@ public final class LayoutEngine {
         case .romanisation:
             return Look(size: g.neighbourSize * t.translationScale * 0.9, weight: 400,
                         color: text.withAlpha(t.translationOpacity * 0.9), maxLines: 2)
+        case .ruby:
+            return Look(size: g.currentSize * 0.42, weight: 400, color: currentColor.withAlpha(t.translationOpacity), maxLines: 1)
         case .background:
             return Look(size: g.neighbourSize * t.translationScale, weight: 400, color: text.withAlpha(t.translationOpacity * 0.85), maxLines: 2)
         case .title: return Look(size: g.titleSize, weight: 700, color: text, maxLines: 2)

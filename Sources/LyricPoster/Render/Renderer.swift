@@ -464,7 +464,7 @@ public final class Renderer {
 
     static func isDimmed(_ role: Scene.Role) -> Bool {
         switch role {
-        case .previous, .next, .translation, .romanisation, .background, .artist, .interlude, .elapsed, .total: return true
+        case .previous, .next, .translation, .romanisation, .background, .artist, .interlude, .elapsed, .total, .ruby: return true
         case .current, .title, .quote: return false
         }
     }

@@ -18,6 +18,15 @@ public struct Scene: Hashable, Sendable {
         case background
         /// A line chosen for a share card: every chosen line is one, all of equal weight.
         case quote
+        /// A reading (furigana) drawn small above the characters of the current line it reads.
+        case ruby
+    }
+
+    /// A reading over part of a line: the characters `range` (extended grapheme clusters of the
+    /// line's text, as ``Line/sung`` counts them) read as `text`.
+    public struct Ruby: Hashable, Sendable {
+        public var range: Range<Int>
+        public var text: String
     }
 
     /// Which singer a line belongs to, for duets.
@@ -50,6 +59,9 @@ public struct Scene: Hashable, Sendable {
         /// For a karaoke current line: how far it has been sung, per character of `text` (its
         /// extended grapheme clusters, in order), each from 0 (not yet) to 1 (sung). Empty: no fill.
         public var sung: [Double] = []
+        /// Readings of the line's words (TTML ruby), drawn above them on the current line; empty
+        /// when the file gives none or the shown text no longer matches its words.
+        public var ruby: [Ruby] = []
     }
 
     /// Where in the song the instant falls.

@@ -199,9 +199,30 @@ public struct SceneBuilder: Sendable {
         var backing = l.background.map { Scene.Backing(text: DisplayText.clean($0.text, maxCharacters: maxLineCharacters)) }
         if backing?.text.isEmpty == true { backing = nil }
         let voice: Scene.Voice = l.agent.map { duetAgents.contains($0) ? .duet : .lead } ?? .lead
-        return Scene.Line(role: role, text: text, translation: translation,
-                          romanisation: romanised?.isEmpty == false ? romanised : nil, backing: backing, voice: voice,
-                          language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
+        var shown = Scene.Line(role: role, text: text, translation: translation,
+                               romanisation: romanised?.isEmpty == false ? romanised : nil, backing: backing, voice: voice,
+                               language: FontSetup.language(of: text, songLanguage: language), lineIndex: index)
+        if text == l.text { shown.ruby = Self.ruby(l.words) }
+        return shown
+    }
+
+    /// The readings of `words` as character ranges of their joined text (whose outer spaces are
+    /// trimmed, as the line's text is).
+    static func ruby(_ words: [Word]) -> [Scene.Ruby] {
+        guard words.contains(where: { $0.ruby != nil }) else { return [] }
+        var marks: [Scene.Ruby] = []
+        var offset = -(words.first?.text.prefix { $0.isWhitespace }.count ?? 0)
+        for word in words {
+            let count = word.text.count
+            if let reading = word.ruby, !reading.isEmpty {
+                let core = word.text.trimmingCharacters(in: .whitespaces).count
+                let lead = word.text.prefix { $0.isWhitespace }.count
+                let start = offset + lead
+                if start >= 0, core > 0 { marks.append(Scene.Ruby(range: start..<(start + core), text: reading)) }
+            }
+            offset += count
+        }
+        return marks
     }
 
     /// How far each character of `text` has been sung at `time`: from the line's word timing
