@@ -36,7 +36,7 @@ public enum CatalogEntry: Sendable {
 /// and JSONL manifests (read line by line), so memory does not grow with the catalogue.
 /// Not thread-safe: callers take entries under a lock.
 public final class CatalogSources {
-    public static let lyricsExtensions: Set<String> = ["lrc", "ttml", "yrc", "srt", "vtt"]
+    public static let lyricsExtensions: Set<String> = ["lrc", "ttml", "yrc", "srt", "vtt", "qrc", "krc", "lys", "lyl", "lqe", "ass"]
     public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp"]
     /// The longest manifest line read; longer lines are reported and skipped.
     public static let maxLineBytes = 64 * 1024

@@ -63,7 +63,7 @@ public struct ResolvedSong: Sendable {
 /// | cover | `--cover FILE` | the embedded picture (the front cover first) | `cover`, `folder`, `front`, `album`, `albumart` `.jpg/.jpeg/.png/.webp` in the audio file's folder, case-insensitive | — |
 public enum SongResolver {
     /// Lyric sidecar extensions, in the order tried.
-    public static let sidecarExtensions = ["lrc", "ttml", "yrc", "srt", "vtt", "txt"]
+    public static let sidecarExtensions = ["lrc", "ttml", "yrc", "qrc", "krc", "lys", "lqe", "lyl", "ass", "srt", "vtt", "txt"]
     /// Folder cover names, in the order tried.
     public static let folderCoverNames = ["cover", "folder", "front", "album", "albumart"]
     public static let folderCoverExtensions = ["jpg", "jpeg", "png", "webp"]
