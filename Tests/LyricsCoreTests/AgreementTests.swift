@@ -172,4 +172,37 @@ import Testing
         #expect(try LyricsReader.load(Data(hex.utf8)).lines == LyricsReader.parse(qrc.text).lines)
         #expect(try LyricsReader.load(LyricEncoders.krc(krc.text)).lines == LyricsReader.parse(krc.text).lines)
     }
+
+    /// Backing vocals as each word-timed format marks them (TTML `x-bg`, QRC's bracketed line as
+    /// the TTML tool exports it, Lyricify's backing prop, ASS `-bg`) read as the same backing run,
+    /// and the line covers it.
+    @Test func backingVocalsAgree() throws {
+        let forms = [
+            """
+            <tt xmlns="http://www.w3.org/ns/ttml" xmlns:ttm="http://www.w3.org/ns/ttml#metadata"><body><div>            <p begin="1" end="2"><span begin="1" end="1.5">Call</span> <span begin="1.5" end="2">out</span>            <span ttm:role="x-bg"><span begin="1.8" end="2.2">(echo</span> <span begin="2.2" end="2.6">back)</span></span></p>            <p begin="3" end="4"><span begin="3" end="4">again</span></p></div></body></tt>
+            """,
+            "[1000,1000]Call (1000,500)out(1500,500)\n[1800,800]（echo (1800,400)back）(2200,400)\n[3000,1000]again(3000,1000)",
+            "[4]Call (1000,500)out(1500,500)\n[7]echo (1800,400)back(2200,400)\n[4]again(3000,1000)",
+            """
+            [Script Info]
+            [Events]
+            Format: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text
+            Dialogue: 0,0:00:01.00,0:00:02.00,Default,v1,0,0,0,,{\\k50}Call {\\k50}out
+            Dialogue: 0,0:00:01.80,0:00:02.60,Default,v1-bg,0,0,0,,{\\k40}echo {\\k40}back
+            Dialogue: 0,0:00:03.00,0:00:04.00,Default,v1,0,0,0,,{\\k100}again
+            """,
+        ]
+        for text in forms {
+            let lyrics = try LyricsReader.parse(text)
+            let context = "\(lyrics.format)"
+            try #require(lyrics.lines.count == 2, "\(context): \(lyrics.lines.map(\.text))")
+            let line = lyrics.lines[0]
+            #expect(line.text == "Call out", "\(context)")
+            #expect(line.start.milliseconds == 1000 && line.end.milliseconds == 2600, "\(context) \(line.start)–\(line.end)")
+            let run = try #require(line.backgrounds.first, "\(context)")
+            #expect(line.backgrounds.count == 1, "\(context)")
+            #expect(run.text == "echo back", "\(context)")
+            #expect(run.words.map { W($0) } == [W(1800, 2200, "echo "), W(2200, 2600, "back")], "\(context)")
+        }
+    }
 }

@@ -126,7 +126,7 @@ extension ASS {
                     lines[target].romanisation = lines[target].romanisation ?? text
                 }
             }
-            return lines.map(Lyricify.Tags.coveringBackings)
+            return lines.map(BackingLines.covering)
         }
 
         /// The main line an event gives, or `nil` when it has no text.

@@ -19,4 +19,15 @@ enum BackingLines {
         }
         return result
     }
+
+    /// `line` widened to cover its backing runs, so that they are not cut off when it ends
+    /// (TTML's rule, which every reader of backing vocals follows).
+    static func covering(_ line: LyricLine) -> LyricLine {
+        var line = line
+        for run in line.backgrounds {
+            line.start = min(line.start, run.start)
+            line.end = max(line.end, run.end)
+        }
+        return line
+    }
 }

@@ -12,7 +12,7 @@ extension Lyricify {
             for id in fileOrder.compactMap(\.agent) where !agents.contains(where: { $0.id == id }) {
                 agents.append(Lyrics.Agent(id: id, kind: .person))
             }
-            let covering = fileOrder.map(coveringBackings)
+            let covering = fileOrder.map(BackingLines.covering)
             var lines = covering.indices
                 .sorted { (covering[$0].start, $0) < (covering[$1].start, $1) }
                 .map { covering[$0] }
@@ -22,16 +22,6 @@ extension Lyricify {
                 length: tags["length"].flatMap(LRC.TagValue.length))
             return Lyrics(format: format, encoding: encoding, tags: tags, metadata: metadata, agents: agents, lines: lines)
                 .applyingOffset(offset, sign: options.offsetSign)
-        }
-
-        /// `line` widened to cover its backing runs, so that they are not cut off when it ends.
-        static func coveringBackings(_ line: LyricLine) -> LyricLine {
-            var line = line
-            for run in line.backgrounds {
-                line.start = min(line.start, run.start)
-                line.end = max(line.end, run.end)
-            }
-            return line
         }
     }
 }
