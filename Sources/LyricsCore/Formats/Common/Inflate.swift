@@ -58,4 +58,26 @@ enum Inflate {
         if let failure { throw failure }
         return output
     }
+
+    /// The UTF-8 text (a leading BOM dropped) of the zlib stream at the start of `input`, with
+    /// errors that name the format: `"<format> inflates past the limit of N bytes"`, `"not valid
+    /// <format>: <what> (reason)"` for a damaged stream (`what` says what failed, e.g. "the lyrics
+    /// do not inflate"), `"not valid <format>: the <noun> lyrics are not UTF-8 text"`.
+    static func text(_ input: [UInt8], limit: Int, format: String, failure what: String, noun: String) throws(LyricsError) -> String {
+        let inflated: [UInt8]
+        do {
+            inflated = try zlib(input, limit: limit)
+        } catch {
+            switch error {
+            case .tooLarge: throw .tooLarge("\(format) inflates past the limit of \(limit) bytes")
+            case .corrupt(let reason): throw .invalid("not valid \(format): \(what) (\(reason))")
+            }
+        }
+        var utf8 = inflated[...]
+        if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8 = utf8.dropFirst(3) }
+        guard let text = String(validating: utf8, as: UTF8.self) else {
+            throw .invalid("not valid \(format): the \(noun) lyrics are not UTF-8 text")
+        }
+        return text
+    }
 }

@@ -50,21 +50,7 @@ public enum KRC {
         guard data.count <= Limits.maxBytes else { throw .tooLarge("KRC larger than the limit of \(Limits.maxBytes) bytes") }
         let stream = data.dropFirst(4).enumerated().map { $0.element ^ key[$0.offset & 15] }
         guard !stream.isEmpty else { throw .invalid("not valid KRC: nothing after the krc1 header") }
-        let inflated: [UInt8]
-        do {
-            inflated = try Inflate.zlib(stream, limit: Limits.maxBytes)
-        } catch {
-            switch error {
-            case .tooLarge: throw .tooLarge("KRC inflates past the limit of \(Limits.maxBytes) bytes")
-            case .corrupt(let reason): throw .invalid("not valid KRC: the lyrics do not inflate (\(reason))")
-            }
-        }
-        var utf8 = inflated[...]
-        if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8 = utf8.dropFirst(3) }
-        guard let text = String(validating: utf8, as: UTF8.self) else {
-            throw .invalid("not valid KRC: the inflated lyrics are not UTF-8 text")
-        }
-        return text
+        return try Inflate.text(stream, limit: Limits.maxBytes, format: "KRC", failure: "the lyrics do not inflate", noun: "inflated")
     }
 
     /// Parses decoded KRC text.

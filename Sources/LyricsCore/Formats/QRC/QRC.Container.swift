@@ -72,22 +72,8 @@ extension QRC {
 
         /// QQ's triple DES, then zlib (zero padding after the stream ignored), then UTF-8 (BOM dropped).
         static func decryptAndInflate(_ encrypted: [UInt8]) throws(LyricsError) -> String {
-            let plain = Cipher.decrypt(encrypted)
-            let inflated: [UInt8]
-            do {
-                inflated = try Inflate.zlib(plain, limit: Limits.maxBytes)
-            } catch {
-                switch error {
-                case .tooLarge: throw .tooLarge("QRC inflates past the limit of \(Limits.maxBytes) bytes")
-                case .corrupt(let reason): throw .invalid("not valid QRC: the encrypted lyrics do not decrypt (\(reason))")
-                }
-            }
-            var utf8 = inflated[...]
-            if utf8.starts(with: [0xEF, 0xBB, 0xBF]) { utf8 = utf8.dropFirst(3) }
-            guard let text = String(validating: utf8, as: UTF8.self) else {
-                throw .invalid("not valid QRC: the decrypted lyrics are not UTF-8 text")
-            }
-            return text
+            try Inflate.text(Cipher.decrypt(encrypted), limit: Limits.maxBytes, format: "QRC",
+                             failure: "the encrypted lyrics do not decrypt", noun: "decrypted")
         }
 
         private static func isHexDigit(_ byte: UInt8) -> Bool {
