@@ -6,33 +6,46 @@ import XCTest
 /// file every 5 ms, and each new poster's lateness is the player's true position at that instant
 /// minus its line's start.
 final class FollowClockTests: FollowTestCase {
-    /// The monotonic instants (ns) at which the poster file was replaced.
+    /// The monotonic instants (ns) at which the poster file was replaced, from inotify: the
+    /// kernel queues every rename into the folder, so two replacements close together (a seek) or
+    /// a slow thread (under ThreadSanitizer) never merge into one, as a polling `stat` could.
     final class PosterWatch: @unchecked Sendable {
         private let lock = NSLock()
         private var instants: [Int64] = []
         private var running = true
-        private let path: String
+        private let fd: Int32
 
         init(_ path: String) {
-            self.path = path
+            let directory = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            fd = inotify_init1(Int32(IN_CLOEXEC))
+            precondition(fd >= 0 && inotify_add_watch(fd, directory, UInt32(IN_MOVED_TO) | UInt32(IN_CLOSE_WRITE)) >= 0, "inotify")
+            // A poster already there counts as the first one seen.
+            if FileManager.default.fileExists(atPath: path) { instants.append(FollowClockTests.monotonic()) }
             Thread.detachNewThread { [self] in
-                var last: (ino_t, Int, Int)?
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
                 while lock.withLock({ running }) {
-                    var info = stat()
-                    if stat(path, &info) == 0 {
-                        let now = FollowClockTests.monotonic()
-                        let id = (info.st_ino, info.st_mtim.tv_sec, info.st_mtim.tv_nsec)
-                        if last == nil || last! != id {
-                            lock.withLock { instants.append(now) }
-                            last = id
-                        }
+                    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    guard poll(&ready, 1, 20) > 0 else { continue }
+                    let count = read(fd, &buffer, buffer.count)
+                    let now = FollowClockTests.monotonic()
+                    var offset = 0
+                    while count > 0, offset + 16 <= count {
+                        let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset + 12, as: UInt32.self)) }
+                        let bytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+                        if String(decoding: bytes, as: UTF8.self) == name { lock.withLock { instants.append(now) } }
+                        offset += 16 + length
                     }
-                    usleep(5_000)
                 }
+                close(fd)
             }
         }
 
-        func stop() -> [Int64] { lock.withLock { running = false; return instants } }
+        func stop() -> [Int64] {
+            let result = lock.withLock { running = false; return instants }
+            usleep(40_000)  // the watching thread closes its descriptor
+            return result
+        }
         var count: Int { lock.withLock { instants.count } }
     }
 
@@ -90,8 +103,8 @@ final class FollowClockTests: FollowTestCase {
     func testAnOffClockSteppedPlayerIsFollowedOnItsOwnClock() throws {
         let song = try makeSong("song", title: "Slow", seconds: 30, in: "music")
         try copyCover(to: "music")
-        _ = try follow()
         let watch = PosterWatch(temp("out/now.png"))
+        _ = try follow()
         try startPlayer("scripted", ["--skew", "0.97", "--step-ms", "250"])
         try track(["xesam:title": "Slow", "xesam:url": fileURL(song), "mpris:trackid": "/t/1", "mpris:length": 30_000_000])
         try send(["cmd": "play"])
@@ -109,8 +122,8 @@ final class FollowClockTests: FollowTestCase {
     func testASilentSeekIsFoundAndOffsetShiftsChanges() throws {
         let song = try makeSong("song", title: "Silent", seconds: 40, in: "music")
         try copyCover(to: "music")
-        _ = try follow(["--offset", "150"])
         let watch = PosterWatch(temp("out/now.png"))
+        _ = try follow(["--offset", "150"])
         try startPlayer("scripted", ["--no-seeked"])
         try track(["xesam:title": "Silent", "xesam:url": fileURL(song), "mpris:trackid": "/t/1", "mpris:length": 40_000_000])
         try send(["cmd": "play"])
