@@ -77,11 +77,8 @@ public enum ASS {
             if let broken = script.broken { throw .invalid("not valid ASS: line \(broken.line): \(broken.reason)") }
             throw .noTimedLines
         }
-        var agents: [Lyrics.Agent] = []
-        for id in lines.compactMap(\.agent) where !agents.contains(where: { $0.id == id }) {
-            agents.append(Lyrics.Agent(id: id, kind: .person))
-        }
-        var sorted = lines.indices.sorted { (lines[$0].start, $0) < (lines[$1].start, $1) }.map { lines[$0] }
+        let agents = lines.namedAgents
+        var sorted = lines.sortedByStart()
         Credits.mark(&sorted)
         let title = script.info["title"].flatMap { placeholderTitles.contains($0.lowercased()) ? nil : $0 }
         return Lyrics(format: .ass, encoding: encoding, tags: script.info, metadata: Lyrics.Metadata(title: title),

@@ -26,10 +26,10 @@ extension KRC {
             lines.removeAll { $0.text.isEmpty }
             guard !lines.isEmpty else { throw .noTimedLines }
             Credits.mark(&lines)
-            lines = lines.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
-            let length = tags["total"].flatMap(LRC.TagValue.milliseconds).flatMap { $0 > 0 ? Timestamp(milliseconds: $0) : nil }
-            let metadata = Lyrics.Metadata(title: tags["ti"], artist: tags["ar"], album: tags["al"], language: tags["la"],
-                                           length: length)
+            lines = lines.sortedByStart()
+            // Kugou gives the song's length as [total:], in milliseconds (0 when unknown).
+            var metadata = Lyrics.Metadata(tags: tags)
+            metadata.length = tags["total"].flatMap(LRC.TagValue.milliseconds).flatMap { $0 > 0 ? Timestamp(milliseconds: $0) : nil }
             let lyrics = Lyrics(format: .krc, encoding: encoding, tags: tags, metadata: metadata, lines: lines)
             return lyrics.applyingOffset(tags["offset"].flatMap(LRC.TagValue.offset) ?? 0, sign: options.offsetSign)
         }

@@ -84,10 +84,8 @@ extension LRC {
             guard !entries.isEmpty else { throw .noTimedLines }
 
             let offset = tags["offset"].flatMap(TagValue.offset) ?? 0
-            let metadata = Lyrics.Metadata(
-                title: tags["ti"], artist: tags["ar"], album: tags["al"], language: tags["la"],
-                length: tags["length"].flatMap(TagValue.length) ?? tags["total"].flatMap(TagValue.milliseconds).map(Timestamp.init)
-            )
+            var metadata = Lyrics.Metadata(tags: tags)
+            metadata.length = metadata.length ?? tags["total"].flatMap(TagValue.milliseconds).map(Timestamp.init)
             var lines = resolve(entries, offset: offset, length: metadata.length)
             Credits.mark(&lines)
             return Lyrics(format: .lrc, encoding: encoding, tags: tags, metadata: metadata, offsetMs: offset, lines: lines)

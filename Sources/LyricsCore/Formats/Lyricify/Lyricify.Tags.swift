@@ -1,5 +1,5 @@
 extension Lyricify {
-    /// The last steps every Lyricify reader (and the ASS reader) takes: apply `[offset:]`, sort, mark credits, fill in metadata.
+    /// The last steps every Lyricify reader takes: widen, sort, mark credits, fill in metadata, apply `[offset:]`.
     enum Tags {
         /// The finished ``Lyrics``: each line widened to cover its backing runs (TTML's rule), then
         /// `[offset:]` from `tags` applied to every time (lines, words, backing runs) as `options`
@@ -8,19 +8,10 @@ extension Lyricify {
         static func lyrics(_ format: LyricsFormat, encoding: String, tags: [String: String], lines fileOrder: [LyricLine],
                            options: ReadOptions) -> Lyrics {
             let offset = tags["offset"].flatMap(LRC.TagValue.offset) ?? 0
-            var agents: [Lyrics.Agent] = []
-            for id in fileOrder.compactMap(\.agent) where !agents.contains(where: { $0.id == id }) {
-                agents.append(Lyrics.Agent(id: id, kind: .person))
-            }
-            let covering = fileOrder.map(BackingLines.covering)
-            var lines = covering.indices
-                .sorted { (covering[$0].start, $0) < (covering[$1].start, $1) }
-                .map { covering[$0] }
+            var lines = fileOrder.map(BackingLines.covering).sortedByStart()
             Credits.mark(&lines)
-            let metadata = Lyrics.Metadata(
-                title: tags["ti"], artist: tags["ar"], album: tags["al"], language: tags["la"],
-                length: tags["length"].flatMap(LRC.TagValue.length))
-            return Lyrics(format: format, encoding: encoding, tags: tags, metadata: metadata, agents: agents, lines: lines)
+            return Lyrics(format: format, encoding: encoding, tags: tags, metadata: Lyrics.Metadata(tags: tags),
+                          agents: fileOrder.namedAgents, lines: lines)
                 .applyingOffset(offset, sign: options.offsetSign)
         }
     }

@@ -26,10 +26,8 @@ extension QRC {
             guard !lines.isEmpty else { throw .noTimedLines }
             Credits.mark(&lines)
             lines = BackingLines.attach(lines).map(BackingLines.covering)
-            lines = lines.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
-            let metadata = Lyrics.Metadata(title: tags["ti"], artist: tags["ar"], album: tags["al"], language: tags["la"],
-                                           length: tags["length"].flatMap(LRC.TagValue.length))
-            let lyrics = Lyrics(format: .qrc, encoding: encoding, tags: tags, metadata: metadata, lines: lines)
+            lines = lines.sortedByStart()
+            let lyrics = Lyrics(format: .qrc, encoding: encoding, tags: tags, metadata: Lyrics.Metadata(tags: tags), lines: lines)
             return lyrics.applyingOffset(tags["offset"].flatMap(LRC.TagValue.offset) ?? 0, sign: options.offsetSign)
         }
 

@@ -97,9 +97,7 @@ extension Subtitles {
                 if let broken { throw .invalid("not valid \(dialect.name): line \(broken.line): malformed cue timing '\(broken.text)'") }
                 throw .noTimedLines
             }
-            lines = lines.enumerated()
-                .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
-                .map(\.element)
+            lines = lines.sortedByStart()
             Credits.mark(&lines)
             return Lyrics(format: dialect == .srt ? .srt : .vtt, encoding: encoding, agents: agents, lines: lines)
         }

@@ -44,9 +44,7 @@ extension TTML {
                     backgrounds: backgrounds))
             }
             guard !lines.isEmpty else { throw .noTimedLines }
-            lines = lines.enumerated()
-                .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
-                .map(\.element)
+            lines = lines.sortedByStart()
 
             var tags = document.tags
             if let title = document.title { tags["title"] = title }

@@ -61,10 +61,7 @@ extension YRC {
             Credits.mark(&plainLines)
             for (index, line) in zip(plain, plainLines) { lines[index] = line }
 
-            let metadata = Lyrics.Metadata(
-                title: tags["ti"], artist: tags["ar"], album: tags["al"], language: tags["la"],
-                length: tags["length"].flatMap(LRC.TagValue.length))
-            return Lyrics(format: .yrc, encoding: encoding, tags: tags, metadata: metadata, lines: lines)
+            return Lyrics(format: .yrc, encoding: encoding, tags: tags, metadata: Lyrics.Metadata(tags: tags), lines: lines)
         }
 
         /// The line a header and its body give, or `nil` when it has no text.
