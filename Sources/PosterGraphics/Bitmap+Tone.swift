@@ -32,9 +32,11 @@ extension Bitmap {
 
     /// For each row, the most colourful pixel's chroma — max(r, g, b) − min(r, g, b), 0…1 — over
     /// the columns `x0..<x1` (every other column: backdrops are smooth).
-    public func rowChroma(x0: Int, x1: Int) -> [Double] {
+    public func rowChroma(x0: Int, x1: Int, rows: Range<Int>? = nil) -> [Double] {
         let x0 = max(0, x0), x1 = min(width, x1)
+        let rows = (rows ?? 0..<height).clamped(to: 0..<height)
         return (0..<height).map { y in
+            guard rows.contains(y) else { return 0 }
             var most = 0
             for x in Swift.stride(from: x0, to: x1, by: 2) {
                 let p = rgba(x: x, y: y)
@@ -47,13 +49,16 @@ extension Bitmap {
     /// For each row, the largest (`brightest`) or smallest value of each of the red, green and
     /// blue channels (straight, 0…255) over the columns `x0..<x1`: a colour at least as extreme
     /// as every pixel of the row, for bounding contrast without looking at each pixel again.
-    public func rowExtremes(x0: Int, x1: Int, brightest: Bool) -> [(r: Double, g: Double, b: Double)] {
+    /// Rows outside `rows` (default: all) are not read and hold the neutral extreme.
+    public func rowExtremes(x0: Int, x1: Int, rows: Range<Int>? = nil, brightest: Bool) -> [(r: Double, g: Double, b: Double)] {
         let x0 = max(0, x0), x1 = min(width, x1)
+        let rows = (rows ?? 0..<height).clamped(to: 0..<height)
         let rowWords = stride / 4
         return pixels.withUnsafeBytes { raw in
             let words = raw.bindMemory(to: UInt32.self)
             return (0..<height).map { y in
                 var r: UInt32 = brightest ? 0 : 255, g = r, b = r
+                guard rows.contains(y) else { return (Double(r), Double(g), Double(b)) }
                 for x in Swift.stride(from: x0, to: x1, by: 1) {
                     var v = words[y * rowWords + x]
                     if v >> 24 != 255 {

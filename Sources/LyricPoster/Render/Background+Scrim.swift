@@ -32,15 +32,16 @@ extension Background {
         // How colourful the tint itself is (a frost mixes towards it).
         let tintChroma = max(tint.red, tint.green, tint.blue) - min(tint.red, tint.green, tint.blue)
         for zone in zones {
-            let extremes = base.rowExtremes(x0: Int(zone.rect.minX.rounded(.down)), x1: Int(zone.rect.maxX.rounded(.up)), brightest: dark)
             let y0 = max(0, Int(zone.rect.minY.rounded(.down))), y1 = min(h, Int(zone.rect.maxY.rounded(.up)))
             guard y1 > y0 else { continue }
+            let extremes = base.rowExtremes(x0: Int(zone.rect.minX.rounded(.down)), x1: Int(zone.rect.maxX.rounded(.up)), rows: y0..<y1,
+                                            brightest: dark)
             if !dark, smooth, theme.background != .solid {
                 // Dark text on a light backdrop: nothing saturated sits right behind it (a vivid
                 // spot of the cover under the title reads as a stain). The frost is raised until
                 // the row's most colourful pixel is no more than `maxChromaBehindText`. (A solid
                 // block of the cover's colour is the ground by design, not a stain.)
-                let chroma = base.rowChroma(x0: Int(zone.rect.minX.rounded(.down)), x1: Int(zone.rect.maxX.rounded(.up)))
+                let chroma = base.rowChroma(x0: Int(zone.rect.minX.rounded(.down)), x1: Int(zone.rect.maxX.rounded(.up)), rows: y0..<y1)
                 for y in y0..<y1 where chroma[y] > Self.maxChromaBehindText && chroma[y] > tintChroma {
                     let alpha = (chroma[y] - Self.maxChromaBehindText) / (chroma[y] - min(tintChroma, Self.maxChromaBehindText))
                     need[y] = max(need[y], min(1, alpha + 0.02))
