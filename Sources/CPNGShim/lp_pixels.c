@@ -114,3 +114,17 @@ double lp_luminance_quantile(const uint8_t *data, size_t stride, int x0, int x1,
     }
     return 1;
 }
+
+void lp_halve_argb32(const uint8_t *src, size_t src_stride, int width, int height, uint8_t *dst, size_t dst_stride) {
+    int w = width / 2, h = height / 2;
+    for (int y = 0; y < h; y++) {
+        const uint8_t *a = src + (size_t)(2 * y) * src_stride, *b = a + src_stride;
+        uint8_t *out = dst + (size_t)y * dst_stride;
+        for (int x = 0; x < w; x++) {
+            for (int c = 0; c < 4; c++) {
+                unsigned sum = (unsigned)a[8 * x + c] + a[8 * x + 4 + c] + b[8 * x + c] + b[8 * x + 4 + c];
+                out[4 * x + c] = (uint8_t)((sum + 2) >> 2);
+            }
+        }
+    }
+}

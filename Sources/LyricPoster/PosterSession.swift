@@ -208,14 +208,14 @@ public final class PosterSession: @unchecked Sendable {
         if let cached {
             background = cached
         } else {
-            // The largest area the cover is drawn at is the whole canvas.
+            // Decoded no larger than it is drawn (see Background.coverSize).
             let cover = try timings.measure("decode") { () throws(PosterError) in
                 if allowUntitled, coverData.isEmpty {
                     do { return try PlaceholderCover.make(seed: lyrics.metadata.title ?? "") } catch {
                         throw PosterError(path: "placeholder cover", reason: "\(error)")
                     }
                 }
-                do { return try ImageDecoder.decode(coverData, limits: options.limits, minimumSize: (preset.width, preset.height)) } catch {
+                do { return try ImageDecoder.decode(coverData, limits: options.limits, minimumSize: Background.coverSize(geometry: geometry, theme: options.theme)) } catch {
                     throw PosterError(path: coverPath, reason: "\(error)")
                 }
             }

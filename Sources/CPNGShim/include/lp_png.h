@@ -101,6 +101,11 @@ void lp_box_blur_lines(uint8_t *p, int count, int length, size_t step, size_t li
 double lp_luminance_quantile(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1,
                              const double *red, const double *green, const double *blue, double quantile);
 
+/// Halves ARGB32 (or any 4-byte) pixels: each output pixel is the rounded mean of a 2×2 block,
+/// channel by channel (means of premultiplied values stay premultiplied). Output is
+/// (width / 2) × (height / 2); an odd last column or row is dropped.
+void lp_halve_argb32(const uint8_t *src, size_t src_stride, int width, int height, uint8_t *dst, size_t dst_stride);
+
 // Lock and unlock of a Mutex, told to ThreadSanitizer (lp_tsan.c); no-ops in other builds.
 void lp_tsan_acquire(const void *address);
 void lp_tsan_release(const void *address);

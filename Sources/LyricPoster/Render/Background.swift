@@ -33,18 +33,22 @@ public struct Background: Sendable {
         // dark bars at its sides. The sharp card keeps the cover whole.
         let inner = cover.frameFreeRect()
         let artwork = cover.cropped(x: inner.x, y: inner.y, width: inner.width, height: inner.height)
+        // Drawn small (the blur's base, the scheme's probe, the card's shadow), the pictures are
+        // read from their halvings rather than whole.
+        let artworkLevels = BitmapLevels(artwork)
+        let coverLevels = inner.width == cover.width && inner.height == cover.height ? artworkLevels : BitmapLevels(cover)
         let colours = CoverColours(artwork)
         let average = colours.average
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
 
         // 1. The base: the cover, blurred or sharp, or a gradient of two of its colours.
-        let frost = try drawBase(on: canvas, cover: artwork, colours: colours, theme: theme, layout: geometry.layout, unit: geometry.unit)
+        let frost = try drawBase(on: canvas, cover: artworkLevels, colours: colours, theme: theme, layout: geometry.layout, unit: geometry.unit)
 
         // 2. The scheme, decided on the cover itself (the same for every preset, so a song's
         // posters at several sizes belong together): whichever text — light or dark — its
         // backdrop serves with the lighter scrim. Classic rows sit on dark bands: light text.
         let zones = textZones(geometry)
-        let palette = try scheme(for: artwork, colours: colours, theme: theme, layout: geometry.layout)
+        let palette = try scheme(for: artworkLevels, colours: colours, theme: theme, layout: geometry.layout)
         let scheme = palette.scheme
         let tint = tint(for: palette, average: average)
 
@@ -52,7 +56,7 @@ public struct Background: Sendable {
             // 3. Under the lyrics of a full-bleed cover, the cover turns soft (a progressive blur)
             // so that its detail does not run through the letters.
             if theme.background == .cover {
-                let soft = try blurred(artwork, width: w, height: h, colours: colours, radius: 16 * geometry.unit, factor: 4,
+                let soft = try blurred(artworkLevels, width: w, height: h, colours: colours, radius: 16 * geometry.unit, factor: 4,
                                        saturation: theme.backgroundSaturation)
                 // Soft under the lyrics (from their top down) and under the captions, eased in
                 // over a seventh of the height; the cover stays itself in between.
@@ -89,9 +93,9 @@ public struct Background: Sendable {
             let card = cardRect(slot, cover: cover)
             let radius = geometry.cardRadius * card.width / max(1, slot.width)
             let source = aspectFill(cover, into: card)
-            try canvas.dropShadow(of: cover, source: source, in: card, cornerRadius: radius, blur: Int(36 * geometry.unit),
+            try canvas.dropShadow(of: coverLevels, source: source, in: card, cornerRadius: radius, blur: Int(36 * geometry.unit),
                                   offsetY: 14 * geometry.unit, color: Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28))
-            canvas.draw(cover, source: source, in: card, cornerRadius: radius)
+            canvas.draw(coverLevels, source: source, in: card, cornerRadius: radius)
             // A hairline edge where the cover would melt into the backdrop (very dark or very light).
             if !cover.hasTransparency {
                 let l = average.relativeLuminance
@@ -105,14 +109,28 @@ public struct Background: Sendable {
                           muted: colours.muted, palette: palette, frost: frost)
     }
 
+    /// The smallest size (width, height) a cover must have to be drawn as sharp as it can be for
+    /// `geometry` and `theme`: the canvas where the cover fills it (classic rows, a full-bleed
+    /// cover), else the card's side where a card is shown, else what the blur and the colour
+    /// analysis read (at least 512 on a side). Large JPEGs are decoded no larger (DCT scaling),
+    /// which is most of a first poster's time.
+    public static func coverSize(geometry: PosterGeometry, theme: Theme) -> (width: Int, height: Int) {
+        let w = geometry.preset.width, h = geometry.preset.height
+        if geometry.layout == .classic || theme.background == .cover { return (w, h) }
+        var side = 512
+        if let slot = geometry.card, theme.card { side = max(side, Int(slot.width.rounded(.up))) }
+        // The blurred base is drawn at an eighth of the canvas, zoomed 1.15×.
+        return (max(side, (w * 23 + 159) / 160), max(side, (h * 23 + 159) / 160))
+    }
+
     /// The cover drawn at a reduced scale (1/`factor`) to fill `width`×`height`, blurred by
     /// `radius` output pixels and saturated: as smooth as a full-size blur, far cheaper.
-    static func blurred(_ cover: Bitmap, width w: Int, height h: Int, colours: CoverColours, radius: Double, factor: Int,
+    static func blurred(_ cover: BitmapLevels, width w: Int, height h: Int, colours: CoverColours, radius: Double, factor: Int,
                         saturation: Double, zoom: Double = 1) throws(GraphicsError) -> Bitmap {
         let tiny = try Canvas(width: max(8, w / factor), height: max(8, h / factor))
         let tinyRect = Rect(x: 0, y: 0, width: Double(tiny.width), height: Double(tiny.height))
         tiny.fill(colours.average)
-        tiny.draw(cover, source: aspectFill(cover, into: tinyRect, zoom: zoom), in: tinyRect)
+        tiny.draw(cover, source: aspectFill(cover.full, into: tinyRect, zoom: zoom), in: tinyRect)
         try tiny.finish()
         let soft = tiny.snapshot().blurred(radius: max(1, Int((radius / Double(factor)).rounded())))
         return saturation == 1 ? soft : soft.saturated(by: saturation)
@@ -120,21 +138,21 @@ public struct Background: Sendable {
 
     /// Draws the theme's base over the whole of `canvas` (before tone, scrims and card) and, for
     /// classic rows, returns the blurred cover their band shows.
-    static func drawBase(on canvas: Canvas, cover: Bitmap, colours: CoverColours, theme: Theme, layout: Theme.Layout,
+    static func drawBase(on canvas: Canvas, cover: BitmapLevels, colours: CoverColours, theme: Theme, layout: Theme.Layout,
                          unit: Double) throws(GraphicsError) -> Bitmap? {
         let w = canvas.width, h = canvas.height
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
         canvas.fill(colours.average)
         // A cover enlarged more than twice to fill the canvas is not blown up into visible pixels:
         // it is drawn small, softened in proportion to its enlargement, and scaled up smoothly.
-        let enlargement = max(Double(w) / Double(cover.width), Double(h) / Double(cover.height))
+        let enlargement = max(Double(w) / Double(cover.full.width), Double(h) / Double(cover.full.height))
         func drawCover() throws(GraphicsError) {
             if enlargement > 2 {
                 let factor = min(8, max(1, Int(enlargement / 2)))
                 canvas.draw(try blurred(cover, width: w, height: h, colours: colours, radius: max(1, enlargement), factor: factor,
                                         saturation: 1), in: full)
             } else {
-                canvas.draw(cover, source: aspectFill(cover, into: full), in: full)
+                canvas.draw(cover, source: aspectFill(cover.full, into: full), in: full)
             }
         }
         if layout == .classic {
@@ -159,7 +177,7 @@ public struct Background: Sendable {
 
     /// The text scheme for `cover` under `theme`: fixed by the theme, or (auto) the one whose
     /// scrim over the cover's own base, drawn small and square, is the lighter.
-    static func scheme(for cover: Bitmap, colours: CoverColours, theme: Theme, layout: Theme.Layout) throws(GraphicsError) -> Palette {
+    static func scheme(for cover: BitmapLevels, colours: CoverColours, theme: Theme, layout: Theme.Layout) throws(GraphicsError) -> Palette {
         let dark = makePalette(theme: theme, scheme: .dark, colours: colours)
         let light = makePalette(theme: theme, scheme: .light, colours: colours)
         switch theme.scheme {

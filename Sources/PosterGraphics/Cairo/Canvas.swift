@@ -167,6 +167,17 @@ public final class Canvas {
         }
     }
 
+    /// Paints the part `source` (in full-size pixels) of a picture scaled into `destination`, as
+    /// `draw(_:source:in:cornerRadius:opacity:)` does, from the smallest of its levels that has as
+    /// many pixels as the destination.
+    public func draw(_ levels: BitmapLevels, source: Rect? = nil, in destination: Rect, cornerRadius: Double = 0,
+                     opacity: Double = 1) {
+        let full = levels.full
+        let src = source ?? Rect(x: 0, y: 0, width: Double(full.width), height: Double(full.height))
+        let (bitmap, reduced) = levels.level(for: src, width: destination.width, height: destination.height)
+        draw(bitmap, source: reduced, in: destination, cornerRadius: cornerRadius, opacity: opacity)
+    }
+
     /// Paints another canvas scaled into `destination` (for thumbnails).
     public func draw(_ other: Canvas, in destination: Rect) {
         cairo_surface_flush(other.surface)
@@ -183,7 +194,7 @@ public final class Canvas {
 
     /// A soft drop shadow that follows the alpha of `bitmap` drawn into `rect` (a round or cut-out
     /// cover casts a round or cut-out shadow), clipped like the card to `cornerRadius`.
-    public func dropShadow(of bitmap: Bitmap, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double,
+    public func dropShadow(of bitmap: BitmapLevels, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double,
                            color: Color) throws(GraphicsError) {
         let scale = blur >= 8 ? 0.25 : 1.0
         let pad = Double(blur * 3)

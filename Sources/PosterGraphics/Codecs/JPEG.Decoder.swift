@@ -23,7 +23,8 @@ enum JPEG {
                                                    minimum: minimumSize, swapped: orientation >= 5)
             let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
             let format = cmyk ? TJPF_CMYK : TJPF_BGRA
-            var pixels = [UInt8](repeating: 0, count: outWidth * outHeight * 4)
+            // Not zeroed first: a successful decode writes every pixel, and a failed one is thrown away.
+            var pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 4) { _, count in count = outWidth * outHeight * 4 }
             func run(_ flags: Int32) -> Int32 {
                 data.withUnsafeBytes { raw in
                     pixels.withUnsafeMutableBytes { out in
@@ -60,6 +61,9 @@ enum JPEG {
                 let f = factors[i]
                 let num = Int(f.num), denom = Int(f.denom)
                 guard num <= denom else { continue }  // never upscale here
+                // Under half size, only 1/4 and 1/8: TurboJPEG has SIMD code for them, and 3/8
+                // takes longer than 1/2 (31 against 29 ms on a 3000² photograph, 9.5 against 7).
+                guard 2 * num >= denom || denom % num == 0 && (denom / num) & (denom / num - 1) == 0 else { continue }
                 let w = (width * num + denom - 1) / denom, h = (height * num + denom - 1) / denom
                 if w >= needW, h >= needH, w * h < best.0 * best.1 { best = (w, h) }
             }

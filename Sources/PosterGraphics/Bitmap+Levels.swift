@@ -1,0 +1,53 @@
+import CPNGShim
+import Foundation
+
+extension Bitmap {
+    /// The bitmap at half its size: each pixel the rounded mean of a 2×2 block (an odd last
+    /// column or row is dropped), or nil when a side would fall under one pixel.
+    public func halved() -> Bitmap? {
+        let w = width / 2, h = height / 2
+        guard w > 0, h > 0 else { return nil }
+        let out = [UInt8](unsafeUninitializedCapacity: w * 4 * h) { buffer, count in
+            pixels.withUnsafeBytes { src in
+                lp_halve_argb32(src.bindMemory(to: UInt8.self).baseAddress, stride, Int32(width), Int32(height),
+                                buffer.baseAddress, w * 4)
+            }
+            count = w * 4 * h
+        }
+        return Bitmap(width: w, height: h, stride: w * 4, pixels: out)
+    }
+}
+
+/// A picture and its halvings, made as they are first asked for, so that drawing it much smaller
+/// starts from a level at most twice the size drawn: Cairo's GOOD filter reads every source pixel
+/// under the destination, so a 2250-pixel cover drawn as a 280-pixel blur base or a card's
+/// shadow mask would cost as much as a full-size draw.
+///
+/// Shared by one song's preparation on one thread; not thread-safe.
+public final class BitmapLevels {
+    /// Level 0 is the picture itself; level k is 1/2^k of it.
+    private var levels: [Bitmap]
+
+    public init(_ bitmap: Bitmap) { levels = [bitmap] }
+
+    /// The picture at full size.
+    public var full: Bitmap { levels[0] }
+
+    /// The level to draw the part `source` (in full-size pixels) of the picture from, into a
+    /// `width`×`height` destination, with `source` in that level's pixels: the smallest level
+    /// that still has as many pixels as the destination along both sides.
+    public func level(for source: Rect, width: Double, height: Double) -> (bitmap: Bitmap, source: Rect) {
+        var k = 0
+        while true {
+            let f = Double(1 << (k + 1))
+            guard source.width / f >= width, source.height / f >= height else { break }
+            if k + 1 >= levels.count {
+                guard let next = levels[k].halved(), next.width >= 8, next.height >= 8 else { break }
+                levels.append(next)
+            }
+            k += 1
+        }
+        let f = Double(1 << k)
+        return (levels[k], Rect(x: source.x / f, y: source.y / f, width: source.width / f, height: source.height / f))
+    }
+}
