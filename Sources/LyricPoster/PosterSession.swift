@@ -162,6 +162,8 @@ public final class PosterSession: @unchecked Sendable {
     /// The song's base pictures and their PNG segments, shared by every renderer (see
     /// `Renderer.renderChanges`).
     let bases = FrameBases()
+    /// The thread that prepared the backdrop (nil when it came from the cache).
+    private let preparation: Preparation<Background>?
 
     /// Where the cover and lyrics came from (files, sidecars, tags).
     public let song: ResolvedSong
@@ -204,31 +206,34 @@ public final class PosterSession: @unchecked Sendable {
             : BackdropCache.key(coverDigest: coverDigest, geometry: geometry, theme: options.theme, before: options.linesBefore,
                                 after: options.linesAfter, limits: "\(options.limits)")
         let cached = timings.measure("cache") { cacheKey.flatMap { BackdropCache.load(key: $0, geometry: geometry) } }
-        let background: Background
-        if let cached {
-            background = cached
-        } else {
+        // Decoding the cover and preparing its backdrop, most of a first poster's time, run on a
+        // thread of their own while this one sets up the fonts and shapes the first lines; the
+        // backdrop is stored in the cache from there too, while frames render.
+        let title = lyrics.metadata.title ?? "", theme = options.theme, limits = options.limits
+        let preparation = cached != nil ? nil : Preparation({ () throws(PosterError) -> Background in
             // Decoded no larger than it is drawn (see Background.coverSize).
             let cover = try timings.measure("decode") { () throws(PosterError) in
                 if allowUntitled, coverData.isEmpty {
-                    do { return try PlaceholderCover.make(seed: lyrics.metadata.title ?? "") } catch {
+                    do { return try PlaceholderCover.make(seed: title) } catch {
                         throw PosterError(path: "placeholder cover", reason: "\(error)")
                     }
                 }
-                do { return try ImageDecoder.decode(coverData, limits: options.limits, minimumSize: Background.coverSize(geometry: geometry, theme: options.theme)) } catch {
+                do { return try ImageDecoder.decode(coverData, limits: limits, minimumSize: Background.coverSize(geometry: geometry, theme: theme)) } catch {
                     throw PosterError(path: coverPath, reason: "\(error)")
                 }
             }
-            background = try timings.measure("background") { () throws(PosterError) in
-                do { return try Background.prepare(cover: cover, geometry: geometry, theme: options.theme) } catch {
+            return try timings.measure("background") { () throws(PosterError) in
+                do { return try Background.prepare(cover: cover, geometry: geometry, theme: theme) } catch {
                     throw PosterError(path: coverPath, reason: "\(error)")
                 }
             }
-            if let cacheKey { timings.measure("cache") { BackdropCache.store(background, key: cacheKey) } }
-        }
-        let fonts = try timings.measure("fonts") { () throws(PosterError) -> FontLibrary in
-            if let sharedFonts { return sharedFonts }
-            return try FontSetup.library(options.fonts)
+        }, afterwards: cacheKey.map { key in { background in timings.measure("cache") { BackdropCache.store(background, key: key) } } })
+        self.preparation = preparation
+        let fontResult = Result<FontLibrary, PosterError> { () throws(PosterError) -> FontLibrary in
+            try timings.measure("fonts") { () throws(PosterError) -> FontLibrary in
+                if let sharedFonts { return sharedFonts }
+                return try FontSetup.library(options.fonts)
+            }
         }
         self.lyrics = lyrics
         var scenes = SceneBuilder(lyrics: lyrics, before: options.linesBefore, after: options.linesAfter,
@@ -248,13 +253,42 @@ public final class PosterSession: @unchecked Sendable {
         scenes.karaoke = options.karaoke
         scenes.lineFill = options.theme.lineProgressFill
         self.scenes = scenes
+        // While the backdrop is made: a text engine for this thread's renderer, its fonts loaded
+        // by laying out the first sung scene (colours do not matter to shaping).
+        let engine = preparation == nil ? nil : (try? fontResult.get()).flatMap { try? TextEngine(fonts: $0) }
+        if let engine {
+            timings.measure("warm-up") {
+                let start = lyrics.lines.first(where: \.isSung)?.start ?? Timestamp(milliseconds: 0)
+                _ = LayoutEngine(geometry: geometry, text: engine, theme: options.theme).layout(scenes.scene(at: start))
+            }
+        }
+        let background: Background
+        let fonts: FontLibrary
+        do throws(PosterError) {
+            if let cached { background = cached } else { background = try preparation!.value() }
+            fonts = try fontResult.get()
+        } catch {
+            preparation?.finish()
+            throw error
+        }
         self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
             + lyrics.notes.map { "\(song.lyricsPath): \($0)" }
         self.background = background
         self.fonts = fonts
         self.coverDigest = coverDigest
         self.lyricsDigest = Digest.sha256(lyricsData)
-        self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases)
+        do throws(PosterError) {
+            self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
+                                                  engine: engine)
+        } catch {
+            preparation?.finish()
+            throw error
+        }
+    }
+
+    deinit {
+        // The backdrop may still be on its way into the cache.
+        preparation?.finish()
     }
 
     /// A file's name without its folder and extension, as a title of last resort (nil for

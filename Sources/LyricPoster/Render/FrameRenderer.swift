@@ -81,9 +81,13 @@ public final class FrameRenderer {
     /// `lines` each frame is another line, and remembering would only cost time and memory.
     private let memory = PNG.RowsEncoder.Memory()
 
-    init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases) throws(PosterError) {
+    /// `engine`: a text engine over `fonts` made (and warmed) on this thread already.
+    init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases,
+         engine given: TextEngine? = nil) throws(PosterError) {
         let engine: TextEngine
-        do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
+        if let given { engine = given } else {
+            do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
+        }
         renderer = Renderer(background: background,
                             layoutEngine: LayoutEngine(geometry: background.geometry, text: engine, theme: options.theme,
                                                        palette: background.palette))
