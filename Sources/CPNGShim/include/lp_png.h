@@ -66,9 +66,13 @@ void lp_png_filter_up_rows(const uint8_t *rows, size_t row_bytes, uint32_t y0, u
 /// Room `lp_deflate_segment` may need for `length` input bytes.
 size_t lp_deflate_segment_bound(size_t length);
 
-/// Compresses `in` with ISA-L at `level` (0-3) as raw deflate blocks that end byte-aligned, are
-/// not final, and refer to nothing before `in`: segments made this way concatenate into one
-/// deflate stream. Returns the compressed size, 0 on failure.
+/// `lp_deflate_segment`'s level for ISA-L level 0 with Huffman tables made from the segment's own
+/// histogram: deterministic, unlike ISA-L's levels 1-3 (see lp_segments.c).
+#define LP_DEFLATE_OWN_TABLES (-1)
+
+/// Compresses `in` with ISA-L at `level` (0-3, or LP_DEFLATE_OWN_TABLES) as raw deflate blocks
+/// that end byte-aligned, are not final, and refer to nothing before `in`: segments made this way
+/// concatenate into one deflate stream. Returns the compressed size, 0 on failure.
 size_t lp_deflate_segment(const uint8_t *in, size_t length, int level, uint8_t *out, size_t capacity);
 
 /// Adler-32 (ISA-L), and of two pieces combined (zlib): the second's checksum and length.

@@ -24,8 +24,13 @@ extension PNG {
         /// The minimal writer around libdeflate at `level` (1–12), Up filter or none.
         case libdeflate(level: Int32, up: Bool)
         /// ISA-L at `level` (0–3), Up filter, the IDAT made of one segment per 32 rows exactly as
-        /// `RowsEncoder` writes it (here all compressed afresh).
+        /// `RowsEncoder` writes it (here all compressed afresh). Levels 1–3 are not deterministic
+        /// on every machine (see `isalOwnTables`); the benchmark still compares them.
         case isal(level: Int32)
+        /// As `isal`, at level 0 with each segment's Huffman tables made from its own histogram:
+        /// what `RowsEncoder` writes (`fast`). Deterministic, unlike ISA-L's levels 1–3, which on
+        /// this project's machine compress the same rows to other bytes in about 1 process in 100.
+        case isalOwnTables
 
         public enum Strategy: String, Hashable, Sendable, CaseIterable { case standard = "default", rle, filtered, huffman }
         public enum Filter: String, Hashable, Sendable, CaseIterable { case none, sub, up, adaptive }
@@ -38,15 +43,18 @@ extension PNG {
                 return "libdeflate level \(level), \(up ? "up" : "none") filter"
             case .isal(let level):
                 return "ISA-L level \(level), up filter"
+            case .isalOwnTables:
+                return "ISA-L level 0, each segment's own Huffman tables, up filter"
             }
         }
     }
 
     /// How hard the encoder works (`--png-compression`). Chosen by measurement with
     /// `lyricposter-bench` (README, Performance) on 1080×1920 frames of a photographic cover:
-    /// - `fast`: ISA-L level 1, Up filter. A song's frames go through `RowsEncoder`, so rows
-    ///   equal to the song's base picture reuse segments compressed once per song; a whole
-    ///   photographic frame takes 7–8 ms (libdeflate level 3: 30 ms) at 1.11× its size.
+    /// - `fast`: ISA-L level 0 with each 32-row segment's own Huffman tables, Up filter. A song's
+    ///   frames go through `RowsEncoder`, so rows equal to the song's base picture reuse segments
+    ///   compressed once per song; a whole photographic frame takes about 10 ms on one core
+    ///   (libdeflate level 3: 30 ms), shared between cores when it is compressed whole.
     /// - `balanced`: libdeflate level 6, Up filter, whole frames (≈ 0.95× `fast`'s old libdeflate
     ///   level 3 size, 50 ms a frame).
     /// - `small`: libpng level 9, adaptive filters (slowest, smallest).
@@ -55,7 +63,7 @@ extension PNG {
 
         public var method: Method {
             switch self {
-            case .fast: return .isal(level: 1)
+            case .fast: return .isalOwnTables
             case .balanced: return .libdeflate(level: 6, up: true)
             case .small: return .libpng(level: 9, strategy: .standard, filter: .adaptive)
             }
@@ -65,16 +73,18 @@ extension PNG {
     /// Encodes `pixels` as an 8-bit RGB or RGBA PNG. Deterministic: no time stamps or other
     /// run-dependent chunks are written.
     public static func encode(_ pixels: PixelBuffer, method: Method) throws(GraphicsError) -> [UInt8] {
-        if case .isal(let level) = method {
+        let segments: Int32? = switch method {
+        case .isal(let level): level
+        case .isalOwnTables: RowsEncoder.level
+        default: nil
+        }
+        if let level = segments {
             return try pixels.bytes.withUnsafeBufferPointer { (rows) throws(GraphicsError) -> [UInt8] in
-                var pieces: [RowsEncoder.Segment] = []
-                var y = 0
-                while y < pixels.height {
-                    let end = min(pixels.height, y + RowsEncoder.chunkRows)
-                    pieces.append(try RowsEncoder.compress(rows.baseAddress!, rowBytes: pixels.width * pixels.channels, rows: y..<end, level: level))
-                    y = end
-                }
-                return try RowsEncoder.assemble(pieces, width: pixels.width, height: pixels.height, channels: pixels.channels)
+                let n = RowsEncoder.chunkRows, chunks = (pixels.height + n - 1) / n
+                let made = try RowsEncoder.compress((0..<chunks).map { ($0, rows.baseAddress!) }, rowBytes: pixels.width * pixels.channels,
+                                                    rows: { $0 * n ..< min(pixels.height, ($0 + 1) * n) }, level: level)
+                return try RowsEncoder.assemble((0..<chunks).map { made[$0]! }, width: pixels.width, height: pixels.height,
+                                                channels: pixels.channels)
             }
         }
         var buffer = lp_png_buffer()
@@ -101,7 +111,7 @@ extension PNG {
             case .libdeflate(let level, let up):
                 return lp_png_encode_libdeflate(rows.baseAddress, UInt32(pixels.width), UInt32(pixels.height),
                                                 Int32(pixels.channels), level, up ? 1 : 0, &buffer, &message)
-            case .isal:
+            case .isal, .isalOwnTables:
                 return -1  // handled above
             }
         }

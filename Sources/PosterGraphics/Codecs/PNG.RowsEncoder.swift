@@ -24,9 +24,9 @@ extension PNG {
         /// Rows per chunk: small enough that a band of text changes few, large enough that the
         /// per-segment costs vanish (measured: 32 and 1 920 rows compress alike).
         public static let chunkRows = 32
-        /// ISA-L level: 1 compresses a photographic frame in 7–8 ms, within 12 % of libdeflate
-        /// level 3's size (levels 2 and 3 measured no smaller on these frames).
-        public static let level: Int32 = 1
+        /// ISA-L level 0 with each segment's own Huffman tables (see `PNG.Method.isalOwnTables`):
+        /// a photographic frame in about 10 ms on one core, within 0.3 % of level 1's size.
+        public static let level: Int32 = LP_DEFLATE_OWN_TABLES
 
         private let base: [UInt8]
         private let rowBytes: Int
@@ -72,7 +72,7 @@ extension PNG {
 
         /// Encodes `frame` (packed RGB, same size as the base). `changed`: the only rows that may
         /// differ from the base (nil: any). `memory`: the caller's own previous chunks. Every chunk is a segment of its own, so the bytes are
-        /// those of `PNG.encode(_:method: .isal(level: 1))`, whatever the base.
+        /// those of `PNG.encode(_:method: .isalOwnTables)`, whatever the base.
         public func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, memory: Memory? = nil) throws(GraphicsError) -> [UInt8] {
             precondition(frame.count == base.count)
             // Which chunks' filtered bytes differ: a chunk's Up-filtered rows depend on its rows
@@ -88,8 +88,6 @@ extension PNG {
                 }
             }
             // Each chunk its own segment: the base's, cached, or compressed afresh.
-            var pieces: [Segment] = []
-            pieces.reserveCapacity(chunkCount)
             if let memory, memory.chunks.count != chunkCount || memory.size != base.count {
                 memory.chunks = Array(repeating: nil, count: chunkCount)
                 free(memory.rows)
@@ -97,9 +95,17 @@ extension PNG {
                 memory.size = memory.rows == nil ? 0 : base.count
             }
             let remembering = memory?.rows != nil ? memory : nil
+            // Segments already made, and the chunks still to compress (from the base or the frame).
+            var pieces = [Segment?](repeating: nil, count: chunkCount)
+            var fromBase: [Int] = [], fromFrame: [Int] = []
+            let cached = cache.withLock { cache -> [Segment?] in
+                RaceDetector.locked(self)
+                defer { RaceDetector.unlocking(self) }
+                return cache
+            }
             for c in 0..<chunkCount {
                 guard dirty[c] else {
-                    pieces.append(try baseSegment(c))
+                    if let segment = cached[c] { pieces[c] = segment } else { fromBase.append(c) }
                     continue
                 }
                 let rows = rows(ofChunk: c)
@@ -109,40 +115,75 @@ extension PNG {
                    remembered.above.count == above.count,
                    above.isEmpty || remembered.above.withUnsafeBufferPointer({ memcmp($0.baseAddress!, frame.baseAddress! + above.lowerBound, above.count) == 0 }),
                    memcmp(stored + span.lowerBound, frame.baseAddress! + span.lowerBound, span.count) == 0 {
-                    pieces.append(remembered.segment)
+                    pieces[c] = remembered.segment
                     continue
                 }
-                let segment = try Self.compress(frame.baseAddress!, rowBytes: rowBytes, rows: rows, level: Self.level)
-                if let memory = remembering, let stored = memory.rows {
-                    memcpy(stored + span.lowerBound, frame.baseAddress! + span.lowerBound, span.count)
-                    memory.chunks[c] = (Array(frame[above]), segment)
-                }
-                pieces.append(segment)
+                fromFrame.append(c)
             }
-            return try Self.assemble(pieces, width: width, height: height, channels: Self.channels)
+            let made = try base.withUnsafeBufferPointer { (b) throws(GraphicsError) -> [Int: Segment] in
+                try Self.compress(fromBase.map { ($0, b.baseAddress!) } + fromFrame.map { ($0, frame.baseAddress!) },
+                                  rowBytes: rowBytes, rows: rows(ofChunk:))
+            }
+            if !fromBase.isEmpty {
+                // Two renderers may both compress a missing chunk of the base; they make the same bytes.
+                cache.withLock { cache in
+                    RaceDetector.locked(self)
+                    defer { RaceDetector.unlocking(self) }
+                    for c in fromBase { cache[c] = made[c] }
+                }
+            }
+            for c in fromFrame {
+                guard let memory = remembering, let stored = memory.rows, let segment = made[c] else { continue }
+                let rows = rows(ofChunk: c)
+                let span = rows.lowerBound * rowBytes ..< rows.upperBound * rowBytes
+                let above = rows.lowerBound > 0 ? (rows.lowerBound - 1) * rowBytes ..< rows.lowerBound * rowBytes : 0..<0
+                memcpy(stored + span.lowerBound, frame.baseAddress! + span.lowerBound, span.count)
+                memory.chunks[c] = (Array(frame[above]), segment)
+            }
+            return try Self.assemble((0..<chunkCount).map { pieces[$0] ?? made[$0]! }, width: width, height: height, channels: Self.channels)
         }
+
+        /// Compresses the chunks `jobs` names (chunk, the pixels to read it from), on as many
+        /// threads as there are cores when there are enough of them to share (a first frame or a
+        /// frame drawn whole: every chunk), else on this thread. The segments do not depend on how
+        /// the work was shared.
+        static func compress(_ jobs: [(chunk: Int, pixels: UnsafePointer<UInt8>)], rowBytes: Int, rows: (Int) -> Range<Int>,
+                             level: Int32 = level) throws(GraphicsError) -> [Int: Segment] {
+            let workers = min(ProcessInfo.processInfo.activeProcessorCount, jobs.count / parallelChunks)
+            guard workers > 1 else {
+                var made: [Int: Segment] = [:]
+                for job in jobs { made[job.chunk] = try compress(job.pixels, rowBytes: rowBytes, rows: rows(job.chunk), level: level) }
+                return made
+            }
+            let results = Guarded((made: [Int: Segment](), error: GraphicsError?.none))
+            let chunkRows = (0..<jobs.count).map { rows(jobs[$0].chunk) }
+            // The pixels stay put and unchanged until every worker is done (concurrentPerform returns).
+            nonisolated(unsafe) let jobs = jobs
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                var mine: [Int: Segment] = [:]
+                var failure: GraphicsError?
+                for k in Swift.stride(from: worker, to: jobs.count, by: workers) {
+                    do throws(GraphicsError) { mine[jobs[k].chunk] = try compress(jobs[k].pixels, rowBytes: rowBytes, rows: chunkRows[k], level: level) } catch {
+                        failure = error
+                        break
+                    }
+                }
+                results.withLock { results in
+                    results.made.merge(mine) { a, _ in a }
+                    if results.error == nil, let failure { results.error = failure }
+                }
+            }
+            let (made, error) = results.withLock { ($0.made, $0.error) }
+            if let error { throw error }
+            return made
+        }
+
+        /// Chunks per thread below which a frame is compressed on one thread.
+        static let parallelChunks = 8
 
         /// Encodes the base picture itself.
         public func encodeBase() throws(GraphicsError) -> [UInt8] {
             try base.withUnsafeBufferPointer { (b) throws(GraphicsError) -> [UInt8] in try encode(b, changed: []) }
-        }
-
-        private func baseSegment(_ c: Int) throws(GraphicsError) -> Segment {
-            if let cached = cache.withLock({ cache -> Segment? in
-                RaceDetector.locked(self)
-                defer { RaceDetector.unlocking(self) }
-                return cache[c]
-            }) { return cached }
-            // Two threads may both compress a missing chunk; they make the same bytes.
-            let made = try base.withUnsafeBufferPointer { (b) throws(GraphicsError) -> Segment in
-                try Self.compress(b.baseAddress!, rowBytes: rowBytes, rows: rows(ofChunk: c), level: Self.level)
-            }
-            cache.withLock { cache in
-                RaceDetector.locked(self)
-                defer { RaceDetector.unlocking(self) }
-                cache[c] = made
-            }
-            return made
         }
 
         static func compress(_ pixels: UnsafePointer<UInt8>, rowBytes: Int, rows: Range<Int>, level: Int32) throws(GraphicsError) -> Segment {
