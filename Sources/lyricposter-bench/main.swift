@@ -9,14 +9,16 @@ import PosterGraphics
 var runs = 5
 var workFolder = ".build/bench"
 var only: String?
+var compare: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--runs": runs = Int(arguments.popFirst() ?? "") ?? runs
     case "--work": workFolder = arguments.popFirst() ?? workFolder
     case "--only": only = arguments.popFirst()
+    case "--compare": compare = arguments.popFirst()
     default:
-        print("usage: lyricposter-bench [--runs N] [--work DIR] [--only video]")
+        print("usage: lyricposter-bench [--runs N] [--work DIR] [--only video|cold|inputs] [--compare OTHER-LYRICPOSTER]")
         exit(64)
     }
 }
@@ -33,6 +35,18 @@ let inputs = try BenchInputs.make(in: workFolder + "/inputs")
 setenv("LYRICPOSTER_NO_CACHE", "1", 1)
 setenv("XDG_CACHE_HOME", FileManager.default.currentDirectoryPath + "/" + workFolder + "/cache", 1)
 let fontsDir = FileManager.default.currentDirectoryPath + "/fonts"
+
+if only == "inputs" {
+    print("inputs in \(workFolder)/inputs")
+    exit(0)
+}
+// The cold rows for this build and, with --compare, another one (say, the previous release).
+let coldBinaries = [("this build", binary)] + (compare.map { [("--compare", $0)] } ?? [])
+if only == "cold" {
+    try ColdBench.run(binaries: coldBinaries, inputs: (inputs.photo, inputs.song60, inputs.songWords), work: workFolder,
+                      runs: runs, cores: cores)
+    exit(0)
+}
 
 if only == "video" {
     try VideoBench.run(inputs: (inputs.photo, inputs.songWords), work: workFolder, runs: runs, cores: cores)
@@ -271,6 +285,11 @@ for setting in PNG.Compression.allCases {
     print("| \(setting.rawValue) | \(f(median(walls))) | \(f(kb, 0)) |")
 }
 print("")
+
+// MARK: cold
+
+try ColdBench.run(binaries: coldBinaries, inputs: (inputs.photo, inputs.song60, inputs.songWords), work: workFolder,
+                  runs: runs, cores: cores)
 
 // MARK: video
 

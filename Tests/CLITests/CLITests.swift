@@ -75,6 +75,47 @@ final class CLITests: CLITestCase {
         XCTAssertEqual(Set(outputs).count, 1, "the same instant written four ways renders byte-identical PNGs")
     }
 
+    /// Every process writes the same bytes. The PNG compressor once gave other (valid) bytes for
+    /// the same pixels in about 1 process in 100, depending on where the process's memory landed:
+    /// a single run, or one run compared with the next, does not show that; many processes do
+    /// (96 of them caught that compressor about 3 times in 4).
+    /// Two at a time, as `lines`, a catalogue or CI would run them, with the backdrop cache off so
+    /// that each decodes, prepares and compresses everything itself.
+    func testManyProcessesWriteTheSameBytes() throws {
+        final class Results: @unchecked Sendable {
+            let lock = NSLock()
+            var outputs: [Int: Data] = [:]
+            var failures: [String] = []
+            func add(_ k: Int, _ bytes: Data?, _ failure: String) {
+                lock.lock()
+                defer { lock.unlock() }
+                if let bytes { outputs[k] = bytes } else { failures.append(failure) }
+            }
+        }
+        let runs = 96
+        let results = Results()
+        let paths = (0..<runs).map { temp("same-\($0).png") }
+        let arguments = ["frame", cover, lyrics, "--at", "0:40", "--theme", "block", "-o"]
+        nonisolated(unsafe) let test = self
+        DispatchQueue.concurrentPerform(iterations: 2) { lane in
+            for k in Swift.stride(from: lane, to: runs, by: 2) {
+                do {
+                    let result = try test.run(arguments + [paths[k]], environment: ["LYRICPOSTER_NO_CACHE": "1"])
+                    results.add(k, result.status == 0 ? try Data(contentsOf: URL(fileURLWithPath: paths[k])) : nil, result.stderr)
+                } catch {
+                    results.add(k, nil, "\(error)")
+                }
+            }
+        }
+        results.lock.lock()
+        let all = results.outputs, failures = results.failures
+        results.lock.unlock()
+        XCTAssertEqual(failures, [])
+        XCTAssertEqual(all.count, runs)
+        let distinct = Set(all.values)
+        XCTAssertEqual(distinct.count, 1, "\(runs) processes wrote \(distinct.count) different files for the same frame")
+    }
+
     func testInspectPrintsTheJSONContract() throws {
         let result = try run(["inspect", "samples/paper-lanterns/paper-lanterns.lrc"])
         XCTAssertEqual(result.status, 0, result.stderr)
