@@ -220,7 +220,8 @@ public final class CatalogSources {
         if let problem = Self.problem(withID: id) { return .bad(id: "line-\(number)", error: "\(place): \(problem)") }
         func resolved(_ key: String) -> String? {
             guard let value = string(key).value, !value.isEmpty else { return nil }
-            return value.hasPrefix("/") ? value : folder + "/" + value
+            // A manifest named without a folder (`catalog list.jsonl`) is in the current one.
+            return value.hasPrefix("/") || folder.isEmpty ? value : folder + "/" + value
         }
         let audio = resolved("audio"), cover = resolved("cover"), lyrics = resolved("lyrics")
         let source: SongSource

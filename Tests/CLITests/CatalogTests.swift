@@ -191,6 +191,21 @@ final class CatalogTests: CLITestCase {
         XCTAssertTrue(result.stderr.contains("not a shard"), result.stderr)
     }
 
+    /// A manifest named without a folder, in the current one: its relative paths are relative to
+    /// the current folder (they once became "/song.lrc").
+    func testAManifestInTheCurrentFolder() throws {
+        let folder = temp("here")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.package.path + "/" + cover, toPath: folder + "/cover.jpg")
+        try FileManager.default.copyItem(atPath: Self.package.path + "/" + lyrics, toPath: folder + "/song.lrc")
+        try Data("{\"id\": \"one\", \"cover\": \"cover.jpg\", \"lyrics\": \"song.lrc\"}\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/list.jsonl"))
+        let command = "cd '\(folder)' && exec '\(Self.binary.path)' catalog list.jsonl -o out --each sheet " + size.joined(separator: " ")
+        let result = try run(["-c", command], executable: "/bin/sh")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/out/one/sheet.png"), result.stderr)
+    }
+
     func testHostileManifestLinesAreReportedOneByOne() throws {
         let song = "\"cover\": \"\(Self.package.path)/\(cover)\", \"lyrics\": \"\(Self.package.path)/\(lyrics)\""
         var bytes = Data()
