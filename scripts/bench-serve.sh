@@ -10,6 +10,8 @@
 #      private session bus playing a generated 60 s song: the spread of each poster's arrival over
 #      the clients, and the server's memory with them connected (skipped without dbus-daemon or
 #      Debian's python3-dbus and python3-gi);
+#   1b. a song's first frame: a server over 12 songs with covers it has never seen, each song's
+#      first frame.png request timed from request to last byte;
 #   and serve's resident memory (VmRSS, peak VmHWM) after each phase. Both servers run with 2 jobs.
 # Usage: scripts/bench-serve.sh BINARY [SECONDS]   (SECONDS per wrk run and of the SSE window, at
 # most 40 for the latter; default 10). Prints numbers only; exits 1 with one line when a tool is
@@ -186,6 +188,51 @@ read -r n_rps n_p99 n_bad n_all <<<"$figures"
 echo "cached frame.png ($(($(stat -c %s "$work/www/frame.png") / 1024)) KiB, wrk -t2 -c32 ${duration}s):" \
     "$(side serve req/s "$s_rps" "$s_p99" "$s_bad" "$s_all") | $(side nginx req/s "$n_rps" "$n_p99" "$n_bad" "$n_all") | ratio $(ratio "$s_rps" "$n_rps")"
 memory "serve memory after cached frames" "$serve"
+
+# --- 1b. a song's first frame ------------------------------------------------------------------
+# A second server over 12 songs it has never seen, each with its own cover (the benchmark's
+# photographic 3000² JPEG when lyricposter-bench has made it, else the night-drive cover, each
+# copy made distinct by a JPEG comment), a fresh cache folder: the time from the first request
+# for a song's frame to its last byte (curl's time_total), for each song in turn.
+first_cover=.build/bench/inputs/cover-photo-3000.jpg
+[ -f "$first_cover" ] || first_cover=samples/night-drive/cover.jpg
+mkdir -p "$work/first"
+"$py" - "$first_cover" "$work/first" <<'PY'
+import sys, os
+cover = open(sys.argv[1], "rb").read()
+lyrics = open("samples/night-drive/night-drive.lrc", "rb").read()
+for i in range(12):
+    folder = os.path.join(sys.argv[2], "song-%02d" % i)
+    os.makedirs(folder, exist_ok=True)
+    text = b"lyricposter bench-serve cover %d" % i
+    with open(os.path.join(folder, "cover.jpg"), "wb") as f:
+        f.write(cover[:2] + bytes([0xFF, 0xFE, (len(text) + 2) >> 8, (len(text) + 2) & 0xFF]) + text + cover[2:])
+    with open(os.path.join(folder, "song.lrc"), "wb") as f:
+        f.write(lyrics)
+PY
+XDG_CACHE_HOME=$work/first-cache "$bin" serve "$work/first" --port 0 --jobs 2 >"$work/first.out" 2>"$work/first.err" &
+first_serve=$!
+pids+=("$first_serve")
+first_port=$(listening_port "$first_serve" "$work/first.err") || die "serve (first frames) did not start ($(not_started "$first_serve" "$work/first.err"))"
+first_ids=
+for ((i = 0; i < 300; i++)); do
+    first_ids=$(curl -fsS "http://127.0.0.1:$first_port/api/songs" 2>/dev/null | "$py" -c '
+import json, sys
+songs = json.load(sys.stdin)["songs"]
+if len(songs) == 12: print(" ".join(s["id"] for s in songs))' 2>/dev/null || true)
+    [ -n "$first_ids" ] && break
+    sleep 0.1
+done
+[ -n "$first_ids" ] || die "serve did not list the 12 first-frame songs within 30 s"
+first_times=
+for song in $first_ids; do
+    t=$(curl -fsS -o /dev/null -w '%{time_total}' "http://127.0.0.1:$first_port/api/songs/$song/frame.png?at=31000") ||
+        die "serve did not render the first frame of song $song"
+    first_times+="$t"$'\n'
+done
+stop "$first_serve"
+echo "a song's first frame.png ($(basename "$first_cover"), a fresh cache, 12 songs never seen, one at a time):" \
+    "$(printf '%s' "$first_times" | sort -n | awk '{v[NR] = $1 * 1000} END {printf "median %.1f ms, fastest %.1f ms, slowest %.1f ms", v[int((NR + 1) / 2)], v[1], v[NR]}')"
 
 # --- 2. uncached frames vs lines --------------------------------------------------------------
 
