@@ -63,8 +63,9 @@ let package = Package(
         ),
 
         // libcurl for cover art named by http(s) URL (`follow`); its option setter is variadic, so
-        // a small C shim makes the one bounded GET it needs.
-        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("curl")]),
+        // a small C shim makes the one bounded GET it needs. It loads libcurl.so.4 at the first
+        // fetch (dlopen), so that no other command pays for mapping it and its dependencies.
+        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
 
         // TagLib is C++ that Swift cannot import here: this shim reads tags, lyrics and pictures and
         // hands them over as plain C structs.
