@@ -227,8 +227,7 @@ public final class FrameRenderer {
                     return try base.encoder.encode(rgb, changed: changed, memory: options.karaoke ? memory : nil)
                 }
                 let width = options.preset.width, height = rgb.count / (3 * width)
-                return try PNG.encode(PixelBuffer(width: width, height: height, channels: 3, bytes: Array(rgb)),
-                                      method: options.compression.method)
+                return try PNG.encode(rows: rgb, width: width, height: height, channels: 3, method: options.compression.method)
             } catch {
                 throw PosterError(path: "frame", reason: "\(error)")
             }

@@ -73,23 +73,30 @@ extension PNG {
     /// Encodes `pixels` as an 8-bit RGB or RGBA PNG. Deterministic: no time stamps or other
     /// run-dependent chunks are written.
     public static func encode(_ pixels: PixelBuffer, method: Method) throws(GraphicsError) -> [UInt8] {
+        try pixels.bytes.withUnsafeBufferPointer { (rows) throws(GraphicsError) -> [UInt8] in
+            try encode(rows: rows, width: pixels.width, height: pixels.height, channels: pixels.channels, method: method)
+        }
+    }
+
+    /// Encodes `rows` (packed, `width * channels` bytes each) as `encode(_:method:)` does,
+    /// without copying them first.
+    public static func encode(rows: UnsafeBufferPointer<UInt8>, width: Int, height: Int, channels: Int,
+                              method: Method) throws(GraphicsError) -> [UInt8] {
+        precondition(rows.count == width * height * channels)
         let segments: Int32? = switch method {
         case .isal(let level): level
         case .isalOwnTables: RowsEncoder.level
         default: nil
         }
         if let level = segments {
-            return try pixels.bytes.withUnsafeBufferPointer { (rows) throws(GraphicsError) -> [UInt8] in
-                let n = RowsEncoder.chunkRows, chunks = (pixels.height + n - 1) / n
-                let made = try RowsEncoder.compress((0..<chunks).map { ($0, rows.baseAddress!) }, rowBytes: pixels.width * pixels.channels,
-                                                    rows: { $0 * n ..< min(pixels.height, ($0 + 1) * n) }, level: level)
-                return try RowsEncoder.assemble((0..<chunks).map { made[$0]! }, width: pixels.width, height: pixels.height,
-                                                channels: pixels.channels)
-            }
+            let n = RowsEncoder.chunkRows, chunks = (height + n - 1) / n
+            let made = try RowsEncoder.compress((0..<chunks).map { ($0, rows.baseAddress!) }, rowBytes: width * channels,
+                                                rows: { $0 * n ..< min(height, ($0 + 1) * n) }, level: level)
+            return try RowsEncoder.assemble((0..<chunks).map { made[$0]! }, width: width, height: height, channels: channels)
         }
         var buffer = lp_png_buffer()
         var message = [CChar](repeating: 0, count: Int(LP_PNG_MESSAGE_SIZE))
-        let status: Int32 = pixels.bytes.withUnsafeBufferPointer { rows in
+        let status: Int32 = {
             switch method {
             case .libpng(let level, let strategy, let filter):
                 let zlibStrategy: Int32
@@ -106,15 +113,15 @@ extension PNG {
                 case .up: filters = lp_png_filter_up()
                 case .adaptive: filters = lp_png_filter_all()
                 }
-                return lp_png_encode(rows.baseAddress, UInt32(pixels.width), UInt32(pixels.height), Int32(pixels.channels),
+                return lp_png_encode(rows.baseAddress, UInt32(width), UInt32(height), Int32(channels),
                                      level, zlibStrategy, filters, &buffer, &message)
             case .libdeflate(let level, let up):
-                return lp_png_encode_libdeflate(rows.baseAddress, UInt32(pixels.width), UInt32(pixels.height),
-                                                Int32(pixels.channels), level, up ? 1 : 0, &buffer, &message)
+                return lp_png_encode_libdeflate(rows.baseAddress, UInt32(width), UInt32(height),
+                                                Int32(channels), level, up ? 1 : 0, &buffer, &message)
             case .isal, .isalOwnTables:
                 return -1  // handled above
             }
-        }
+        }()
         guard status == 0, let data = buffer.data else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw .encode(text.isEmpty ? "unknown error" : text)
