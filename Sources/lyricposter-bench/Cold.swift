@@ -12,7 +12,9 @@ enum ColdBench {
 
     /// A fresh, empty cache folder for one run.
     static func freshCache(_ work: String) -> String {
-        let folder = work + "/cold-cache-\(UUID().uuidString.prefix(8))"
+        // Absolute: a relative XDG_CACHE_HOME is ignored (the XDG rule), and the user's own cache used.
+        let base = work.hasPrefix("/") ? work : FileManager.default.currentDirectoryPath + "/" + work
+        let folder = base + "/cold-cache-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }

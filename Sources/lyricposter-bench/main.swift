@@ -251,6 +251,7 @@ let candidates: [PNG.Method] = [
     .isal(level: 1),
     .isal(level: 2),
     .isal(level: 3),
+    .isalOwnTables,
 ]
 var reference = 0.0
 print("| encoder | ms | KB | size vs libpng default |")
@@ -300,9 +301,9 @@ try VideoBench.run(inputs: (inputs.photo, inputs.songWords), work: workFolder, r
 func verdict(_ ok: Bool) -> String { ok ? "met" : "NOT met" }
 let card = sideBySide["card"] ?? 0
 print("## targets")
-print("- lines, 60 frames, 1080×1920, photo JPEG, \(cores) jobs: \(f(card)) s = \(f(card / floorWall))× the whole-frame C floor (target ≤ 0.5×): \(verdict(card <= 0.5 * floorWall))")
+print("- lines, 60 frames, 1080×1920, photo JPEG, \(cores) jobs, cache off: \(f(card)) s = \(f(card / floorWall))× the whole-frame C floor (target ≤ 0.3×): \(verdict(card <= 0.3 * floorWall))")
 print("- the same against ffmpeg + libass: \(f(card / ffmpegWall))× (target ≤ 0.1×): \(verdict(card <= 0.1 * ffmpegWall))")
-print("- sequence --fps 30, word-timed 3-minute song: \(f(sequenceRate, 0)) PNGs/s written (target ≥ 250): \(verdict(sequenceRate >= 250))")
-print("- cold frame: \(f(coldJPEG * 1000, 0)) ms (target ≤ 120 ms): \(verdict(coldJPEG <= 0.12)); warm backdrop cache: \(f(warmJPEG * 1000, 0)) ms (target ≤ 80 ms): \(verdict(warmJPEG <= 0.08))")
+print("- sequence --fps 30, word-timed 3-minute song: \(f(sequenceRate, 0)) PNGs/s written (target ≥ 400): \(verdict(sequenceRate >= 400))")
+print("- frame with the cache off: \(f(coldJPEG * 1000, 0)) ms; warm backdrop cache: \(f(warmJPEG * 1000, 0)) ms (the cold rows above: a fresh cache folder, target ≤ 80 ms)")
 print("- peak RSS: \(f(headline.rss, 0)) MB for 60 frames, \(f(long.peakRSSMB, 0)) MB for 600 (target ≤ 150 MB): \(verdict(max(headline.rss, long.peakRSSMB) <= 150))")
 print("- default output: \(f(headline.kb, 0)) KB per frame")

@@ -1,5 +1,5 @@
 import Foundation
-import PosterGraphics
+@testable import PosterGraphics
 import XCTest
 
 /// The cover decoders on the fixtures in Tests/Fixtures/covers (see its README): every good file
@@ -115,6 +115,41 @@ final class DecoderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(image.width, 20)
         XCTAssertGreaterThanOrEqual(image.height, 14)
         XCTAssertLessThan(image.width, 64, "decoded with DCT scaling")
+    }
+
+    func testJPEGScalesBelowHalfAreOnlyAQuarterOrAnEighth() throws {
+        // 3000 wide: covering 1000 would be 3/8 (1125) by size alone; 1/2 (1500) is taken instead,
+        // TurboJPEG's SIMD scale, faster than 3/8. Covering 300 is 1/8; covering 2000, 3/4.
+        XCTAssertEqual(JPEG.Decoder.scaledSize(width: 3000, height: 3000, minimum: (1000, 1000), swapped: false).0, 1500)
+        XCTAssertEqual(JPEG.Decoder.scaledSize(width: 3000, height: 3000, minimum: (300, 300), swapped: false).0, 375)
+        XCTAssertEqual(JPEG.Decoder.scaledSize(width: 3000, height: 3000, minimum: (600, 600), swapped: false).0, 750)
+        XCTAssertEqual(JPEG.Decoder.scaledSize(width: 3000, height: 3000, minimum: (2000, 2000), swapped: false).0, 2250)
+        XCTAssertEqual(JPEG.Decoder.scaledSize(width: 3000, height: 3000, minimum: (4000, 4000), swapped: false).0, 3000)
+    }
+
+    func testHalvingAveragesTwoByTwoAndLevelsStayAtLeastTheDestination() throws {
+        // 5×3: the odd column and row are dropped; each pixel is the rounded mean of its block.
+        var pixels = [UInt8](repeating: 0, count: 5 * 4 * 3)
+        for i in pixels.indices { pixels[i] = UInt8((i * 37) % 256) }
+        let bitmap = Bitmap(width: 5, height: 3, stride: 20, pixels: pixels)
+        let half = try XCTUnwrap(bitmap.halved())
+        XCTAssertEqual(half.width, 2)
+        XCTAssertEqual(half.height, 1)
+        for x in 0..<2 {
+            for c in 0..<4 {
+                let sum = [0, 4].map { dx in [0, 20].map { dy in Int(pixels[dy + (2 * x) * 4 + dx + c]) }.reduce(0, +) }.reduce(0, +)
+                XCTAssertEqual(Int(half.pixels[x * 4 + c]), (sum + 2) / 4, "pixel \(x) channel \(c)")
+            }
+        }
+        XCTAssertNil(Bitmap(width: 1, height: 9).halved())
+        // A 1600² picture drawn at 300×300 comes from the 400² level (at least the destination),
+        // its source rectangle scaled with it; at 900×900, from the whole.
+        let levels = BitmapLevels(Bitmap(width: 1600, height: 1600))
+        let small = levels.level(for: Rect(x: 100, y: 0, width: 1400, height: 1600), width: 300, height: 300)
+        XCTAssertEqual(small.bitmap.width, 400)
+        XCTAssertEqual(small.source.x, 25)
+        XCTAssertEqual(small.source.width, 350)
+        XCTAssertEqual(levels.level(for: Rect(x: 0, y: 0, width: 1600, height: 1600), width: 900, height: 900).bitmap.width, 1600)
     }
 
     func testPNGEncodeRoundTripsAndIsDeterministic() throws {

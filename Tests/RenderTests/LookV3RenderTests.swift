@@ -19,6 +19,30 @@ final class LookV3RenderTests: XCTestCase {
     /// ink changes lightness by at least 20 L* (white against a light grey is not a split anyone
     /// sees at poster size), in every theme on every stress cover, and the unsung part still
     /// reaches 3:1.
+    /// A cover is decoded no larger than it is drawn: the canvas where it fills it, the card's
+    /// side where a card is the sharpest use, else what the blur and colours read.
+    func testCoversAreDecodedAtTheSizeTheyAreDrawn() throws {
+        for preset in Preset.all {
+            for theme in [Theme.card, .classic, .immersive, .minimal, .block] {
+                let geometry = PosterGeometry(preset: preset, before: theme.before, after: theme.after, theme: theme)
+                let size = Background.coverSize(geometry: geometry, theme: theme)
+                let w = preset.width, h = preset.height
+                if geometry.layout == .classic || theme.background == .cover {
+                    XCTAssertTrue(size == (w, h), "\(theme.name) at \(preset.name)")
+                    continue
+                }
+                XCTAssertGreaterThanOrEqual(min(size.width, size.height), 512)
+                // The blurred base is drawn at an eighth of the canvas, zoomed 1.15×.
+                XCTAssertGreaterThanOrEqual(Double(size.width), Double(w) / 8 * 1.15)
+                XCTAssertGreaterThanOrEqual(Double(size.height), Double(h) / 8 * 1.15)
+                if let card = geometry.card, theme.card {
+                    XCTAssertGreaterThanOrEqual(Double(min(size.width, size.height)), card.width, "\(theme.name) at \(preset.name)")
+                }
+                XCTAssertLessThan(size.width * size.height, w * h, "\(theme.name) at \(preset.name): smaller than the canvas")
+            }
+        }
+    }
+
     func testKaraokeSungAndUnsungAreClearlyApart() throws {
         let preset = Preset.custom(width: 540, height: 960)
         var worst: (Double, String) = (.infinity, "")
