@@ -163,7 +163,7 @@ public final class PosterSession: @unchecked Sendable {
     /// `Renderer.renderChanges`).
     let bases = FrameBases()
     /// The thread that prepared the backdrop (nil when it came from the cache).
-    private let preparation: Preparation<Background>?
+    private let preparation: Preparation<Background, PosterError>?
 
     /// Where the cover and lyrics came from (files, sidecars, tags).
     public let song: ResolvedSong
@@ -210,24 +210,14 @@ public final class PosterSession: @unchecked Sendable {
         // thread of their own while this one sets up the fonts and shapes the first lines; the
         // backdrop is stored in the cache from there too, while frames render.
         let title = lyrics.metadata.title ?? "", theme = options.theme, limits = options.limits
-        let preparation = cached != nil ? nil : Preparation({ () throws(PosterError) -> Background in
-            // Decoded no larger than it is drawn (see Background.coverSize).
-            let cover = try timings.measure("decode") { () throws(PosterError) in
-                if allowUntitled, coverData.isEmpty {
-                    do { return try PlaceholderCover.make(seed: title) } catch {
-                        throw PosterError(path: "placeholder cover", reason: "\(error)")
-                    }
-                }
-                do { return try ImageDecoder.decode(coverData, limits: limits, minimumSize: Background.coverSize(geometry: geometry, theme: theme)) } catch {
-                    throw PosterError(path: coverPath, reason: "\(error)")
-                }
-            }
-            return try timings.measure("background") { () throws(PosterError) in
-                do { return try Background.prepare(cover: cover, geometry: geometry, theme: theme) } catch {
-                    throw PosterError(path: coverPath, reason: "\(error)")
-                }
-            }
-        }, afterwards: cacheKey.map { key in { background in timings.measure("cache") { BackdropCache.store(background, key: key) } } })
+        var store: (@Sendable (Background) -> Void)?
+        if let cacheKey {
+            store = { background in timings.measure("cache") { () -> Void in BackdropCache.store(background, key: cacheKey) } }
+        }
+        let preparation = cached != nil ? nil : Preparation<Background, PosterError>({ () throws(PosterError) -> Background in
+            try Self.prepareBackdrop(coverData: coverData, coverPath: coverPath, placeholder: allowUntitled ? title : nil,
+                                     geometry: geometry, theme: theme, limits: limits, timings: timings)
+        }, afterwards: store)
         self.preparation = preparation
         let fontResult = Result<FontLibrary, PosterError> { () throws(PosterError) -> FontLibrary in
             try timings.measure("fonts") { () throws(PosterError) -> FontLibrary in
@@ -289,6 +279,28 @@ public final class PosterSession: @unchecked Sendable {
     deinit {
         // The backdrop may still be on its way into the cache.
         preparation?.finish()
+    }
+
+    /// Decodes the cover no larger than it is drawn (see Background.coverSize) and prepares its
+    /// backdrop. `placeholder`: the title to seed a made-up cover with when there are no cover
+    /// bytes (`follow`), or nil.
+    private static func prepareBackdrop(coverData: Data, coverPath: String, placeholder: String?, geometry: PosterGeometry,
+                                        theme: Theme, limits: DecodeLimits, timings: Timings) throws(PosterError) -> Background {
+        let cover = try timings.measure("decode") { () throws(PosterError) -> Bitmap in
+            if let placeholder, coverData.isEmpty {
+                do { return try PlaceholderCover.make(seed: placeholder) } catch {
+                    throw PosterError(path: "placeholder cover", reason: "\(error)")
+                }
+            }
+            do { return try ImageDecoder.decode(coverData, limits: limits, minimumSize: Background.coverSize(geometry: geometry, theme: theme)) } catch {
+                throw PosterError(path: coverPath, reason: "\(error)")
+            }
+        }
+        return try timings.measure("background") { () throws(PosterError) -> Background in
+            do { return try Background.prepare(cover: cover, geometry: geometry, theme: theme) } catch {
+                throw PosterError(path: coverPath, reason: "\(error)")
+            }
+        }
     }
 
     /// A file's name without its folder and extension, as a title of last resort (nil for

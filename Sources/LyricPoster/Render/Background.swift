@@ -33,24 +33,41 @@ public struct Background: Sendable {
         // dark bars at its sides. The sharp card keeps the cover whole.
         let inner = cover.frameFreeRect()
         let artwork = cover.cropped(x: inner.x, y: inner.y, width: inner.width, height: inner.height)
-        // Drawn small (the blur's base, the scheme's probe, the card's shadow), the pictures are
-        // read from their halvings rather than whole.
+        // Drawn small (the blur's base, the scheme's probe), the artwork is
+        // read from its halvings rather than whole.
         let artworkLevels = BitmapLevels(artwork)
-        let coverLevels = inner.width == cover.width && inner.height == cover.height ? artworkLevels : BitmapLevels(cover)
         let colours = CoverColours(artwork)
         let average = colours.average
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
 
-        // 1. The base: the cover, blurred or sharp, or a gradient of two of its colours.
-        let frost = try drawBase(on: canvas, cover: artworkLevels, colours: colours, theme: theme, layout: geometry.layout, unit: geometry.unit)
-
-        // 2. The scheme, decided on the cover itself (the same for every preset, so a song's
+        // 1. The scheme, decided on the cover itself (the same for every preset, so a song's
         // posters at several sizes belong together): whichever text — light or dark — its
         // backdrop serves with the lighter scrim. Classic rows sit on dark bands: light text.
         let zones = textZones(geometry)
         let palette = try scheme(for: artworkLevels, colours: colours, theme: theme, layout: geometry.layout)
         let scheme = palette.scheme
         let tint = tint(for: palette, average: average)
+
+        // 2. The sharp cover card and its shadow, on a layer of their own made on another thread
+        // while this one draws the backdrop under them.
+        var cardJob: Preparation<CardLayer, GraphicsError>?
+        var card: (rect: Rect, radius: Double)?
+        if let slot = geometry.card, theme.card, geometry.layout != .classic {
+            let rect = cardRect(slot, cover: cover)
+            let radius = geometry.cardRadius * rect.width / max(1, slot.width)
+            let shadow = Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28)
+            card = (rect, radius)
+            cardJob = Preparation { () throws(GraphicsError) -> CardLayer in
+                try cardLayer(cover: cover, card: rect, radius: radius, geometry: geometry, shadow: shadow)
+            }
+        }
+
+        // 3. The base: the cover, blurred or sharp, or a gradient of two of its colours.
+        let frost: Bitmap?
+        do { frost = try drawBase(on: canvas, cover: artworkLevels, colours: colours, theme: theme, layout: geometry.layout, unit: geometry.unit) } catch {
+            cardJob?.finish()
+            throw error
+        }
 
         if geometry.layout != .classic {
             // 3. Under the lyrics of a full-bleed cover, the cover turns soft (a progressive blur)
@@ -88,25 +105,51 @@ public struct Background: Sendable {
             if alphas.contains(where: { $0 > 0.004 }) { canvas.fillRows(color: tint, alphas: alphas) }
         }
 
-        // 6. The sharp cover card, its shadow following the cover's shape.
-        if let slot = geometry.card, theme.card, geometry.layout != .classic {
-            let card = cardRect(slot, cover: cover)
-            let radius = geometry.cardRadius * card.width / max(1, slot.width)
-            let source = aspectFill(cover, into: card)
-            try canvas.dropShadow(of: coverLevels, source: source, in: card, cornerRadius: radius, blur: Int(36 * geometry.unit),
-                                  offsetY: 14 * geometry.unit, color: Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28))
-            canvas.draw(coverLevels, source: source, in: card, cornerRadius: radius)
+        // 6. The card with its shadow (step 2's layer) over the backdrop.
+        if let cardJob, let card {
+            let layer = try cardJob.value()
+            canvas.draw(layer.canvas, in: Rect(x: Double(layer.x), y: Double(layer.y), width: Double(layer.canvas.width),
+                                               height: Double(layer.canvas.height)))
             // A hairline edge where the cover would melt into the backdrop (very dark or very light).
             if !cover.hasTransparency {
                 let l = average.relativeLuminance
                 let hairline = max(1.5, 2 * geometry.unit)
-                if l < 0.03 { canvas.stroke(card, color: Color.white.withAlpha(0.2), lineWidth: hairline, cornerRadius: radius) }
-                if l > 0.8 { canvas.stroke(card, color: Color.black.withAlpha(0.12), lineWidth: hairline, cornerRadius: radius) }
+                if l < 0.03 { canvas.stroke(card.rect, color: Color.white.withAlpha(0.2), lineWidth: hairline, cornerRadius: card.radius) }
+                if l > 0.8 { canvas.stroke(card.rect, color: Color.black.withAlpha(0.12), lineWidth: hairline, cornerRadius: card.radius) }
             }
         }
         try canvas.finish()
         return Background(geometry: geometry, bitmap: canvas.snapshot(), tint: tint, average: average, vibrant: colours.vibrant,
                           muted: colours.muted, palette: palette, frost: frost)
+    }
+
+    /// The card and its shadow on a transparent canvas, and where that canvas goes on the poster.
+    struct CardLayer: @unchecked Sendable {
+        /// Handed from the thread that drew it to the one that paints it, never shared.
+        let canvas: Canvas
+        let x: Int
+        let y: Int
+    }
+
+    /// Draws the cover as a card into `card` (poster pixels), with its shadow following its shape
+    /// (`blur` 36 and an offset of 14 units down), on a layer just large enough for both, at whole
+    /// pixels so that it is painted back without resampling.
+    static func cardLayer(cover: Bitmap, card: Rect, radius: Double, geometry: PosterGeometry,
+                          shadow: Color) throws(GraphicsError) -> CardLayer {
+        let w = geometry.preset.width, h = geometry.preset.height
+        let blur = Int(36 * geometry.unit), offsetY = 14 * geometry.unit
+        let pad = Double(blur * 3)
+        let x0 = max(0, Int((card.minX - pad).rounded(.down))), y0 = max(0, Int((card.minY - pad + min(0, offsetY)).rounded(.down)))
+        let x1 = min(w, Int((card.maxX + pad).rounded(.up))), y1 = min(h, Int((card.maxY + pad + max(0, offsetY)).rounded(.up)))
+        let layer = try Canvas(width: max(1, x1 - x0), height: max(1, y1 - y0))
+        let local = Rect(x: card.x - Double(x0), y: card.y - Double(y0), width: card.width, height: card.height)
+        // Its own levels: they are made lazily, and this runs beside the backdrop's.
+        let levels = BitmapLevels(cover)
+        let source = aspectFill(cover, into: card)
+        try layer.dropShadow(of: levels, source: source, in: local, cornerRadius: radius, blur: blur, offsetY: offsetY, color: shadow)
+        layer.draw(levels, source: source, in: local, cornerRadius: radius)
+        try layer.finish()
+        return CardLayer(canvas: layer, x: x0, y: y0)
     }
 
     /// The smallest size (width, height) a cover must have to be drawn as sharp as it can be for

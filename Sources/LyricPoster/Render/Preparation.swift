@@ -5,18 +5,18 @@ import Foundation
 /// was made) that the caller waits for only at the end (``finish()``).
 ///
 /// Synchronised with `NSCondition` (a pthread mutex and condition, which the sanitizers see).
-final class Preparation<Value: Sendable>: @unchecked Sendable {
+final class Preparation<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var result: Result<Value, PosterError>?
+    private var result: Result<Value, Failure>?
     private var finished = false
 
     /// Starts `body` on a new thread; `afterwards` runs there with its value once that value has
     /// been handed over.
-    init(_ body: @escaping @Sendable () throws(PosterError) -> Value,
+    init(_ body: @escaping @Sendable () throws(Failure) -> Value,
          afterwards: (@Sendable (Value) -> Void)? = nil) {
         let thread = Thread { [self] in
-            let outcome: Result<Value, PosterError>
-            do throws(PosterError) { outcome = .success(try body()) } catch { outcome = .failure(error) }
+            let outcome: Result<Value, Failure>
+            do throws(Failure) { outcome = .success(try body()) } catch { outcome = .failure(error) }
             condition.lock()
             result = outcome
             condition.broadcast()
@@ -33,7 +33,7 @@ final class Preparation<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The value, once made (the error the work threw, if it failed).
-    func value() throws(PosterError) -> Value {
+    func value() throws(Failure) -> Value {
         condition.lock()
         while result == nil { condition.wait() }
         let outcome = result!
