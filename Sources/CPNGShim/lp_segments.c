@@ -29,14 +29,37 @@ size_t lp_deflate_segment_bound(size_t length) {
     return length + length / 8 + 4096;
 }
 
+// One stateless ISA-L compression of `in` into `out`: raw deflate blocks that end byte-aligned
+// (a full flush), not final, referring to nothing before `in`.
+static size_t compress_stateless(const uint8_t *in, size_t length, uint32_t level, uint8_t *level_buf, uint32_t level_buf_size,
+                                 struct isal_hufftables *tables, uint8_t *out, size_t capacity) {
+    // Zeroed first: any state ISA-L does not reset must not come from whatever was on the stack.
+    struct isal_zstream stream;
+    memset(&stream, 0, sizeof stream);
+    isal_deflate_stateless_init(&stream);
+    stream.level = level;
+    stream.level_buf = level_buf;
+    stream.level_buf_size = level_buf_size;
+    if (tables) stream.hufftables = tables;
+    stream.gzip_flag = IGZIP_DEFLATE;
+    stream.flush = FULL_FLUSH;  // byte-aligned end, no back-references past it
+    stream.end_of_stream = 0;   // the final block comes after the last segment
+    stream.next_in = (uint8_t *)in;
+    stream.avail_in = (uint32_t)length;
+    stream.next_out = out;
+    stream.avail_out = capacity > UINT32_MAX ? UINT32_MAX : (uint32_t)capacity;
+    return isal_deflate_stateless(&stream) == COMP_OK ? stream.total_out : 0;
+}
+
 // Level 0 (ISA-L's greedy hash matcher) with Huffman tables made from the segment's own
 // histogram. ISA-L's levels 1 to 3 (the "ICF" path) are not deterministic on every machine: on
-// the project's 2-core AMD EPYC, about 1 process in 100 compresses the same rows to other (valid)
-// bytes, the same within that process, with address randomisation on and never with it off; a
-// 40-line C program shows it (3 processes in 1000 at level 1, 2 in 1000 at level 2), and it
-// explained frames whose pixels were equal but whose files were not. Level 0 with the segment's
-// own tables was byte-identical in 3000 processes, within 0.3 % of level 1's size on a
-// photographic frame, and takes about a quarter longer.
+// the project's 2-core AMD EPYC, some processes compress the same rows to other (valid) bytes,
+// the same within that process, with address randomisation on and never with it off. A 40-line
+// C program shows it: at level 1, 10 processes in 600 differed (0 in 600 with randomisation
+// off); at level 2, 7 in 2000. It explained frames whose pixels were equal but whose files were
+// not. Level 0 was byte-identical in every process (1000 with the segment's own tables, 3000 with
+// ISA-L's default ones); with its own tables it is within 0.3 % of level 1's size on a
+// photographic frame, and takes about 1.7 times as long (the histogram is a second pass).
 static size_t deflate_own_tables(const uint8_t *in, size_t length, uint8_t *out, size_t capacity) {
     if (length > INT32_MAX) return 0;
     struct isal_huff_histogram histogram;
@@ -44,25 +67,10 @@ static size_t deflate_own_tables(const uint8_t *in, size_t length, uint8_t *out,
     isal_update_histogram((uint8_t *)in, (int)length, &histogram);
     struct isal_hufftables *tables = calloc(1, sizeof *tables);
     if (tables == NULL) return 0;
-    if (isal_create_hufftables_subset(tables, &histogram) != 0) {
-        free(tables);
-        return 0;
-    }
-    struct isal_zstream stream;
-    memset(&stream, 0, sizeof stream);
-    isal_deflate_stateless_init(&stream);
-    stream.level = 0;
-    stream.hufftables = tables;
-    stream.gzip_flag = IGZIP_DEFLATE;
-    stream.flush = FULL_FLUSH;  // byte-aligned end, no back-references past it
-    stream.end_of_stream = 0;   // the final block comes after the last segment
-    stream.next_in = (uint8_t *)in;
-    stream.avail_in = (uint32_t)length;
-    stream.next_out = out;
-    stream.avail_out = capacity > UINT32_MAX ? UINT32_MAX : (uint32_t)capacity;
-    int status = isal_deflate_stateless(&stream);
+    size_t size = isal_create_hufftables_subset(tables, &histogram) == 0
+        ? compress_stateless(in, length, 0, NULL, 0, tables, out, capacity) : 0;
     free(tables);
-    return status == COMP_OK ? stream.total_out : 0;
+    return size;
 }
 
 size_t lp_deflate_segment(const uint8_t *in, size_t length, int level, uint8_t *out, size_t capacity) {
@@ -70,28 +78,12 @@ size_t lp_deflate_segment(const uint8_t *in, size_t length, int level, uint8_t *
     if (length > UINT32_MAX || level < 0 || level > 3) return 0;
     static const uint32_t level_sizes[4] = {0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
     // Zeroed, like the stream: hash entries left in a recycled allocation by an earlier
-    // compression can change which matches are found, and so the bytes (seen: a warm run of
-    // `frame` differing by 2 bytes from a cold one with identical pixels).
+    // compression can change which matches are found, and so the bytes.
     uint8_t *level_buf = level_sizes[level] ? calloc(1, level_sizes[level]) : NULL;
     if (level_sizes[level] && level_buf == NULL) return 0;
-    // Zeroed first, like the level buffer: any state ISA-L does not reset must not come from
-    // whatever was on the stack.
-    struct isal_zstream stream;
-    memset(&stream, 0, sizeof stream);
-    isal_deflate_stateless_init(&stream);
-    stream.level = (uint32_t)level;
-    stream.level_buf = level_buf;
-    stream.level_buf_size = level_sizes[level];
-    stream.gzip_flag = IGZIP_DEFLATE;
-    stream.flush = FULL_FLUSH;  // byte-aligned end, no back-references past it
-    stream.end_of_stream = 0;   // the final block comes after the last segment
-    stream.next_in = (uint8_t *)in;
-    stream.avail_in = (uint32_t)length;
-    stream.next_out = out;
-    stream.avail_out = capacity > UINT32_MAX ? UINT32_MAX : (uint32_t)capacity;
-    int status = isal_deflate_stateless(&stream);
+    size_t size = compress_stateless(in, length, (uint32_t)level, level_buf, level_sizes[level], NULL, out, capacity);
     free(level_buf);
-    return status == COMP_OK ? stream.total_out : 0;
+    return size;
 }
 
 uint32_t lp_adler32(uint32_t adler, const uint8_t *data, size_t length) {
