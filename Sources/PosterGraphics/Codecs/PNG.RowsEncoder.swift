@@ -159,7 +159,11 @@ extension PNG {
             let chunkRows = (0..<jobs.count).map { rows(jobs[$0].chunk) }
             // The pixels stay put and unchanged until every worker is done (concurrentPerform returns).
             nonisolated(unsafe) let jobs = jobs
+            // The lock is taken once on each side of the hand-over as well: what this thread wrote
+            // (the pixels) happens before the workers read it, as ThreadSanitizer can see it.
+            results.withLock { _ in }
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                results.withLock { _ in }
                 var mine: [Int: Segment] = [:]
                 var failure: GraphicsError?
                 for k in Swift.stride(from: worker, to: jobs.count, by: workers) {
