@@ -92,7 +92,10 @@ final class CLITests: CLITestCase {
                 if let bytes { outputs[k] = bytes } else { failures.append(failure) }
             }
         }
-        let runs = 96
+        // Under the sanitizers (make test-sanitized) each process is several times slower, and the
+        // point there is the parallel paths' memory and races, which fewer processes exercise too.
+        let sanitized = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil }
+        let runs = sanitized ? 16 : 96
         let results = Results()
         let paths = (0..<runs).map { temp("same-\($0).png") }
         let arguments = ["frame", cover, lyrics, "--at", "0:40", "--theme", "block", "-o"]
