@@ -52,11 +52,17 @@ enum ColdBench {
         let photo = try Data(contentsOf: URL(fileURLWithPath: inputs.photo))
         var rows: [Row] = []
         var coverIndex = 0
-        func newCover() throws -> String {
+        /// Runs `body` with a cover never seen before and a fresh cache folder, then removes both.
+        func withNewCoverAndCache<T>(_ body: (_ cover: String, _ cache: String) throws -> T) throws -> T {
             coverIndex += 1
-            let path = work + "/cold-cover-\(coverIndex).jpg"
-            try distinctJPEG(photo, index: coverIndex).write(to: URL(fileURLWithPath: path))
-            return path
+            let cover = work + "/cold-cover-\(coverIndex).jpg"
+            try distinctJPEG(photo, index: coverIndex).write(to: URL(fileURLWithPath: cover))
+            let cache = freshCache(work)
+            defer {
+                try? FileManager.default.removeItem(atPath: cache)
+                try? FileManager.default.removeItem(atPath: cover)
+            }
+            return try body(cover, cache)
         }
         func frameArgs(_ cover: String) -> [String] {
             ["frame", cover, inputs.song60, "--at", "1:30", "-o", work + "/cold-frame.png"]
@@ -67,16 +73,13 @@ enum ColdBench {
         for (label, binary) in binaries {
             var c: [Double] = [], w: [Double] = [], o: [Double] = []
             for _ in 0..<runs {
-                let cover = try newCover()
-                let cache = freshCache(work)
-                let first = try withCache(cache) { try measure(binary, frameArgs(cover)) }
-                guard first.status == 0 else { throw BenchError("frame failed: \(first.stderr)") }
-                c.append(first.wall)
-                let again = try withCache(cache) { try measure(binary, frameArgs(cover)) }
-                w.append(again.wall)
-                o.append(try withCache(nil) { try measure(binary, frameArgs(cover)) }.wall)
-                try? FileManager.default.removeItem(atPath: cache)
-                try? FileManager.default.removeItem(atPath: cover)
+                try withNewCoverAndCache { cover, cache in
+                    let first = try withCache(cache) { try measure(binary, frameArgs(cover)) }
+                    guard first.status == 0 else { throw BenchError("frame failed: \(first.stderr)") }
+                    c.append(first.wall)
+                    w.append(try withCache(cache) { try measure(binary, frameArgs(cover)) }.wall)
+                    o.append(try withCache(nil) { try measure(binary, frameArgs(cover)) }.wall)
+                }
             }
             cold[label] = median(c); warm[label] = median(w); off[label] = median(o)
         }
@@ -89,18 +92,17 @@ enum ColdBench {
         for (label, binary) in binaries {
             var c: [Double] = [], w: [Double] = [], rss: [Double] = []
             for _ in 0..<runs {
-                let cover = try newCover()
-                let cache = freshCache(work)
-                let out = work + "/cold-lines"
-                let args = ["lines", cover, inputs.song60, "-o", out, "--size", "1080x1920", "--jobs", "\(cores)", "--quiet"]
-                try? FileManager.default.removeItem(atPath: out)
-                let first = try withCache(cache) { try measure(binary, args) }
-                guard first.status == 0 else { throw BenchError("lines failed: \(first.stderr)") }
-                c.append(first.wall); rss.append(first.peakRSSMB)
-                try? FileManager.default.removeItem(atPath: out)
-                w.append(try withCache(cache) { try measure(binary, args) }.wall)
-                try? FileManager.default.removeItem(atPath: cache)
-                try? FileManager.default.removeItem(atPath: cover)
+                try withNewCoverAndCache { cover, cache in
+                    let out = work + "/cold-lines"
+                    defer { try? FileManager.default.removeItem(atPath: out) }
+                    let args = ["lines", cover, inputs.song60, "-o", out, "--size", "1080x1920", "--jobs", "\(cores)", "--quiet"]
+                    try? FileManager.default.removeItem(atPath: out)
+                    let first = try withCache(cache) { try measure(binary, args) }
+                    guard first.status == 0 else { throw BenchError("lines failed: \(first.stderr)") }
+                    c.append(first.wall); rss.append(first.peakRSSMB)
+                    try? FileManager.default.removeItem(atPath: out)
+                    w.append(try withCache(cache) { try measure(binary, args) }.wall)
+                }
             }
             linesCold[label] = median(c); linesWarm[label] = median(w); linesRSS[label] = rss.max() ?? 0
         }
@@ -113,20 +115,18 @@ enum ColdBench {
         for (label, binary) in binaries {
             var rates: [Double] = []
             for _ in 0..<max(1, runs / 2) {
-                let cover = try newCover()
-                let cache = freshCache(work)
-                let out = work + "/cold-sequence"
-                try? FileManager.default.removeItem(atPath: out)
-                let m = try withCache(cache) {
-                    try measure(binary, ["sequence", cover, inputs.songWords, "--fps", "30", "-o", out, "--size", "1080x1920",
-                                         "--jobs", "\(cores)", "--quiet"])
+                try withNewCoverAndCache { cover, cache in
+                    let out = work + "/cold-sequence"
+                    try? FileManager.default.removeItem(atPath: out)
+                    defer { try? FileManager.default.removeItem(atPath: out) }
+                    let m = try withCache(cache) {
+                        try measure(binary, ["sequence", cover, inputs.songWords, "--fps", "30", "-o", out, "--size", "1080x1920",
+                                             "--jobs", "\(cores)", "--quiet"])
+                    }
+                    guard m.status == 0 else { throw BenchError("sequence failed: \(m.stderr)") }
+                    let written = (try FileManager.default.contentsOfDirectory(atPath: out)).filter { $0.hasSuffix(".png") }.count
+                    rates.append(Double(written) / m.wall)
                 }
-                guard m.status == 0 else { throw BenchError("sequence failed: \(m.stderr)") }
-                let written = (try FileManager.default.contentsOfDirectory(atPath: out)).filter { $0.hasSuffix(".png") }.count
-                rates.append(Double(written) / m.wall)
-                try? FileManager.default.removeItem(atPath: out)
-                try? FileManager.default.removeItem(atPath: cache)
-                try? FileManager.default.removeItem(atPath: cover)
             }
             sequenceRate[label] = median(rates)
         }
@@ -152,7 +152,9 @@ enum ColdBench {
             for _ in 0..<max(1, runs / 2) {
                 let out = catalogue + "/out"
                 try? FileManager.default.removeItem(atPath: out)
-                let m = try withCache(freshCache(work)) {
+                let cache = freshCache(work)
+                defer { try? FileManager.default.removeItem(atPath: cache) }
+                let m = try withCache(cache) {
                     try measure(binary, ["catalog", catalogue + "/catalog.jsonl", "-o", out, "--jobs", "\(cores)", "--quiet"])
                 }
                 guard m.status == 0 else { throw BenchError("catalog failed: \(m.stderr)") }
