@@ -23,20 +23,27 @@ extension Bitmap {
 /// under the destination, so a 2250-pixel cover drawn as a 280-pixel blur base or a card's
 /// shadow mask would cost as much as a full-size draw.
 ///
-/// Shared by one song's preparation on one thread; not thread-safe.
-public final class BitmapLevels {
+/// Safe to share between threads (a song's backdrop and its card are drawn on two): each level is
+/// made once, under a lock.
+public final class BitmapLevels: @unchecked Sendable {
+    private let lock = NSLock()
     /// Level 0 is the picture itself; level k is 1/2^k of it.
     private var levels: [Bitmap]
 
-    public init(_ bitmap: Bitmap) { levels = [bitmap] }
+    public init(_ bitmap: Bitmap) {
+        levels = [bitmap]
+        full = bitmap
+    }
 
     /// The picture at full size.
-    public var full: Bitmap { levels[0] }
+    public let full: Bitmap
 
     /// The level to draw the part `source` (in full-size pixels) of the picture from, into a
     /// `width`×`height` destination, with `source` in that level's pixels: the smallest level
     /// that still has as many pixels as the destination along both sides.
     public func level(for source: Rect, width: Double, height: Double) -> (bitmap: Bitmap, source: Rect) {
+        lock.lock()
+        defer { lock.unlock() }
         var k = 0
         while true {
             let f = Double(1 << (k + 1))

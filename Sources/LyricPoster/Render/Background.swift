@@ -33,9 +33,10 @@ public struct Background: Sendable {
         // dark bars at its sides. The sharp card keeps the cover whole.
         let inner = cover.frameFreeRect()
         let artwork = cover.cropped(x: inner.x, y: inner.y, width: inner.width, height: inner.height)
-        // Drawn small (the blur's base, the scheme's probe), the artwork is
-        // read from its halvings rather than whole.
+        // Drawn small (the blur's base, the scheme's probe, the card's shadow), the pictures are
+        // read from their halvings rather than whole.
         let artworkLevels = BitmapLevels(artwork)
+        let coverLevels = inner.width == cover.width && inner.height == cover.height ? artworkLevels : BitmapLevels(cover)
         let colours = CoverColours(artwork)
         let average = colours.average
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
@@ -58,7 +59,7 @@ public struct Background: Sendable {
             let shadow = Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28)
             card = (rect, radius)
             cardJob = Preparation { () throws(GraphicsError) -> CardLayer in
-                try cardLayer(cover: cover, card: rect, radius: radius, geometry: geometry, shadow: shadow)
+                try cardLayer(cover: coverLevels, card: rect, radius: radius, geometry: geometry, shadow: shadow)
             }
         }
 
@@ -134,7 +135,7 @@ public struct Background: Sendable {
     /// Draws the cover as a card into `card` (poster pixels), with its shadow following its shape
     /// (`blur` 36 and an offset of 14 units down), on a layer just large enough for both, at whole
     /// pixels so that it is painted back without resampling.
-    static func cardLayer(cover: Bitmap, card: Rect, radius: Double, geometry: PosterGeometry,
+    static func cardLayer(cover: BitmapLevels, card: Rect, radius: Double, geometry: PosterGeometry,
                           shadow: Color) throws(GraphicsError) -> CardLayer {
         let w = geometry.preset.width, h = geometry.preset.height
         let blur = Int(36 * geometry.unit), offsetY = 14 * geometry.unit
@@ -143,11 +144,9 @@ public struct Background: Sendable {
         let x1 = min(w, Int((card.maxX + pad).rounded(.up))), y1 = min(h, Int((card.maxY + pad + max(0, offsetY)).rounded(.up)))
         let layer = try Canvas(width: max(1, x1 - x0), height: max(1, y1 - y0))
         let local = Rect(x: card.x - Double(x0), y: card.y - Double(y0), width: card.width, height: card.height)
-        // Its own levels: they are made lazily, and this runs beside the backdrop's.
-        let levels = BitmapLevels(cover)
-        let source = aspectFill(cover, into: card)
-        try layer.dropShadow(of: levels, source: source, in: local, cornerRadius: radius, blur: blur, offsetY: offsetY, color: shadow)
-        layer.draw(levels, source: source, in: local, cornerRadius: radius)
+        let source = aspectFill(cover.full, into: card)
+        try layer.dropShadow(of: cover, source: source, in: local, cornerRadius: radius, blur: blur, offsetY: offsetY, color: shadow)
+        layer.draw(cover, source: source, in: local, cornerRadius: radius)
         try layer.finish()
         return CardLayer(canvas: layer, x: x0, y: y0)
     }
