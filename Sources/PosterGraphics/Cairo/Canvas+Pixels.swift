@@ -1,0 +1,62 @@
+import CCairoPango
+import CPNGShim
+import Foundation
+
+/// Pixels out: snapshots, conversion to packed RGB(A) rows, row copies, PNG.
+extension Canvas {
+    // MARK: Pixels
+
+    /// A copy of the current pixels.
+    public func snapshot() -> Bitmap {
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return Bitmap(width: width, height: height) }
+        let pixels = [UInt8](UnsafeBufferPointer(start: data, count: stride * height))
+        return Bitmap(width: width, height: height, stride: stride, pixels: pixels)
+    }
+
+    /// The pixels as packed 8-bit RGB (`opaque`: alpha dropped) or straight RGBA, ready to encode.
+    public func pixels(opaque: Bool = true) throws(GraphicsError) -> PixelBuffer {
+        try finish()
+        guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let channels = opaque ? 3 : 4
+        let bytes = [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, count in
+            lp_argb32_to_rgb(data, UInt32(width), UInt32(height), stride, opaque ? 1 : 0, buffer.baseAddress)
+            count = width * height * channels
+        }
+        return PixelBuffer(width: width, height: height, channels: channels, bytes: bytes)
+    }
+
+    /// Converts rows `rows` to packed 8-bit RGB (alpha dropped) into `out`, which holds a whole
+    /// frame (`width * height * 3` bytes; row y starts at `y * width * 3`).
+    public func convertRows(_ rows: Range<Int>, into out: UnsafeMutableBufferPointer<UInt8>) throws(GraphicsError) {
+        precondition(out.count == width * height * 3 && rows.lowerBound >= 0 && rows.upperBound <= height)
+        try finish()
+        guard !rows.isEmpty else { return }
+        guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        lp_argb32_to_rgb(data + rows.lowerBound * stride, UInt32(width), UInt32(rows.count), stride, 1,
+                         out.baseAddress! + rows.lowerBound * width * 3)
+    }
+
+    /// Puts rows `rows` of `bitmap` (the canvas's size) back over the canvas, as they are.
+    public func copyRows(_ rows: Range<Int>, from bitmap: Bitmap) {
+        precondition(bitmap.width == width && bitmap.height == height && rows.lowerBound >= 0 && rows.upperBound <= height)
+        guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let rowBytes = width * 4
+        bitmap.pixels.withUnsafeBufferPointer { source in
+            for y in rows {
+                memcpy(data + y * stride, source.baseAddress! + y * bitmap.stride, rowBytes)
+            }
+        }
+        cairo_surface_mark_dirty_rectangle(surface, 0, Int32(rows.lowerBound), Int32(width), Int32(rows.count))
+    }
+
+    /// Encodes the canvas as PNG; `opaque` drops the alpha channel (RGB PNG).
+    public func pngData(opaque: Bool = true, compression: PNG.Compression = .fast) throws(GraphicsError) -> [UInt8] {
+        try PNG.encode(try pixels(opaque: opaque), method: compression.method)
+    }
+}

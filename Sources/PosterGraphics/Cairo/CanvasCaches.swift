@@ -1,0 +1,81 @@
+import Foundation
+
+/// The blurred layers of text blocks a renderer drew recently: a block drawn again the next frame
+/// (the neighbours, the current line's shadow while it is sung) reuses its layer instead of
+/// blurring it again. Layouts are immutable and kept alive by their entry, so their identity is a
+/// safe key. Not thread-safe: one per renderer.
+public final class BlurCache {
+    struct Key: Hashable {
+        var layout: ObjectIdentifier
+        var pad: Double
+        var boxRadius: Int
+        var scale: Double
+        var colour: Color?
+    }
+
+    public static let capacity = 8
+    private var entries: [(key: Key, bitmap: Bitmap, layout: TextLayout)] = []
+
+    public init() {}
+
+    func bitmap(for key: Key) -> Bitmap? {
+        guard let i = entries.firstIndex(where: { $0.key == key }) else { return nil }
+        let entry = entries.remove(at: i)
+        entries.append(entry)
+        return entry.bitmap
+    }
+
+    func store(_ bitmap: Bitmap, for key: Key, layout: TextLayout) {
+        entries.append((key, bitmap, layout))
+        if entries.count > Self.capacity { entries.removeFirst() }
+    }
+}
+
+/// Luminance measurements of the frames a renderer draws, replayed in order: frames drawn the same
+/// way up to a measurement (the same base, the same layout but for how far the current line has
+/// been sung — the ticks of one line in a `sequence`) ask the same questions of the same pixels,
+/// in the same order. The renderer says when a frame starts (`begin` with a key for everything
+/// drawn before the measurements) and when it draws something the key does not cover (`end`).
+/// A question that differs from the one recorded at its place drops the rest of the record.
+/// Not thread-safe: one per renderer.
+public final class LuminanceMemo {
+    struct Query: Equatable {
+        var rect: Rect
+        var quantile: Double
+        var overlay: Color?
+    }
+
+    private var key = ""
+    private var recorded: [(query: Query, value: Double)] = []
+    private var index = 0
+    private var active = false
+
+    public init() {}
+
+    public func begin(_ key: String) {
+        if key != self.key {
+            self.key = key
+            recorded = []
+        }
+        index = 0
+        active = true
+    }
+
+    public func end() { active = false }
+
+    func lookup(_ query: Query) -> Double? {
+        guard active, index < recorded.count else { return nil }
+        guard recorded[index].query == query else {
+            recorded.removeSubrange(index...)
+            return nil
+        }
+        index += 1
+        return recorded[index - 1].value
+    }
+
+    func record(_ query: Query, _ value: Double) {
+        guard active, index == recorded.count else { return }
+        recorded.append((query, value))
+        index += 1
+    }
+}
