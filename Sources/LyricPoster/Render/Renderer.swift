@@ -69,22 +69,31 @@ public final class Renderer {
 
         for block in layout.blocks {
             try canvas.fading(block.fade) { () throws(GraphicsError) in
+                var unsung: Color?
                 if !block.sung.isEmpty {
-                    // Karaoke: the whole line in the unsung colour, then the sung part over it in
-                    // full colour, its front edge a soft half-em gradient rather than a cut.
                     if let bar = geometry.progress, bar.insetBy(dx: 0, dy: -2).intersects(block.box) { canvas.luminanceMemo?.end() }
-                    let unsung = unsungColor(block, on: canvas)
-                    contrasts["unsung"] = unsung.contrast
-                    try canvas.draw(block.layout, at: block.origin, color: unsung.color, shadow: block.shadow)
-                    // What is drawn from here on depends on how far the line is sung.
-                    canvas.luminanceMemo?.end()
-                    canvas.draw(block.layout, at: block.origin, color: block.color,
-                                revealed: Self.sungRegion(block, text: block.text, shares: block.sung), feather: 0.5 * block.fontSize)
-                } else {
-                    try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow,
-                                    blur: Int(block.blur.rounded()))
+                    let measured = unsungColor(block, on: canvas)
+                    contrasts["unsung"] = measured.contrast
+                    unsung = measured.color
                 }
+                try paint(block, unsung: unsung, on: canvas)
             }
+        }
+    }
+
+    /// Draws one text block: plain (with its shadow or depth blur), or for a karaoke line (with
+    /// `unsung`, the colour of its part not yet sung) the whole line in the unsung colour, then
+    /// the sung part over it in full colour, its front edge a soft half-em gradient rather than a cut.
+    func paint(_ block: TextBlock, unsung: Color?, on canvas: Canvas) throws(GraphicsError) {
+        if let unsung, !block.sung.isEmpty {
+            try canvas.draw(block.layout, at: block.origin, color: unsung, shadow: block.shadow)
+            // What is drawn from here on depends on how far the line is sung.
+            canvas.luminanceMemo?.end()
+            canvas.draw(block.layout, at: block.origin, color: block.color,
+                        revealed: Self.sungRegion(block, text: block.text, shares: block.sung), feather: 0.5 * block.fontSize)
+        } else {
+            try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow,
+                            blur: Int(block.blur.rounded()))
         }
     }
 
@@ -201,7 +210,7 @@ public final class Renderer {
 
     /// The rows a block's pixels can reach: its box and ink, grown by its shadow or blur (drawn
     /// on layers padded by three radii) and its fade zone, plus a pixel for antialiasing.
-    private func reach(of block: TextBlock) -> Rect {
+    func reach(of block: TextBlock) -> Rect {
         let ink = block.layout.inkRect
         var r = block.box.union(Rect(x: block.origin.x + ink.x, y: block.origin.y + ink.y, width: ink.width, height: ink.height))
         if let fade = block.fade { r = r.union(fade.zone) }
@@ -259,7 +268,7 @@ public final class Renderer {
     /// it pass); where it falls short — text pushed outside its region — a soft band of the
     /// scrim colour goes behind it, deepened to black (or white) if quantisation leaves it short.
     /// Returns the measured contrast. A card's chosen lines (`quote`) are checked the same way.
-    private func checkCurrentLine(on canvas: Canvas, layout: FrameLayout, role: Scene.Role) -> Double? {
+    func checkCurrentLine(on canvas: Canvas, layout: FrameLayout, role: Scene.Role) -> Double? {
         let geometry = background.geometry
         let textLuminance = layoutEngine.currentColor.relativeLuminance
         let blocks = layout.blocks.filter { $0.role == role }
@@ -315,7 +324,7 @@ public final class Renderer {
     /// Classic rows sit on one band: the cover, blurred, seen through it (so sharp artwork does
     /// not run through the text) under the cover's darkened colour, as dark as the rows need for
     /// 4.5:1 (at least the original's half-black), with soft top and bottom edges (classicFeather).
-    private func drawClassicBand(_ band: Rect, on canvas: Canvas, layout: FrameLayout) {
+    func drawClassicBand(_ band: Rect, on canvas: Canvas, layout: FrameLayout) {
         let tint = background.tint
         // How dark the band must be, measured on the cover before the band's frost.
         var alpha = 0.55
@@ -357,7 +366,7 @@ public final class Renderer {
 
     /// The colour of a karaoke line's part not yet sung: the text colour, dimmed only as far as
     /// it still reaches 3:1 on the pixels behind it; and the contrast it reaches there.
-    private func unsungColor(_ block: TextBlock, on canvas: Canvas) -> (color: Color, contrast: Double) {
+    func unsungColor(_ block: TextBlock, on canvas: Canvas) -> (color: Color, contrast: Double) {
         let text = layoutEngine.palette.text
         let luminance = text.relativeLuminance
         let behind = Self.worstBackground(canvas, block.box, textLuminance: luminance)
@@ -374,7 +383,7 @@ public final class Renderer {
 
     /// Any dimmed line (or title) still under 3:1 is drawn more opaque, as far as needed; the
     /// lowest contrast each role reaches goes into `contrasts`.
-    private func raiseDimmedOpacity(on canvas: Canvas, layout: inout FrameLayout, contrasts: inout [String: Double]) {
+    func raiseDimmedOpacity(on canvas: Canvas, layout: inout FrameLayout, contrasts: inout [String: Double]) {
         for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) || layout.blocks[i].role == .title {
             let block = layout.blocks[i]
             let luminance = block.color.withAlpha(1).relativeLuminance
@@ -471,7 +480,7 @@ public final class Renderer {
 
     /// The progress bar: a thin track along the bottom of `rect`, filled up to `fraction` in the
     /// current line's colour (the elapsed and total times are text blocks of the layout).
-    private func drawProgress(on canvas: Canvas, in rect: Rect, fraction: Double) {
+    func drawProgress(on canvas: Canvas, in rect: Rect, fraction: Double) {
         let u = background.geometry.unit
         let track = Rect(x: rect.minX, y: rect.maxY - 6 * u, width: rect.width, height: 6 * u)
         canvas.fill(track, color: layoutEngine.palette.text.withAlpha(0.25), cornerRadius: 3 * u)
