@@ -87,7 +87,7 @@ public struct BatchRenderer {
             (renderer: FrameRenderer, n: Int) throws(PosterError) in
             let i = todo[n]
             let frame = frames[i]
-            let output = try renderer.render(frame.scene)
+            let output = try renderer.render(frame.scene, motion: frame.motion)
             try session.timings.measure("write") { () throws(PosterError) in
                 try OutputFile.writeAtomically(output.png, to: directory + "/" + frame.fileName)
             }
@@ -134,7 +134,7 @@ public struct BatchRenderer {
     }
 
     static func inputDigest(key: String, frame: PlannedFrame) -> String {
-        Digest.sha256(key + "\n" + frame.fileName + "\n" + frame.scene.fingerprint)
+        Digest.sha256(key + "\n" + frame.fileName + "\n" + frame.fingerprint)
     }
 
     /// The text a frame shows as current: the lyric line, or "" in an interlude.

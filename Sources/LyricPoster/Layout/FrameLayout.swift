@@ -18,6 +18,10 @@ public struct TextBlock {
     /// True when the text did not fit and was cut at a line end; it then fades out over the
     /// end of its last line (`fade`) instead of ending in an ellipsis.
     public var cut = false
+    /// The lyric line (index into the timeline's lines) this block belongs to: the line itself, its
+    /// translation, romanisation, backing vocals and readings; nil for captions and markers. A
+    /// transition moves a line's blocks from where one frame has them to where the next does.
+    public var line: Int? = nil
 
     /// Wrapped lines drawn.
     public var lines: Int { layout.lineCount }

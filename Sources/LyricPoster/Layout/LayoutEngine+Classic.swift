@@ -60,6 +60,7 @@ extension LayoutEngine {
                                     top: height + 2 * u, alignment: .center))
                 height += 2 * u + t.layout.extentRect.height
             }
+            for i in blocks.indices { blocks[i].line = line.lineIndex }
             return Row(blocks: blocks, height: height, isFocus: isCurrent)
         }
         let rows = scene.lines.map(row)

@@ -84,6 +84,7 @@ extension LayoutEngine {
         subLine(line.translation, role: .translation, scale: subScale, opacity: 1)
         subLine(line.backing?.text, role: .background, scale: subScale * 1.05, opacity: 0.85, sung: line.backing?.sung ?? [])
         if blur > 0 { for i in blocks.indices { blocks[i].blur = blur } }
+        for i in blocks.indices { blocks[i].line = line.lineIndex }
         return Group(blocks: blocks, height: height, isFocus: isCurrent || line.role == .interlude)
     }
 

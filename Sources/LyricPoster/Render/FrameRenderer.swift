@@ -132,34 +132,58 @@ public final class FrameRenderer {
     /// Frames drawn from a base so far (the rest were drawn whole).
     public private(set) var partialFrames = 0
 
-    public func render(_ scene: Scene, whole: Bool = false) throws(PosterError) -> RenderedFrame {
-        if options.textLayer { return try renderTextLayer(scene) }
+    /// `motion`: the picture in the middle of a change of lines (see ``Motion``), drawn whole.
+    public func render(_ scene: Scene, motion: Motion? = nil, whole: Bool = false) throws(PosterError) -> RenderedFrame {
+        if options.textLayer || motion != nil {
+            let (png, report) = try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
+                try timings.measure("encode") { () throws(PosterError) in
+                    do { return try PNG.encode(pixels, method: options.compression.method) } catch {
+                        throw PosterError(path: "frame", reason: "\(error)")
+                    }
+                }
+            }
+            return RenderedFrame(png: png, report: report, scene: scene)
+        }
         let (png, report) = try produce(scene, whole: whole) { (rgb, changed, base) throws(PosterError) in
             try encode(rgb, changed: changed, base: base)
         }
         return RenderedFrame(png: png, report: report, scene: scene)
     }
 
-    /// The text alone over a transparent canvas, as an RGBA PNG (straight alpha): for overlays
-    /// that bring their own background. Scrims and the classic band are drawn as usual (they keep
-    /// the text readable over whatever is behind it); the cover and its backdrop are not.
-    private func renderTextLayer(_ scene: Scene) throws(PosterError) -> RenderedFrame {
-        let layout = renderer.layout(scene, timings: timings)
+    /// Draws `scene` whole (in the middle of `motion`, if any) and hands `body` its pixels: with
+    /// the text layer option, the text alone over a transparent canvas as straight RGBA (for
+    /// overlays that bring their own background; scrims and the classic band are drawn as usual,
+    /// the cover and its backdrop are not), else opaque RGB.
+    private func drawnWhole<T>(_ scene: Scene, motion: Motion?,
+                               _ body: (PixelBuffer) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
+        let backdrop = !options.textLayer
+        let frame: Renderer.Frame
+        let pixels: PixelBuffer
         do {
-            let frame = try renderer.render(scene, layout: layout, timings: timings, backdrop: false)
-            let pixels = try timings.measure("convert") { () throws(GraphicsError) in try frame.canvas.pixels(opaque: false) }
-            let png = try timings.measure("encode") { () throws(GraphicsError) in try PNG.encode(pixels, method: options.compression.method) }
-            return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame), scene: scene)
+            if let motion {
+                frame = try renderer.render(scene, motion: motion, timings: timings, backdrop: backdrop)
+            } else {
+                frame = try renderer.render(scene, layout: renderer.layout(scene, timings: timings), timings: timings, backdrop: backdrop)
+            }
+            pixels = try timings.measure("convert") { () throws(GraphicsError) in try frame.canvas.pixels(opaque: backdrop) }
         } catch {
             throw PosterError(path: "frame", reason: "\(error)")
         }
+        return (try body(pixels), FrameReport(scene: scene, frame: frame))
     }
 
-    /// Renders `scene` and hands its opaque RGB pixels (rows top to bottom, 3 bytes a pixel) to
-    /// `body` instead of encoding them: for sinks that take raw frames (`video`). The pixels are
-    /// the same `render` encodes, and valid only during the call.
-    public func renderPixels<T>(_ scene: Scene, _ body: (UnsafeBufferPointer<UInt8>) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
-        try produce(scene, whole: false) { (rgb, _, _) throws(PosterError) in try body(rgb) }
+    /// Renders `scene` (in the middle of `motion`, if any) and hands its pixels, rows top to
+    /// bottom, to `body` instead of encoding them: for sinks that take raw frames (`video`).
+    /// Opaque RGB, 3 bytes a pixel; with the text layer option, straight RGBA, 4 bytes a pixel.
+    /// The pixels are the same `render` encodes, and valid only during the call.
+    public func renderPixels<T>(_ scene: Scene, motion: Motion? = nil,
+                                _ body: (UnsafeBufferPointer<UInt8>) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
+        if options.textLayer || motion != nil {
+            return try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
+                try pixels.bytes.withUnsafeBufferPointer { (bytes) throws(PosterError) -> T in try body(bytes) }
+            }
+        }
+        return try produce(scene, whole: false) { (rgb, _, _) throws(PosterError) in try body(rgb) }
     }
 
     /// Draws `scene` (from a base where it can) and gives `consume` the RGB pixels, the rows that

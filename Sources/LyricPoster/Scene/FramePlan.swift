@@ -8,6 +8,8 @@ public struct PlannedFrame: Hashable, Sendable {
     public var startMs: Int
     public var endMs: Int
     public var fileName: String
+    /// Set when the frame is a picture in the middle of a change of lines.
+    public var motion: Motion? = nil
 }
 
 /// One tick of a time-sampled sequence and the frame shown at it.
@@ -58,18 +60,25 @@ public enum FramePlan {
 
     /// Frames sampled at `fps` over [from, to): each distinct picture is rendered once, and every
     /// tick maps to the frame it shows.
-    public static func sequence(_ scenes: SceneBuilder, fps: Int, from: Timestamp, to: Timestamp) -> (frames: [PlannedFrame], ticks: [Tick]) {
+    /// Ticks inside a change of lines (`motion`) show the lines on their way.
+    public static func sequence(_ scenes: SceneBuilder, fps: Int, from: Timestamp, to: Timestamp,
+                                motion: MotionPlan? = nil) -> (frames: [PlannedFrame], ticks: [Tick]) {
         precondition(fps > 0)
+        struct Key: Hashable {
+            var scene: Scene
+            var motion: Motion?
+        }
         var frames: [PlannedFrame] = []
         var ticks: [Tick] = []
-        var byKey: [Scene: Int] = [:]
+        var byKey: [Key: Int] = [:]
         var k = 0
         while true {
             let t = from.milliseconds + k * 1000 / fps
             guard t < to.milliseconds else { break }
             let next = min(to.milliseconds, from.milliseconds + (k + 1) * 1000 / fps)
             let scene = scenes.scene(at: Timestamp(milliseconds: t))
-            let key = scene.withoutTime
+            let moving = motion?.motion(at: t)
+            let key = Key(scene: scene.withoutTime, motion: moving)
             let frame: Int
             if let known = byKey[key] {
                 frame = known
@@ -79,7 +88,7 @@ public enum FramePlan {
                 frame = frames.count
                 byKey[key] = frame
                 frames.append(PlannedFrame(index: frame, scene: scene, startMs: t, endMs: next,
-                                           fileName: fileName(index: frame, ms: t)))
+                                           fileName: fileName(index: frame, ms: t), motion: moving))
             }
             ticks.append(Tick(index: k, timeMs: t, frame: frame))
             k += 1
@@ -116,5 +125,13 @@ extension Scene {
             parts.append("\(line.role.rawValue)|\(line.lineIndex.map(String.init) ?? "-")|\(line.language ?? "")|\(line.text)|\(line.translation ?? "")|\(line.romanisation ?? "")|\(line.voice.rawValue)|\(line.backing.map { $0.text + "|" + $0.sung.map { String($0) }.joined(separator: ",") } ?? "")|\(line.sung.map { String($0) }.joined(separator: ","))")
         }
         return parts.joined(separator: "\n")
+    }
+}
+
+extension PlannedFrame {
+    /// A stable text form of everything that affects the frame's picture (for input hashes).
+    public var fingerprint: String {
+        guard let motion else { return scene.fingerprint }
+        return scene.fingerprint + "\nmotion=\(motion.style.rawValue)|\(motion.progress)\n" + motion.from.fingerprint
     }
 }

@@ -241,4 +241,38 @@ extension Canvas {
             cairo_restore(cr)
         }
     }
+
+    // MARK: Motion
+
+    /// Runs `body` (drawing calls on this canvas) scaled by `scale` about `anchor` and then moved
+    /// by `offset`: text on its way from one place and size to another.
+    public func transformed(scale: Double, about anchor: Point, offset: Point,
+                            _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
+        guard scale != 1 || offset.x != 0 || offset.y != 0 else { return try body() }
+        cairo_save(cr)
+        cairo_translate(cr, anchor.x + offset.x, anchor.y + offset.y)
+        cairo_scale(cr, scale, scale)
+        cairo_translate(cr, -anchor.x, -anchor.y)
+        defer { cairo_restore(cr) }
+        try body()
+    }
+
+    /// Runs `body` and composites what it drew at `opacity` as one layer (overlapping parts do
+    /// not show through each other); `clip` (in the current coordinates) bounds the layer.
+    public func withOpacity(_ opacity: Double, clip: Rect, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
+        guard opacity < 1 else { return try body() }
+        guard opacity > 0, !clip.isEmpty else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, clip.x.rounded(.down), clip.y.rounded(.down), clip.width.rounded(.up) + 1, clip.height.rounded(.up) + 1)
+        cairo_clip(cr)
+        cairo_push_group(cr)
+        do { try body() } catch {
+            cairo_pattern_destroy(cairo_pop_group(cr))
+            throw error
+        }
+        cairo_pop_group_to_source(cr)
+        cairo_paint_with_alpha(cr, opacity)
+    }
+
 }
