@@ -1,8 +1,8 @@
 import Foundation
 import LyricPoster
 
-/// An ffmpeg child that reads raw RGB frames from a pipe and encodes them, with the song's audio,
-/// into an H.264 MP4: written to a temporary file beside the output, renamed into place by
+/// An ffmpeg child that reads raw RGB (or RGBA) frames from a pipe and encodes them, with the
+/// song's audio, into the video ``VideoFormat`` names (H.264 MP4 by default): written to a temporary file beside the output, renamed into place by
 /// ``finish()``, removed by ``cancel()``. Frames are sent only when the picture changes; each is
 /// stamped with its own time (`setpts`), so a frame per line gives a variable frame rate with
 /// exact line timing, and `fps` turns the same frames into a constant rate.
@@ -20,8 +20,13 @@ public final class VideoEncoder {
         public var audioStartMs = 0
         public var title: String?
         public var artist: String?
-        public var crf = 20
+        /// The quality (see ``VideoFormat/crf``); nil: the format's default.
+        public var crf: Int?
         public var preset = "veryfast"
+        public var format = VideoFormat.mp4
+        /// Frames are straight RGBA and the video keeps their alpha.
+        public var alpha = false
+        public var chapters: [VideoChapter] = []
 
         public init(width: Int, height: Int, ptsMs: [Int], durationMs: Int, fps: Int?, audio: FFmpeg.Audio?) {
             self.width = width
@@ -33,7 +38,7 @@ public final class VideoEncoder {
         }
 
         /// Bytes in one raw frame.
-        public var frameBytes: Int { width * height * 3 }
+        public var frameBytes: Int { width * height * (alpha ? 4 : 3) }
     }
 
     public let settings: Settings
@@ -42,6 +47,7 @@ public final class VideoEncoder {
     private let process: Process
     private let log: LogFile
     private let script: String
+    private let chaptersFile: String?
     private let staged: OutputFile.StagedFile
     private var ended = false
 
@@ -53,16 +59,20 @@ public final class VideoEncoder {
         staged = try OutputFile.reserve(output)
         log = try LogFile()
         let folder = FileManager.default.temporaryDirectory.path
-        script = folder + "/lyricposter-filter-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
+        let tag = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        script = folder + "/lyricposter-filter-\(tag).txt"
+        chaptersFile = settings.chapters.isEmpty ? nil : folder + "/lyricposter-chapters-\(tag).txt"
         do {
             try OutputFile.writeAtomically(Self.filterGraph(settings), to: script)
+            if let chaptersFile { try OutputFile.writeAtomically(VideoChapter.metadata(settings.chapters), to: chaptersFile) }
         } catch {
+            unlink(script)
             staged.discard()
             throw error
         }
         process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = Self.arguments(settings, script: script, output: staged.temporary)
+        process.arguments = Self.arguments(settings, script: script, chapters: chaptersFile, output: staged.temporary)
         let input = Pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
@@ -71,6 +81,7 @@ public final class VideoEncoder {
             try process.run()
         } catch {
             unlink(script)
+            if let chaptersFile { unlink(chaptersFile) }
             staged.discard()
             throw PosterError(path: ffmpeg, reason: "cannot start: \(error.localizedDescription)")
         }
@@ -94,6 +105,7 @@ public final class VideoEncoder {
         pipe.close()
         process.waitUntilExit()
         unlink(script)
+        if let chaptersFile { unlink(chaptersFile) }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             staged.discard()
             let how = process.terminationReason == .exit ? "exit status \(process.terminationStatus)" : "signal \(process.terminationStatus)"
@@ -110,52 +122,94 @@ public final class VideoEncoder {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         unlink(script)
+        if let chaptersFile { unlink(chaptersFile) }
         staged.discard()
     }
 
-    /// The command line: raw RGB frames on stdin at a millisecond time base, restamped by the
-    /// filter script; the audio trimmed to the clip; H.264 in yuv420p tagged BT.709.
-    static func arguments(_ s: Settings, script: String, output: String) -> [String] {
+    /// The command line: raw frames on stdin at a millisecond time base, restamped by the filter
+    /// script; the audio trimmed to the clip; the chapters from an ffmetadata input; the codecs
+    /// of the format; muxed without anything that varies from run to run (same frames, same bytes).
+    static func arguments(_ s: Settings, script: String, chapters: String? = nil, output: String) -> [String] {
         let seconds = { (ms: Int) in String(format: "%.3f", Double(ms) / 1000) }
+        let format = s.format
         var args = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y",
-                    "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", "\(s.width)x\(s.height)", "-framerate", "1000", "-i", "pipe:0"]
-        if let audio = s.audio {
+                    "-f", "rawvideo", "-pix_fmt", s.alpha ? "rgba" : "rgb24", "-s", "\(s.width)x\(s.height)", "-framerate", "1000",
+                    "-i", "pipe:0"]
+        let audio = format.carriesAudio ? s.audio : nil
+        if let audio {
             if s.audioStartMs > 0 { args += ["-ss", seconds(s.audioStartMs)] }
             args += ["-t", seconds(s.durationMs), "-i", "file:" + audio.path]
         }
-        args += ["-map", "0:v:0"]
-        if s.audio != nil { args += ["-map", "1:a:0"] }
-        args += ["-filter_script:v", script,
-                 "-c:v", "libx264", "-preset", s.preset, "-tune", "stillimage", "-crf", "\(s.crf)", "-pix_fmt", "yuv420p",
-                 "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
-        if s.fps == nil {
-            // No B-frames: with a frame per line they save nothing, and their reordering delay
-            // would shift the stream's start by a line's length.
-            args += ["-bf", "0", "-fps_mode", "vfr"]
-        } else {
-            args += ["-fps_mode", "cfr"]
+        if let chapters, format.carriesChapters {
+            args += ["-f", "ffmetadata", "-i", "file:" + chapters]
         }
-        if let audio = s.audio {
-            if audio.copyable {
+        args += ["-map", "0:v:0"]
+        if audio != nil { args += ["-map", "1:a:0"] }
+        args += ["-filter_script:v", script, "-c:v", format.codec(alpha: s.alpha)]
+        let crf = s.crf ?? format.crf?.default
+        switch format.codec(alpha: s.alpha) {
+        case "libx264":
+            args += ["-preset", s.preset, "-tune", "stillimage", "-crf", "\(crf ?? 20)", "-pix_fmt", "yuv420p",
+                     "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
+            // No B-frames with a frame per line: they save nothing, and their reordering delay
+            // would shift the stream's start by a line's length.
+            if s.fps == nil { args += ["-bf", "0"] }
+        case "libvpx-vp9":
+            // Constant quality (-b:v 0) at libvpx's real-time speed 6, rows in parallel: three times
+            // the speed of its "good" speed 4 for the same picture at a slightly larger file.
+            args += ["-b:v", "0", "-crf", "\(crf ?? 30)", "-deadline", "realtime", "-cpu-used", "6", "-row-mt", "1",
+                     "-pix_fmt", format.pixelFormat(alpha: s.alpha),
+                     "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
+            if s.alpha { args += ["-auto-alt-ref", "0"] }
+        case "prores_ks":
+            args += ["-profile:v", "4444", "-pix_fmt", "yuva444p10le", "-vendor", "apl0",
+                     "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
+        case "libwebp_anim":
+            args += ["-quality", "\(100 - (crf ?? 25))", "-compression_level", "4", "-pix_fmt", format.pixelFormat(alpha: s.alpha),
+                     "-loop", "0"]
+        default:
+            args += ["-loop", "0"]
+        }
+        args += ["-fps_mode", s.fps == nil ? "vfr" : "cfr"]
+        if let audio {
+            if format.copies(audio) {
                 args += ["-c:a", "copy"]
+            } else if format == .mov, s.alpha {
+                // Beside ProRes, editors take PCM.
+                args += ["-c:a", "pcm_s16le"]
             } else {
-                args += ["-c:a", "aac", "-b:a", "192k"]
+                args += format.audioCodec
                 // AAC stops at 96 kHz and 8 channels: hi-res and many-channel masters are converted.
-                if audio.sampleRate > 96_000 { args += ["-ar", "48000"] }
+                if format != .webm, audio.sampleRate > 96_000 { args += ["-ar", "48000"] }
                 if audio.channels > 8 { args += ["-ac", "2"] }
             }
         }
-        args += ["-map_metadata", "-1", "-map_chapters", "-1"]
+        // No tags from the inputs (the song's own title and artist are set below); chapter titles
+        // are chapter metadata, which a plain "-map_metadata -1" would drop too.
+        args += ["-map_metadata:g", "-1", "-map_metadata:s", "-1",
+                 "-map_chapters", chapters != nil && format.carriesChapters ? (audio != nil ? "2" : "1") : "-1"]
         if let title = s.title, !title.isEmpty { args += ["-metadata", "title=" + title] }
         if let artist = s.artist, !artist.isEmpty { args += ["-metadata", "artist=" + artist] }
-        args += ["-t", seconds(s.durationMs), "-movflags", "+faststart", "-f", "mp4", "file:" + output]
+        args += ["-t", seconds(s.durationMs)]
+        switch format {
+        case .mp4, .m4v, .mov: args += ["-movflags", "+faststart"]
+        // Matroska's muxer draws random identifiers unless told to be bit-exact.
+        case .mkv, .webm: args += ["-fflags", "+bitexact"]
+        case .webp, .gif: break
+        }
+        args += ["-f", format.muxer, "file:" + output]
         return args
     }
 
     /// `setpts` gives frame N its time (a balanced tree of comparisons, so a song of thousands of
-    /// frames stays shallow); an odd side loses its last pixel row or column (yuv420p needs even
-    /// sides); `fps` repeats the converted frames at a constant rate, a frame counting from the
-    /// first tick at or after its time (as `sequence` samples).
+    /// frames stays shallow); an odd side loses its last pixel row or column where the format
+    /// needs even sides; `fps` repeats the converted frames at a constant rate, a frame counting
+    /// from the first tick at or after its time (as `sequence` samples). A GIF gets 256 colours
+    /// chosen for the whole clip (or for each frame, past ``gifPaletteBudget``).
+    /// The most frame bytes a GIF may hold for one palette over the whole clip (ffmpeg keeps
+    /// them all until it has seen the last).
+    static let gifPaletteBudget = 256.0 * 1024 * 1024
+
     static func filterGraph(_ s: Settings) -> String {
         func tree(_ range: Range<Int>) -> String {
             if range.count == 1 { return String(s.ptsMs[range.lowerBound]) }
@@ -163,11 +217,24 @@ public final class VideoEncoder {
             return "if(lt(N,\(middle)),\(tree(range.lowerBound..<middle)),\(tree(middle..<range.upperBound)))"
         }
         var filters = ["setpts='\(tree(0..<s.ptsMs.count))'"]
-        if s.width % 2 != 0 || s.height % 2 != 0 {
+        if s.format.needsEvenSides(alpha: s.alpha), s.width % 2 != 0 || s.height % 2 != 0 {
             filters.append("crop=\(s.width & ~1):\(s.height & ~1):0:0")
         }
-        filters.append("scale=out_color_matrix=bt709:out_range=tv")
-        filters.append("format=yuv420p")
+        if s.format == .gif {
+            if let fps = s.fps { filters.append("fps=\(fps):round=up") }
+            // One palette for the whole clip (smaller files: unchanged pixels are not sent again)
+            // needs every frame held until the end; past a budget, each frame gets its own.
+            let held = Double(s.durationMs) / 1000 * Double(s.fps ?? 25) * Double(s.width * s.height * 3)
+            let palette = held <= Self.gifPaletteBudget
+                ? "palettegen=stats_mode=diff[p];[b][p]paletteuse=dither=bayer:bayer_scale=4:diff_mode=rectangle"
+                : "palettegen=stats_mode=single[p];[b][p]paletteuse=new=1:dither=bayer:bayer_scale=4"
+            return filters.joined(separator: ",") + ",split[a][b];[a]" + palette + "\n"
+        }
+        let pixels = s.format.pixelFormat(alpha: s.alpha)
+        if pixels.hasPrefix("yuv") { filters.append("scale=out_color_matrix=bt709:out_range=tv") }
+        filters.append("format=\(pixels)")
+        // ProRes writes the colour description into each frame only when the frames carry one.
+        if s.format == .mov, s.alpha { filters.append("setparams=range=tv:color_primaries=bt709:color_trc=bt709:colorspace=bt709") }
         // Repeat after converting: each distinct picture is converted once.
         if let fps = s.fps { filters.append("fps=\(fps):round=up") }
         return filters.joined(separator: ",") + "\n"

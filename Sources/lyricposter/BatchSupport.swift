@@ -133,7 +133,7 @@ struct BatchPlan {
 /// into `output` with progress and signals handled, write the `--report` copy, and exit 130
 /// after an interruption. `after` runs on a complete result (e.g. the dense sequence).
 func runBatch(source: SongSource, output: String, report: String?, render: RenderOptionGroup,
-              batch: BatchOptionGroup, timed: Bool = false, plan: (PosterSession) throws(PosterError) -> BatchPlan,
+              batch: BatchOptionGroup, timed: Bool = false, alpha: Bool = false, plan: (PosterSession) throws(PosterError) -> BatchPlan,
               after: (BatchRenderer.Result) throws(PosterError) -> Void = { _ in }) throws {
     try checkOutputs([output, report].compactMap { $0 }, inputs: source.paths)
     let stop = StopFlag()
@@ -143,7 +143,9 @@ func runBatch(source: SongSource, output: String, report: String?, render: Rende
     var label = ""
     let progress = Progress(label: "frames", quiet: batch.quiet)
     do throws(PosterError) {
-        let session = try PosterSession(source: source, options: try render.renderOptions(timed: timed), timings: clock)
+        var options = try render.renderOptions(timed: timed)
+        options.textLayer = alpha
+        let session = try PosterSession(source: source, options: options, timings: clock)
         session.warnings.forEach(warn)
         let planned = try plan(session)
         let renderer = BatchRenderer(session: session, directory: output, coverPath: session.song.coverPath,

@@ -23,6 +23,8 @@ struct FrameCommand: ParsableCommand {
 
     @OptionGroup var render: RenderOptionGroup
 
+    @OptionGroup var alpha: AlphaOptionGroup
+
     func validate() throws {
         try song.validateOne("frame")
     }
@@ -36,7 +38,9 @@ struct FrameCommand: ParsableCommand {
         try picture.checkTargets(out, inputs: song.source.paths)
         let clock = Timings()
         do {
-            let session = try PosterSession(source: song.source, options: try render.renderOptions(timed: true), timings: clock)
+            var options = try render.renderOptions(timed: true)
+            options.textLayer = alpha.alpha
+            let session = try PosterSession(source: song.source, options: options, timings: clock)
             session.warnings.forEach(warn)
             let frame = try session.render(at: at)
             if let message = render.droppedLinesWarning(before: frame.report.droppedBefore, after: frame.report.droppedAfter) {

@@ -20,6 +20,7 @@ struct LinesCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the manifest to this file.", valueName: "file")) var report: String?
     @Flag(help: "Open the first frame in the desktop's image viewer.") var open = false
     @OptionGroup var render: RenderOptionGroup
+    @OptionGroup var alpha: AlphaOptionGroup
     @OptionGroup var batch: BatchOptionGroup
 
     func validate() throws {
@@ -33,7 +34,7 @@ struct LinesCommand: ParsableCommand {
             // and skipped, and the exit code says whether any did.
             try eachSong(song, batch: batch) { (path: String, name: String) throws in
                 let folder = (output as NSString).appendingPathComponent(name)
-                try runBatch(source: .audio(path, cover: nil, lyrics: nil), output: folder, report: nil, render: render, batch: batch,
+                try runBatch(source: .audio(path, cover: nil, lyrics: nil), output: folder, report: nil, render: render, batch: batch, alpha: alpha.alpha,
                              plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
                     BatchPlan(frames: FramePlan.perLine(session.scenes), kind: "lines")
                 })
@@ -41,7 +42,7 @@ struct LinesCommand: ParsableCommand {
             return
         }
         var first: String?
-        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch,
+        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, alpha: alpha.alpha,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             BatchPlan(frames: FramePlan.perLine(session.scenes), kind: "lines")
         }, after: { (result: BatchRenderer.Result) throws(PosterError) in

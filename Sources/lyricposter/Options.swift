@@ -175,3 +175,31 @@ func validateFormat(_ format: String?) throws {
         throw ValidationError("--format must be one of \(LyricsFormat.fileFormats.map(\.rawValue).joined(separator: ", "))")
     }
 }
+
+/// How `video` and `sequence` go from one line to the next.
+struct MotionOptionGroup: ParsableArguments {
+    @Option(help: ArgumentHelp("How lines change: scroll (they move to their new places, the sung line growing into place), fade, or none (a cut).",
+                               valueName: "style"))
+    var transition: String = "scroll"
+
+    @Option(name: .customLong("transition-ms"), help: ArgumentHelp("How long a change takes, in milliseconds (shorter when the next line comes sooner).",
+                                                                 valueName: "ms"))
+    var transitionMs: Int = Transition.defaultDurationMs
+
+    func validate() throws {
+        guard Transition.Style(rawValue: transition) != nil else {
+            throw ValidationError("--transition must be \(Transition.Style.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        guard (Transition.shortestMs...3000).contains(transitionMs) else {
+            throw ValidationError("--transition-ms must be from \(Transition.shortestMs) to 3000")
+        }
+    }
+
+    var value: Transition { Transition(style: Transition.Style(rawValue: transition) ?? .scroll, durationMs: transitionMs) }
+}
+
+/// The text alone over a transparent canvas (`frame`, `lines`, `sequence`, `video`).
+struct AlphaOptionGroup: ParsableArguments {
+    @Flag(help: "The text alone on a transparent canvas (no cover, no backdrop): PNG with alpha, or a .webm/.mov video with alpha, to lay over other footage.")
+    var alpha = false
+}

@@ -10,7 +10,7 @@ struct SequenceCommand: ParsableCommand {
         abstract: "Render frames sampled at a frame rate; identical frames are rendered once.",
         discussion: """
         The manifest maps every tick to its frame file; frames.ffconcat plays them with the right \
-        durations. --dense also writes <dir>/dense/00000.png… (hard links where possible) for tools \
+        durations. Each change of lines moves over --transition-ms (--transition scroll, fade or none). --dense also writes <dir>/dense/00000.png… (hard links where possible) for tools \
         that want a gap-free numbered sequence.
         """
     )
@@ -22,6 +22,8 @@ struct SequenceCommand: ParsableCommand {
     @Option(help: ArgumentHelp("End time (default: the end of the lyrics).", valueName: "time")) var to: Timestamp?
     @Flag(help: "Also write a gap-free numbered sequence in <dir>/dense/.") var dense = false
     @Option(help: ArgumentHelp("Also write the manifest to this file.", valueName: "file")) var report: String?
+    @OptionGroup var motion: MotionOptionGroup
+    @OptionGroup var alpha: AlphaOptionGroup
     @OptionGroup var render: RenderOptionGroup
     @OptionGroup var batch: BatchOptionGroup
 
@@ -33,14 +35,15 @@ struct SequenceCommand: ParsableCommand {
     }
 
     func run() throws {
-        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, timed: true,
+        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, timed: true, alpha: alpha.alpha,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             let start = from ?? Timestamp(milliseconds: 0)
             let end = to ?? session.scenes.timeline.end
             guard end > start else {
                 throw PosterError(path: session.song.lyricsPath, reason: "the lyrics end at \(end), before --from \(start)")
             }
-            let plan = FramePlan.sequence(session.scenes, fps: fps, from: start, to: end)
+            let plan = FramePlan.sequence(session.scenes, fps: fps, from: start, to: end,
+                                          motion: MotionPlan(session.scenes, transition: motion.value))
             return BatchPlan(frames: plan.frames, kind: "sequence", fps: fps, ticks: plan.ticks)
         }, after: { (result: BatchRenderer.Result) throws(PosterError) in
             if dense { try DenseSequence.write(result.manifest, in: output) }

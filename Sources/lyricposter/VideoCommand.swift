@@ -7,19 +7,25 @@ import LyricsCore
 struct VideoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "video",
-        abstract: "Render the song as a lyric video (H.264 MP4 with its audio) through ffmpeg.",
+        abstract: "Render the song as a lyric video (H.264 MP4 with its audio, or by extension MKV, WebM, MOV, animated WebP or GIF) through ffmpeg.",
         discussion: """
-        By default one frame per line at a variable frame rate: exact line timing, small files. \
-        --fps N gives a constant rate (karaoke fill, platforms that refuse VFR). MP3, AAC and Opus \
-        audio is copied as it is; other audio (FLAC, Vorbis, WAV…) is encoded to AAC.
+        By default a still picture per line at a variable frame rate (exact line timing, small \
+        files), each change of lines moving at 30 fps over --transition-ms. --fps N gives a \
+        constant rate (karaoke fill, platforms that refuse VFR).
+        Formats by -o's extension: .mp4/.m4v/.mov H.264 (MP3, AAC, Opus audio copied, other audio \
+        to AAC); .mkv H.264 with the audio copied whatever it is; .webm VP9 + Opus; .webp and .gif \
+        looped motion posters without sound (25 fps unless --fps). --alpha: the text alone with \
+        transparency, in .webm (VP9 alpha), .mov (ProRes 4444) or .webp.
         Examples: lyricposter video song.flac -o song.mp4
                   lyricposter video cover.jpg song.lrc --audio song.mp3 --fps 30 -o song.mp4
+                  lyricposter video song.flac --alpha -o lyrics.mov
+                  lyricposter video song.flac --from 1:02 --to 1:08 --size 540x960 -o poster.webp
         """
     )
 
     @OptionGroup var song: SongArguments
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The MP4 to write (default: <lyrics or audio name>.mp4 here).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The video to write, its format by extension: .mp4, .m4v, .mov, .mkv, .webm, .webp, .gif (default: <lyrics or audio name>.mp4 here).", valueName: "file"))
     var output: String?
 
     @Option(help: ArgumentHelp("The audio track (default: the audio file given as the song).", valueName: "file"))
@@ -40,6 +46,16 @@ struct VideoCommand: ParsableCommand {
     @Flag(help: "A quick look: the first 20 s at half size.")
     var preview = false
 
+    @Option(help: ArgumentHelp("Quality: x264's or VP9's constant rate factor, lower is better (default 20 for H.264, 30 for VP9; for WebP 100 minus the quality, default 25).", valueName: "n"))
+    var crf: Int?
+
+    @Option(help: ArgumentHelp("Chapters in .mp4/.m4v/.mov/.mkv: sections (lines between interludes) or lines.", valueName: "mode"))
+    var chapters: String?
+
+    @OptionGroup var motion: MotionOptionGroup
+
+    @OptionGroup var alpha: AlphaOptionGroup
+
     @Flag(help: "Open the video when it is written.")
     var open = false
 
@@ -50,9 +66,22 @@ struct VideoCommand: ParsableCommand {
     func validate() throws {
         try song.validateOne("video")
         if output == "" || audio == "" { throw ValidationError("-o and --audio need a path") }
-        if let output, !["mp4", "m4v", "mov"].contains((output as NSString).pathExtension.lowercased()) {
-            throw ValidationError("-o must name an .mp4 file (video writes H.264 in MP4)")
+        if let output, VideoFormat(path: output) == nil {
+            throw ValidationError("-o must end in one of \(VideoFormat.extensions) (the extension picks the format)")
         }
+        let format = self.format
+        if alpha.alpha, !format.carriesAlpha {
+            throw ValidationError("--alpha needs .webm (VP9), .mov (ProRes 4444) or .webp: .\(format.rawValue) cannot carry transparency")
+        }
+        if let chapters {
+            guard VideoChapter.Mode(rawValue: chapters) != nil else { throw ValidationError("--chapters must be sections or lines") }
+            guard format.carriesChapters else { throw ValidationError("--chapters needs .mp4, .m4v, .mov or .mkv: .\(format.rawValue) has no chapters") }
+        }
+        if let crf {
+            guard let range = format.crf?.range else { throw ValidationError("--crf does not apply to .\(format.rawValue)") }
+            guard range.contains(crf) else { throw ValidationError("--crf for .\(format.rawValue) must be from \(range.lowerBound) to \(range.upperBound)") }
+        }
+        if audio != nil, !format.carriesAudio { throw ValidationError("--audio: a .\(format.rawValue) has no sound") }
         if audio != nil, noAudio { throw ValidationError("--audio and --no-audio cannot be used together") }
         if let fps, !(1...120).contains(fps) { throw ValidationError("--fps must be from 1 to 120") }
         if let from, let to, to <= from { throw ValidationError("--to must be later than --from") }
@@ -63,9 +92,15 @@ struct VideoCommand: ParsableCommand {
         output ?? (song.source.stem + (preview ? ".preview.mp4" : ".mp4"))
     }
 
+    var format: VideoFormat { output.flatMap(VideoFormat.init(path:)) ?? .mp4 }
+
+    /// The frame rate: --fps, else 25 for animated pictures (GIF counts in hundredths of a
+    /// second), else none (variable).
+    var rate: Int? { fps ?? (format.isAnimation ? 25 : nil) }
+
     /// The audio under the video: --audio, else the song's own audio file.
     var audioPath: String? {
-        if noAudio { return nil }
+        if noAudio || !format.carriesAudio { return nil }
         if let audio { return audio }
         if case .audio(let path, _, _) = song.source { return path }
         return nil
@@ -116,8 +151,9 @@ struct VideoCommand: ParsableCommand {
     private func make(_ out: String, clock: Timings, progress: Progress, stop: StopFlag) throws(PosterError) -> Made? {
         _ = try FFmpeg.locate("ffmpeg")
         let track = try audioPath.map { (path) throws(PosterError) in try FFmpeg.probeAudio(path) }
-        if track == nil, !noAudio, !runOptions.quiet { note("no --audio: the video is silent") }
-        var options = try render.renderOptions(timed: fps != nil)
+        if track == nil, !noAudio, format.carriesAudio, !runOptions.quiet { note("no --audio: the video is silent") }
+        var options = try render.renderOptions(timed: rate != nil)
+        options.textLayer = alpha.alpha
         // The progress bar runs over the audio's length unless told otherwise.
         if options.duration == nil, let track { options.duration = Timestamp(milliseconds: track.durationMs) }
         if preview {
@@ -136,17 +172,25 @@ struct VideoCommand: ParsableCommand {
             throw PosterError(path: track?.path ?? session.song.lyricsPath,
                               reason: "ends at \(Timestamp(milliseconds: end)), before --from \(Timestamp(milliseconds: start))")
         }
-        let plan = fps.map { VideoPlan.constant(session.scenes, fps: $0, from: start, to: end) }
-            ?? VideoPlan.perLine(session.scenes, from: start, to: end)
+        let moves = MotionPlan(session.scenes, transition: motion.value)
+        let plan = rate.map { VideoPlan.constant(session.scenes, fps: $0, from: start, to: end, motion: moves) }
+            ?? VideoPlan.perLine(session.scenes, from: start, to: end, motion: moves)
         let (width, height) = (options.preset.width, options.preset.height)
-        if width % 2 != 0 || height % 2 != 0, !runOptions.quiet {
-            note("\(width)×\(height) has an odd side; the video is \(width & ~1)×\(height & ~1) (H.264 in yuv420p needs even sides)")
+        let even = format.needsEvenSides(alpha: alpha.alpha)
+        if even, width % 2 != 0 || height % 2 != 0, !runOptions.quiet {
+            note("\(width)×\(height) has an odd side; the video is \(width & ~1)×\(height & ~1) (\(format.pixelFormat(alpha: alpha.alpha)) needs even sides)")
         }
         var settings = VideoEncoder.Settings(width: width, height: height, ptsMs: plan.frames.map(\.ptsMs),
-                                             durationMs: plan.durationMs, fps: fps, audio: track)
+                                             durationMs: plan.durationMs, fps: rate, audio: track)
         settings.audioStartMs = start
         settings.title = session.scenes.title
         settings.artist = session.scenes.artist
+        settings.format = format
+        settings.alpha = alpha.alpha
+        settings.crf = crf
+        if let chapters, let mode = VideoChapter.Mode(rawValue: chapters) {
+            settings.chapters = VideoChapter.plan(session.scenes, mode: mode, from: start, to: end)
+        }
 
         let encoder = try VideoEncoder(settings: settings, output: out)
         let result: VideoRenderer.Result
@@ -168,7 +212,7 @@ struct VideoCommand: ParsableCommand {
         }
         progress.finish()
         try clock.measure("finish") { () throws(PosterError) in try finish(encoder) }
-        return Made(result: result, plan: plan, width: width & ~1, height: height & ~1)
+        return Made(result: result, plan: plan, width: even ? width & ~1 : width, height: even ? height & ~1 : height)
     }
 
     /// Finishes the encoder; when ffmpeg failed, prints its last lines before the error.

@@ -142,7 +142,7 @@ final class BatchTests: CLITestCase {
     func testSequenceMapsEveryTickAndRendersIdenticalFramesOnce() throws {
         let lrc = try write(song, to: "song.lrc")
         let dir = temp("seq")
-        let result = try run(["sequence", cover, lrc, "--fps", "10", "-o", dir, "--preset", "classic", "--to", "12",
+        let result = try run(["sequence", cover, lrc, "--fps", "10", "-o", dir, "--preset", "classic", "--to", "12", "--transition", "none",
                               "--dense"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let manifest = try json(dir + "/manifest.json")

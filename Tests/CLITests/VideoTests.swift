@@ -10,7 +10,8 @@ final class VideoTests: VideoTestCase {
         let lrc = try write(song, to: "reel.lrc")
         let audio = try tone("reel.mp3", seconds: 20)
         let out = temp("reel.mp4")
-        let result = try run(["video", cover, lrc, "--audio", audio, "--size", "360x640", "-o", out])
+        // Cuts between lines: a still picture per line (transitions are tested on their own).
+        let result = try run(["video", cover, lrc, "--audio", audio, "--size", "360x640", "--transition", "none", "-o", out])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout, out + "\n")
 
@@ -222,7 +223,16 @@ final class VideoTests: VideoTestCase {
     func testOptionsAreChecked() throws {
         let lrc = try write(song, to: "reel.lrc")
         for (arguments, message) in [
-            (["-o", temp("x.gif")], "-o must name an .mp4 file"),
+            (["-o", temp("x.avi")], "-o must end in one of .mp4, .m4v, .mov, .mkv, .webm, .webp, .gif"),
+            (["--alpha", "-o", temp("x.mp4")], "--alpha needs .webm (VP9), .mov (ProRes 4444) or .webp: .mp4 cannot carry transparency"),
+            (["--alpha", "-o", temp("x.gif")], ".gif cannot carry transparency"),
+            (["--chapters", "lines", "-o", temp("x.webm")], "--chapters needs .mp4, .m4v, .mov or .mkv"),
+            (["--chapters", "pages"], "--chapters must be sections or lines"),
+            (["--crf", "52"], "--crf for .mp4 must be from 0 to 51"),
+            (["--crf", "10", "-o", temp("x.gif")], "--crf does not apply to .gif"),
+            (["--audio", "a.mp3", "-o", temp("x.webp")], "--audio: a .webp has no sound"),
+            (["--transition", "wipe"], "--transition must be none, fade, scroll"),
+            (["--transition-ms", "5"], "--transition-ms must be from 60 to 3000"),
             (["--audio", "a.mp3", "--no-audio"], "--audio and --no-audio cannot be used together"),
             (["--fps", "0"], "--fps must be from 1 to 120"),
             (["--from", "10", "--to", "5"], "--to must be later than --from"),
