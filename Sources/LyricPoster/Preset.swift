@@ -1,3 +1,5 @@
+import PosterGraphics
+
 /// An output canvas: a named size whose layout is designed for its shape.
 public struct Preset: Hashable, Sendable, CustomStringConvertible {
     /// How the poster is arranged; chosen from the canvas shape (or fixed, for `classic`).
@@ -19,13 +21,46 @@ public struct Preset: Hashable, Sendable, CustomStringConvertible {
     /// A phone lock screen: the system draws its clock over the top 22 % and crops the sides of
     /// tall (19.5:9) screens by about 8 % each, so text and the cover card keep clear of both.
     public var isLockScreen: Bool
+    /// Where an app draws its own buttons and captions over the picture: the text and the cover
+    /// card are laid out inside what is left (the background still fills the canvas).
+    public var safeArea: SafeArea?
 
-    public init(name: String, width: Int, height: Int, arrangement: Arrangement? = nil, isLockScreen: Bool = false) {
+    /// Shares of the canvas kept clear at the top, at the bottom and on each side.
+    public struct SafeArea: Hashable, Sendable, CustomStringConvertible {
+        public var top: Double
+        public var bottom: Double
+        public var side: Double
+
+        public init(top: Double, bottom: Double, side: Double) {
+            self.top = top
+            self.bottom = bottom
+            self.side = side
+        }
+
+        /// Vertical stories (TikTok, Instagram Reels, YouTube Shorts), the strictest of the three
+        /// apps' published guidance at each edge: the top 14 % (account name, search, tabs), the
+        /// bottom 35 % (caption, sound, the description, the navigation bar) and 6 % on each side
+        /// (the like, comment and share column's margin; TikTok's column itself sits in the
+        /// bottom part).
+        public static let story = SafeArea(top: 0.14, bottom: 0.35, side: 0.06)
+
+        /// The rectangle left free on a `width`×`height` canvas.
+        public func rect(width: Double, height: Double) -> Rect {
+            Rect(x: (width * side).rounded(), y: (height * top).rounded(), width: (width * (1 - 2 * side)).rounded(),
+                 height: (height * (1 - top - bottom)).rounded())
+        }
+
+        public var description: String { "safe:\(top),\(bottom),\(side)" }
+    }
+
+    public init(name: String, width: Int, height: Int, arrangement: Arrangement? = nil, isLockScreen: Bool = false,
+                safeArea: SafeArea? = nil) {
         self.name = name
         self.width = width
         self.height = height
         self.arrangement = arrangement ?? Preset.arrangement(width: width, height: height)
         self.isLockScreen = isLockScreen
+        self.safeArea = safeArea
     }
 
     /// Share of the height at the top kept clear on lock screens (the clock and date).
@@ -40,8 +75,11 @@ public struct Preset: Hashable, Sendable, CustomStringConvertible {
     public static let square = Preset(name: "square", width: 1080, height: 1080)
     public static let landscape = Preset(name: "landscape", width: 1920, height: 1080)
     public static let classic = Preset(name: "classic", width: 480, height: 800, arrangement: .classic)
+    /// A 9:16 story or short (TikTok, Reels, Shorts): 1080×1920 with the lyrics, captions and
+    /// cover kept inside the apps' safe area (``SafeArea/story``).
+    public static let story = Preset(name: "story", width: 1080, height: 1920, safeArea: .story)
 
-    public static let all: [Preset] = [.lockscreen, .phone, .feed, .square, .landscape, .classic]
+    public static let all: [Preset] = [.lockscreen, .phone, .feed, .square, .landscape, .classic, .story]
 
     public static func named(_ name: String) -> Preset? { all.first { $0.name == name.lowercased() } }
 

@@ -159,7 +159,7 @@ struct VideoCommand: ParsableCommand {
         if preview {
             let p = options.preset
             options.preset = Preset(name: p.name, width: max(64, p.width / 2), height: max(64, p.height / 2),
-                                    arrangement: p.arrangement, isLockScreen: p.isLockScreen)
+                                    arrangement: p.arrangement, isLockScreen: p.isLockScreen, safeArea: p.safeArea)
         }
         let session = try PosterSession(source: song.source, options: options, timings: clock)
         session.warnings.forEach(warn)

@@ -36,6 +36,17 @@ public struct PosterGeometry: Hashable, Sendable {
     public var classicBottom: Double
 
     public init(preset: Preset, before: Int, after: Int, theme: Theme = .card) {
+        if let safe = preset.safeArea {
+            // Laid out as a canvas of the safe area's size and shape, then placed inside it; the
+            // background still covers the whole canvas.
+            let inside = safe.rect(width: Double(preset.width), height: Double(preset.height))
+            var inner = PosterGeometry(preset: Preset(name: preset.name, width: Int(inside.width), height: Int(inside.height)),
+                                       before: before, after: after, theme: theme)
+            inner.move(by: Point(x: inside.x, y: inside.y))
+            inner.preset = preset
+            self = inner
+            return
+        }
         let w = Double(preset.width), h = Double(preset.height)
         self.preset = preset
         layout = theme.layout
@@ -210,6 +221,18 @@ public struct PosterGeometry: Hashable, Sendable {
         case .left: lyricsAlignment = .left
         case .center: lyricsAlignment = .center
         }
+    }
+
+    /// Every region moved by `offset`.
+    mutating func move(by offset: Point) {
+        func moved(_ r: Rect) -> Rect { Rect(x: r.x + offset.x, y: r.y + offset.y, width: r.width, height: r.height) }
+        card = card.map(moved)
+        caption = caption.map(moved)
+        lyrics = moved(lyrics)
+        progress = progress.map(moved)
+        rows = rows.map(moved)
+        classicTop += offset.y
+        classicBottom += offset.y
     }
 
     /// The lyric column of a 16:9 landscape canvas (the card layout's), in pixels on a 1080-pixel

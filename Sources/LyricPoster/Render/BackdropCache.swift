@@ -27,7 +27,8 @@ enum BackdropCache {
     static func key(coverDigest: String, geometry: PosterGeometry, theme: Theme, before: Int, after: Int, limits: String) -> String {
         let p = geometry.preset
         return Digest.sha256(["backdrop-\(FrameRenderer.version)", coverDigest, "\(p.width)x\(p.height)", p.arrangement.rawValue,
-                              "\(p.isLockScreen)", "\(before)", "\(after)", "\(theme)", limits].joined(separator: "\n"))
+                              "\(p.isLockScreen)", "\(before)", "\(after)", "\(theme)", limits].joined(separator: "\n")
+                             + (p.safeArea.map { "\n\($0)" } ?? ""))
     }
 
     static func load(key: String, geometry: PosterGeometry) -> Background? {
