@@ -101,3 +101,32 @@ done
 
 # 8 bits per channel and no time stamps: small files that only change when the pictures do.
 mogrify -depth 8 -strip -define png:compression-level=9 docs/*.png
+
+# Motion: a change of lines on its way (sequence --fps 30), every other tick for 450 ms, in the
+# card theme and, below, on a transparent canvas (--alpha) over a checkerboard.
+rm -rf "$out/motion" "$out/motion-alpha"
+"$bin" sequence "$nd/cover.jpg" "$nd/night-drive.lrc" --fps 30 --from 13.5 --to 14.1 --preset lockscreen -o "$out/motion" --quiet
+"$bin" sequence "$nd/cover.jpg" "$nd/night-drive.lrc" --fps 30 --from 13.5 --to 14.1 --preset lockscreen --alpha -o "$out/motion-alpha" --quiet
+crop() { convert "$1" -crop 1080x760+0+1020 +repage "$2"; }
+strip=() alpha=()
+for tick in 3 5 6 7 9 11 13 17; do
+    file=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1])); f=m["ticks"][int(sys.argv[2])]["frame"]; print(next(x["file"] for x in m["frames"] if x["index"] == f))' "$out/motion/manifest.json" "$tick")
+    crop "$out/motion/$file" "$out/motion-$tick.png"
+    crop "$out/motion-alpha/$file" "$out/motion-alpha-$tick.png"
+    convert -size 1080x760 pattern:checkerboard -scale 400% -crop 1080x760+0+0 +repage "$out/motion-alpha-$tick.png" \
+        -composite "$out/motion-alpha-$tick.png"
+    strip+=("$out/motion-$tick.png")
+    alpha+=("$out/motion-alpha-$tick.png")
+done
+montage "${strip[@]}" "${alpha[@]}" -tile 8x2 -geometry 240x169+3+3 -background '#202020' docs/motion.png
+echo docs/motion.png
+
+# Stories: every theme at --preset story, the apps' safe area outlined.
+story=()
+for theme in card immersive block classic minimal; do
+    frame "$out/story-$theme.png" "$nd/cover.jpg" "$nd/night-drive.lrc" 0:58.5 story "$theme"
+    convert "$out/story-$theme.png" -fill none -stroke '#39ff88' -strokewidth 5 -draw "rectangle 65,269 1015,1248" "$out/story-$theme.png"
+    story+=("$out/story-$theme.png")
+done
+montage "${story[@]}" -tile 5x1 -geometry 240x427+6+6 -background '#202020' docs/story.png
+echo docs/story.png

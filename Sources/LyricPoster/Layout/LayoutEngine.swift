@@ -12,6 +12,9 @@ public final class LayoutEngine {
     public let palette: Palette
     /// The current line's colour (the theme's accent, resolved against the cover).
     public var currentColor: Color { palette.current }
+    /// Every line casts the soft shadow (not only the sung line and the title): for the text
+    /// layer, which is laid over pictures nobody has measured.
+    public var shadowsEverywhere = false
     var captionCache: (key: [String?], blocks: [TextBlock])?
     /// Fitted layouts by everything that shapes them: a line shown as "next", then "previous",
     /// then again in a repeated chorus is shaped once. Cleared when full, so memory stays bounded.
@@ -212,7 +215,8 @@ public final class LayoutEngine {
         case .right: x = fitted.layout.isRightToLeft ? area.minX : area.maxX - layoutWidth
         }
         // Soft dark shadows lift light text; dark text on a light backdrop needs none.
-        let shadow = (role == .current || role == .title) && palette.isDark && theme.shadowOpacity > 0 && theme.shadowRadius > 0
+        let casts = role == .current || role == .title || (shadowsEverywhere && role != .ruby)
+        let shadow = casts && palette.isDark && theme.shadowOpacity > 0 && theme.shadowRadius > 0
             ? Canvas.Shadow(color: Color.black.withAlpha(theme.shadowOpacity), radius: Int((theme.shadowRadius * geometry.unit).rounded()),
                             offset: Point(x: 0, y: 3 * geometry.unit))
             : nil

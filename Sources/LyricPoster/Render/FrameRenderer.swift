@@ -68,7 +68,7 @@ final class FrameBases: Sendable {
 public final class FrameRenderer {
     /// Bumped whenever the same inputs would render different pixels or bytes, so resumed batches
     /// re-render.
-    public static let version = 8
+    public static let version = 9
 
     private let renderer: Renderer
     private let options: RenderOptions
@@ -88,9 +88,9 @@ public final class FrameRenderer {
         if let given { engine = given } else {
             do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
         }
-        renderer = Renderer(background: background,
-                            layoutEngine: LayoutEngine(geometry: background.geometry, text: engine, theme: options.theme,
-                                                       palette: background.palette))
+        let layoutEngine = LayoutEngine(geometry: background.geometry, text: engine, theme: options.theme, palette: background.palette)
+        layoutEngine.shadowsEverywhere = options.textLayer
+        renderer = Renderer(background: background, layoutEngine: layoutEngine)
         self.options = options
         self.timings = timings
         self.bases = bases
