@@ -152,6 +152,15 @@ final class MotionTests: VideoTestCase {
         XCTAssertGreaterThan(alphas.filter { $0 == 255 }.count, 500)
         let header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)).prefix(26))
         XCTAssertEqual(header[25], 6, "PNG colour type 6: RGB with alpha")
+        // `lines --alpha`: every frame an RGBA PNG.
+        let dir = temp("lines")
+        let lines = try run(["lines", cover, lrc, "--size", "240x426", "--alpha", "-o", dir])
+        XCTAssertEqual(lines.status, 0, lines.stderr)
+        let pngs = try files(dir).filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(pngs.count, 6, "the intro and five lines")
+        for name in pngs {
+            XCTAssertEqual([UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name)).prefix(26))[25], 6, name)
+        }
     }
 
     func testMatroskaKeepsTheFLACBitForBit() throws {
