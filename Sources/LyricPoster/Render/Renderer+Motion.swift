@@ -22,9 +22,7 @@ extension Renderer {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
         let geometry = background.geometry
-        let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
-        let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
-        if backdrop { canvas.draw(background.bitmap, in: full) }
+        let canvas = try startCanvas(backdrop: backdrop)
         // What lies under the text, as the still of the instant has it; the colours of both
         // pictures' blocks as their stills draw them (dimmed lines raised to 3:1 where the pixels
         // behind them need it), measured before any text is drawn.

@@ -44,14 +44,19 @@ public final class Renderer {
         var layout = laidOutAlready ?? self.layout(scene, timings: timings)
         let laidOut = DispatchTime.now().uptimeNanoseconds
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
-        let geometry = background.geometry
-        let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
-        let full = Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))
-        if backdrop { canvas.draw(background.bitmap, in: full) }
+        let canvas = try startCanvas(backdrop: backdrop)
         var contrasts: [String: Double] = [:]
         try drawLayers(scene, layout: &layout, on: canvas, contrasts: &contrasts)
         try canvas.finish()
         return Frame(canvas: canvas, layout: layout, scheme: layoutEngine.palette.scheme, contrasts: contrasts)
+    }
+
+    /// A canvas of the frame's size holding the prepared background (`backdrop`), or clear.
+    func startCanvas(backdrop: Bool) throws(GraphicsError) -> Canvas {
+        let geometry = background.geometry
+        let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
+        if backdrop { canvas.draw(background.bitmap, in: Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))) }
+        return canvas
     }
 
     /// Everything drawn over the background, in order: the classic band, the current line's
@@ -139,9 +144,7 @@ public final class Renderer {
     /// Draws the base layer that frames laid out like `layout` share: their captions on the
     /// background.
     public func renderBase(_ layout: FrameLayout) throws(GraphicsError) -> (canvas: Canvas, layer: BaseLayer) {
-        let geometry = background.geometry
-        let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
-        canvas.draw(background.bitmap, in: Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)))
+        let canvas = try startCanvas(backdrop: true)
         var captions = layout
         captions.blocks = layout.blocks.filter { Self.isCaption($0.role) }
         captions.band = nil
