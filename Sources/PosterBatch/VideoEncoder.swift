@@ -2,10 +2,11 @@ import Foundation
 import LyricPoster
 
 /// An ffmpeg child that reads raw RGB (or RGBA) frames from a pipe and encodes them, with the
-/// song's audio, into the video ``VideoFormat`` names (H.264 MP4 by default): written to a temporary file beside the output, renamed into place by
-/// ``finish()``, removed by ``cancel()``. Frames are sent only when the picture changes; each is
-/// stamped with its own time (`setpts`), so a frame per line gives a variable frame rate with
-/// exact line timing, and `fps` turns the same frames into a constant rate.
+/// song's audio, into the video ``VideoFormat`` names (H.264 MP4 by default): written to a
+/// temporary file beside the output, renamed into place by ``finish()``, removed by
+/// ``cancel()``. Frames are sent only when the picture changes; each is stamped with its own time
+/// (`setpts`), so a frame per line gives a variable frame rate with exact line timing, and `fps`
+/// turns the same frames into a constant rate.
 public final class VideoEncoder {
     public struct Settings: Sendable {
         public var width: Int
@@ -145,29 +146,30 @@ public final class VideoEncoder {
         }
         args += ["-map", "0:v:0"]
         if audio != nil { args += ["-map", "1:a:0"] }
-        args += ["-filter_script:v", script, "-c:v", format.codec(alpha: s.alpha)]
+        let codec = format.codec(alpha: s.alpha)
+        args += ["-filter_script:v", script, "-c:v", codec.rawValue]
         let crf = s.crf ?? format.crf?.default
-        switch format.codec(alpha: s.alpha) {
-        case "libx264":
+        switch codec {
+        case .h264:
             args += ["-preset", s.preset, "-tune", "stillimage", "-crf", "\(crf ?? 20)", "-pix_fmt", "yuv420p",
                      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
             // No B-frames with a frame per line: they save nothing, and their reordering delay
             // would shift the stream's start by a line's length.
             if s.fps == nil { args += ["-bf", "0"] }
-        case "libvpx-vp9":
+        case .vp9:
             // Constant quality (-b:v 0) at libvpx's real-time speed 6, rows in parallel: three times
             // the speed of its "good" speed 4 for the same picture at a slightly larger file.
             args += ["-b:v", "0", "-crf", "\(crf ?? 30)", "-deadline", "realtime", "-cpu-used", "6", "-row-mt", "1",
                      "-pix_fmt", format.pixelFormat(alpha: s.alpha),
                      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
             if s.alpha { args += ["-auto-alt-ref", "0"] }
-        case "prores_ks":
+        case .prores:
             args += ["-profile:v", "4444", "-pix_fmt", "yuva444p10le", "-vendor", "apl0",
                      "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"]
-        case "libwebp_anim":
+        case .webp:
             args += ["-quality", "\(100 - (crf ?? 25))", "-compression_level", "4", "-pix_fmt", format.pixelFormat(alpha: s.alpha),
                      "-loop", "0"]
-        default:
+        case .gif:
             args += ["-loop", "0"]
         }
         args += ["-fps_mode", s.fps == nil ? "vfr" : "cfr"]

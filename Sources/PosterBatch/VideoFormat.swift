@@ -32,14 +32,23 @@ public enum VideoFormat: String, CaseIterable, Sendable {
     /// Animated pictures, which loop and are made at a constant rate.
     public var isAnimation: Bool { self == .webp || self == .gif }
 
+    /// The video encoders, by ffmpeg's names.
+    public enum Codec: String, Sendable {
+        case h264 = "libx264"
+        case vp9 = "libvpx-vp9"
+        case prores = "prores_ks"
+        case webp = "libwebp_anim"
+        case gif
+    }
+
     /// The video codec ffmpeg encodes with.
-    public func codec(alpha: Bool) -> String {
+    public func codec(alpha: Bool) -> Codec {
         switch self {
-        case .mp4, .m4v, .mkv: return "libx264"
-        case .mov: return alpha ? "prores_ks" : "libx264"
-        case .webm: return "libvpx-vp9"
-        case .webp: return "libwebp_anim"
-        case .gif: return "gif"
+        case .mp4, .m4v, .mkv: return .h264
+        case .mov: return alpha ? .prores : .h264
+        case .webm: return .vp9
+        case .webp: return .webp
+        case .gif: return .gif
         }
     }
 
