@@ -18,18 +18,6 @@ final class BatchTests: CLITestCase {
     [00:30.00]Five
     """
 
-    func sha256(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let out = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(String(decoding: out, as: UTF8.self).prefix(64))
-    }
-
     func isCompletePNG(_ path: String) throws -> Bool {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]

@@ -86,4 +86,17 @@ class CLITestCase: XCTestCase {
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
         return try XCTUnwrap(object as? [String: Any])
     }
+
+    /// The file's SHA-256 in hex (coreutils' sha256sum).
+    func sha256(_ path: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let out = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(String(decoding: out, as: UTF8.self).prefix(64))
+    }
 }

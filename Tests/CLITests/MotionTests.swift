@@ -10,10 +10,6 @@ final class MotionTests: VideoTestCase {
     /// When the picture changes in ``song``: the five lines and the closing picture.
     let changes = [1.0, 4.0, 7.5, 11.0, 14.5, 18.0]
 
-    func sha256(_ path: String) throws -> String {
-        String(String(decoding: try tool("sha256sum", [path]).stdout, as: UTF8.self).prefix(64))
-    }
-
     /// Mean absolute difference of two RGB frames, per byte.
     func difference(_ a: [UInt8], _ b: [UInt8]) -> Double {
         var sum = 0
