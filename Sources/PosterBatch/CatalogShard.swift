@@ -46,8 +46,16 @@ public struct CatalogShard: Sendable, Equatable {
 
     /// The shard a batch scheduler gave this process: a Kubernetes Indexed Job
     /// (`JOB_COMPLETION_INDEX`, with the count in `LYRICPOSTER_SHARDS`), an AWS Batch array job
-    /// (`AWS_BATCH_JOB_ARRAY_INDEX`, `AWS_BATCH_JOB_ARRAY_SIZE`) or a Slurm array
-    /// (`SLURM_ARRAY_TASK_ID` − `SLURM_ARRAY_TASK_MIN`, `SLURM_ARRAY_TASK_COUNT`).
+    /// (`AWS_BATCH_JOB_ARRAY_INDEX`, `AWS_BATCH_JOB_ARRAY_SIZE`) or a Slurm array.
+    ///
+    /// `LYRICPOSTER_SHARDS`, when set, is the number of shards for every scheduler: a task
+    /// resubmitted alone (`sbatch --array=5`) is then still shard 5 of 8, not the whole catalogue
+    /// as "task 0 of a one-task array". A Slurm task's shard is then its `SLURM_ARRAY_TASK_ID`
+    /// modulo the count, so `--array=0-7` and `--array=1-8` both cover every shard once, and a
+    /// resubmitted task takes the shard it had. Without it, a Slurm task's shard is its place in
+    /// the array (`(SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP` of
+    /// `SLURM_ARRAY_TASK_COUNT`), and arrays that cannot say it are refused: one task (a
+    /// resubmitted index looks the same as a catalogue of one shard) and lists with gaps.
     public static func automatic(_ environment: [String: String]) throws(PosterError) -> CatalogShard {
         func number(_ name: String) throws(PosterError) -> Int? {
             guard let text = environment[name], !text.isEmpty else { return nil }
@@ -66,18 +74,38 @@ public struct CatalogShard: Sendable, Equatable {
             }
             return try make(index, count, "Kubernetes Indexed Job (JOB_COMPLETION_INDEX, LYRICPOSTER_SHARDS)")
         }
+        let shards = try number("LYRICPOSTER_SHARDS")
         if let index = try number("AWS_BATCH_JOB_ARRAY_INDEX") {
+            if let shards { return try make(index, shards, "AWS Batch array job (AWS_BATCH_JOB_ARRAY_INDEX, LYRICPOSTER_SHARDS)") }
             guard let count = try number("AWS_BATCH_JOB_ARRAY_SIZE") else {
                 throw PosterError(path: "--shard auto", reason: "AWS_BATCH_JOB_ARRAY_INDEX is set but AWS_BATCH_JOB_ARRAY_SIZE is not")
             }
             return try make(index, count, "AWS Batch array job (AWS_BATCH_JOB_ARRAY_INDEX, AWS_BATCH_JOB_ARRAY_SIZE)")
         }
         if let id = try number("SLURM_ARRAY_TASK_ID") {
+            let step = try number("SLURM_ARRAY_TASK_STEP") ?? 1
+            if let shards {
+                guard step == 1 else {
+                    throw PosterError(path: "--shard auto", reason: "a Slurm array with a step (SLURM_ARRAY_TASK_STEP=\(step)) cannot be mapped onto LYRICPOSTER_SHARDS=\(shards) the same way when a task is resubmitted alone: submit --array=0-\(max(0, shards - 1)) instead")
+                }
+                guard shards > 0, id >= 0 else { return try make(id, shards, "Slurm array") }
+                return try make(id % shards, shards, "Slurm array (SLURM_ARRAY_TASK_ID \(id) modulo LYRICPOSTER_SHARDS)")
+            }
             guard let count = try number("SLURM_ARRAY_TASK_COUNT") else {
                 throw PosterError(path: "--shard auto", reason: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
             }
-            return try make(id - (try number("SLURM_ARRAY_TASK_MIN") ?? 0), count,
-                            "Slurm array (SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN, SLURM_ARRAY_TASK_COUNT)")
+            let min = try number("SLURM_ARRAY_TASK_MIN") ?? 0
+            guard count > 1 else {
+                throw PosterError(path: "--shard auto", reason: "a one-task Slurm array (SLURM_ARRAY_TASK_ID=\(id)) does not say how many shards the catalogue has (a resubmitted task looks the same): set LYRICPOSTER_SHARDS to the count, or give --shard \(id)/N")
+            }
+            guard step > 0, (id - min) % step == 0 else {
+                throw PosterError(path: "--shard auto", reason: "SLURM_ARRAY_TASK_ID=\(id) is not on the array's step (SLURM_ARRAY_TASK_MIN=\(min), SLURM_ARRAY_TASK_STEP=\(step))")
+            }
+            if let max = try number("SLURM_ARRAY_TASK_MAX"), (max - min) / step + 1 != count {
+                throw PosterError(path: "--shard auto", reason: "the Slurm array has gaps (\(count) tasks between \(min) and \(max) at step \(step)), so a task's id does not say its shard: set LYRICPOSTER_SHARDS to the count, or give --shard I/N")
+            }
+            return try make((id - min) / step, count,
+                            "Slurm array ((SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP, SLURM_ARRAY_TASK_COUNT)")
         }
         throw PosterError(path: "--shard auto", reason: "no scheduler variables found (JOB_COMPLETION_INDEX + LYRICPOSTER_SHARDS, AWS_BATCH_JOB_ARRAY_INDEX + AWS_BATCH_JOB_ARRAY_SIZE, or SLURM_ARRAY_TASK_ID + SLURM_ARRAY_TASK_COUNT)")
     }

@@ -6,8 +6,10 @@ import PosterBatch
 /// How a command that renders many frames runs: `--jobs`, `--quiet`, `--timings` (the batch
 /// commands and `video`).
 struct RunOptionGroup: ParsableArguments {
-    @Option(help: ArgumentHelp("Frames rendered in parallel (default: the number of cores).", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), help: ArgumentHelp("Frames rendered in parallel (default: the CPUs this process may use: Slurm's SLURM_CPUS_PER_TASK, the affinity mask, the cgroup's quota).", valueName: "n"))
+    var jobsOption: Int?
+
+    var jobs: Int { jobsOption ?? CPUs.available() }
 
     @Flag(help: "No progress bar or summary.")
     var quiet = false
@@ -16,7 +18,7 @@ struct RunOptionGroup: ParsableArguments {
     var timings = false
 
     func validate() throws {
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256") }
+        if let jobsOption, !(1...256).contains(jobsOption) { throw ValidationError("--jobs must be from 1 to 256") }
     }
 }
 

@@ -37,8 +37,10 @@ struct CatalogCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Merge the shards' reports of an output root and print the totals and failures.", valueName: "dir"))
     var summary: String?
 
-    @Option(help: ArgumentHelp("Songs rendered in parallel (default: the number of cores).", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), help: ArgumentHelp("Songs rendered in parallel (default: the CPUs this process may use: Slurm's SLURM_CPUS_PER_TASK, the affinity mask, the cgroup's quota).", valueName: "n"))
+    var jobsOption: Int?
+
+    var jobs: Int { jobsOption ?? CPUs.available() }
 
     @Flag(help: "No progress line or summary.")
     var quiet = false
@@ -57,7 +59,7 @@ struct CatalogCommand: ParsableCommand {
         }
         if CatalogRunner.Each(rawValue: each) == nil { throw ValidationError("--each must be lines, sheet or both") }
         if let columns, !(1...50).contains(columns) { throw ValidationError("--columns must be from 1 to 50") }
-        guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 256") }
+        if let jobsOption, !(1...256).contains(jobsOption) { throw ValidationError("--jobs must be from 1 to 256") }
     }
 
     func run() throws {
@@ -73,8 +75,12 @@ struct CatalogCommand: ParsableCommand {
         } catch {
             throw fail(error)
         }
-        if shard.count > 1 {
-            FileHandle.standardError.write(Data("catalog: shard \(shard.index) of \(shard.count) (\(shard.origin))\n".utf8))
+        let jobs = self.jobs
+        // Which part of the catalogue this run takes, and with how many workers: said once, also
+        // for a single shard (a scheduler that gave a count of 1 is then plain to see).
+        if self.shard != nil || !quiet {
+            let part = shard == .all ? "the whole catalogue" : "shard \(shard.index) of \(shard.count) (\(shard.origin))"
+            FileHandle.standardError.write(Data("catalog: \(part), \(jobs) job\(jobs == 1 ? "" : "s")\n".utf8))
         }
         for source in sources where OutputFile.sameFile(source, output) {
             throw fail(PosterError(path: output, reason: "the output folder is one of the sources"))

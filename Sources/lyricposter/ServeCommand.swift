@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LyricPoster
+import PosterBatch
 import PosterServer
 import Synchronization
 
@@ -83,7 +84,7 @@ struct ServeCommand: ParsableCommand {
         configuration.token = effectiveToken
         configuration.library = library
         configuration.defaults = defaults
-        if let jobs { configuration.jobs = jobs }
+        configuration.jobs = jobs ?? CPUs.available()
         configuration.idleTimeout = idleTimeout
         if follow {
             var settings = FollowSettings()

@@ -1,6 +1,6 @@
 import Foundation
 import LyricPoster
-import PosterBatch
+@testable import PosterBatch
 import TestSupport
 import XCTest
 
@@ -189,6 +189,78 @@ final class CatalogTests: CLITestCase {
         result = try run(["catalog", manifest, "-o", root, "--shard", "auto"], environment: ["JOB_COMPLETION_INDEX": "5", "LYRICPOSTER_SHARDS": "5"])
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains("not a shard"), result.stderr)
+    }
+
+    /// Slurm arrays as `sbatch` sets them up: a whole array, one index resubmitted (`--array=5`,
+    /// which once ran the whole catalogue as "shard 0 of 1"), a step, a list with gaps.
+    func testSlurmArraysMapToTheRightShardsOrAreRefused() throws {
+        let manifest = try write("{\"id\": \"one\", \"cover\": \"\(Self.package.path)/\(cover)\", \"lyrics\": \"\(Self.package.path)/\(lyrics)\"}\n", to: "m.jsonl")
+        func array(_ id: Int, min: Int, max: Int, step: Int = 1, count: Int) -> [String: String] {
+            ["SLURM_ARRAY_TASK_ID": "\(id)", "SLURM_ARRAY_TASK_MIN": "\(min)", "SLURM_ARRAY_TASK_MAX": "\(max)",
+             "SLURM_ARRAY_TASK_STEP": "\(step)", "SLURM_ARRAY_TASK_COUNT": "\(count)"]
+        }
+        for (environment, name) in [
+            (array(5, min: 0, max: 7, count: 8), "shard-05-of-08"),
+            (array(6, min: 1, max: 8, count: 8), "shard-05-of-08"),
+            (array(6, min: 0, max: 14, step: 2, count: 8), "shard-03-of-08"),
+            // The same task resubmitted alone: LYRICPOSTER_SHARDS keeps it shard 5 of 8.
+            (array(5, min: 5, max: 5, count: 1).merging(["LYRICPOSTER_SHARDS": "8"]) { $1 }, "shard-05-of-08"),
+            (array(5, min: 0, max: 7, count: 8).merging(["LYRICPOSTER_SHARDS": "8"]) { $1 }, "shard-05-of-08"),
+            // A 1-based array under LYRICPOSTER_SHARDS: task 8 takes shard 0, each shard once.
+            (array(8, min: 1, max: 8, count: 8).merging(["LYRICPOSTER_SHARDS": "8"]) { $1 }, "shard-00-of-08"),
+            (["AWS_BATCH_JOB_ARRAY_INDEX": "2", "AWS_BATCH_JOB_ARRAY_SIZE": "1", "LYRICPOSTER_SHARDS": "4"], "shard-02-of-04"),
+        ] {
+            let root = temp("out-\(UUID().uuidString)")
+            let result = try run(["catalog", manifest, "-o", root, "--shard", "auto"] + size, environment: environment)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let reports = try files(root + "/catalog")
+            XCTAssertTrue(reports.contains(name + ".jsonl"), "\(environment): \(reports)")
+            XCTAssertTrue(result.stderr.contains("catalog: shard "), "the shard chosen is said: \(result.stderr)")
+        }
+        for (environment, message) in [
+            (array(5, min: 5, max: 5, count: 1), "a one-task Slurm array (SLURM_ARRAY_TASK_ID=5) does not say how many shards"),
+            (array(0, min: 0, max: 0, count: 1), "set LYRICPOSTER_SHARDS to the count, or give --shard 0/N"),
+            (array(3, min: 0, max: 7, count: 3), "the Slurm array has gaps (3 tasks between 0 and 7 at step 1)"),
+            (array(3, min: 0, max: 14, step: 2, count: 8), "SLURM_ARRAY_TASK_ID=3 is not on the array's step"),
+            (array(4, min: 0, max: 14, step: 2, count: 8).merging(["LYRICPOSTER_SHARDS": "8"]) { $1 }, "a Slurm array with a step"),
+        ] {
+            let root = temp("refused-\(UUID().uuidString)")
+            let result = try run(["catalog", manifest, "-o", root, "--shard", "auto"] + size, environment: environment)
+            XCTAssertEqual(result.status, 1, "\(environment)")
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/catalog"), "nothing rendered")
+        }
+    }
+
+    func testTheCPUsAProcessMayUseAreRead() {
+        XCTAssertEqual(CPUs.affinity("Name:\tx\nCpus_allowed_list:\t0-3,8,10-11\n"), 7)
+        XCTAssertEqual(CPUs.affinity("Cpus_allowed_list:\t5\n"), 1)
+        XCTAssertNil(CPUs.affinity("Cpus_allowed_list:\t3-1\n"))
+        XCTAssertNil(CPUs.affinity("Name:\tx\n"))
+        XCTAssertEqual(CPUs.quota("150000 100000\n"), 2)
+        XCTAssertEqual(CPUs.quota("50000 100000"), 1)
+        XCTAssertNil(CPUs.quota("max 100000\n"))
+        XCTAssertEqual(CPUs.available(environment: ["SLURM_CPUS_PER_TASK": "1"], status: nil, cpuMax: nil), 1)
+        XCTAssertEqual(CPUs.available(environment: [:], status: "Cpus_allowed_list:\t0\n", cpuMax: "max 100000"), 1)
+        XCTAssertEqual(CPUs.available(environment: ["SLURM_CPUS_PER_TASK": "x"], status: nil, cpuMax: nil),
+                       ProcessInfo.processInfo.activeProcessorCount, "nothing applies: the machine's count")
+    }
+
+    /// `--jobs` defaults to the CPUs the process may use, not the machine's: Slurm's grant, the
+    /// affinity mask (taskset), and says how many once.
+    func testJobsDefaultToTheCPUsTheProcessWasGiven() throws {
+        let manifest = try write("{\"id\": \"one\", \"cover\": \"\(Self.package.path)/\(cover)\", \"lyrics\": \"\(Self.package.path)/\(lyrics)\"}\n", to: "m.jsonl")
+        var result = try run(["catalog", manifest, "-o", temp("a")] + size, environment: ["SLURM_CPUS_PER_TASK": "1"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("catalog: the whole catalogue, 1 job\n"), result.stderr)
+        result = try run(["catalog", manifest, "-o", temp("b"), "--jobs", "3"] + size, environment: ["SLURM_CPUS_PER_TASK": "1"])
+        XCTAssertTrue(result.stderr.contains("3 jobs"), "an explicit --jobs wins: \(result.stderr)")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/taskset") else {
+            throw XCTSkip("taskset (util-linux) is not installed: the affinity mask was not tested")
+        }
+        result = try run(["-c", "0", Self.binary.path, "catalog", manifest, "-o", temp("c")] + size, executable: "/usr/bin/taskset")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the whole catalogue, 1 job\n"), "one CPU allowed, one job: \(result.stderr)")
     }
 
     /// A manifest named without a folder, in the current one: its relative paths are relative to
