@@ -29,7 +29,7 @@ public enum FontError: Error, Equatable, CustomStringConvertible, Sendable {
     }
 }
 
-/// A failure inside Cairo or the PNG encoder.
+/// A failure inside Cairo or a picture encoder (PNG, JPEG, WebP).
 public enum GraphicsError: Error, Equatable, CustomStringConvertible, Sendable {
     case cairo(String)
     case encode(String)
@@ -37,7 +37,7 @@ public enum GraphicsError: Error, Equatable, CustomStringConvertible, Sendable {
     public var description: String {
         switch self {
         case .cairo(let reason): return "drawing failed: \(reason)"
-        case .encode(let reason): return "PNG encoding failed: \(reason)"
+        case .encode(let reason): return "encoding failed: \(reason)"
         }
     }
 }

@@ -27,6 +27,7 @@ struct FrameCommand: ParsableCommand {
 
     func validate() throws {
         try song.validateOne("frame")
+        if alpha.alpha, picture.format == .jpeg { throw ValidationError("--alpha needs .png or .webp: JPEG has no transparency") }
     }
 
     var outputPath: String {

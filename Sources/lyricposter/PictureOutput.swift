@@ -1,15 +1,19 @@
 import ArgumentParser
 import Foundation
 import LyricPoster
+import PosterGraphics
 
 /// `-o`, `--report`, `--timings` and `--open` of the commands that write one picture (`frame`,
 /// `card`), and how they write it.
 struct PictureOutputGroup: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the PNG (default: named after the lyrics or audio file, here).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the picture, its format by extension: .png, .jpg/.jpeg, .webp; - for standard output (PNG) (default: a PNG named after the lyrics or audio file, here).", valueName: "file"))
     var output: String?
 
-    @Option(help: ArgumentHelp("Also write a JSON report of what was drawn where.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write a JSON report of what was drawn where (- for standard output).", valueName: "file"))
     var report: String?
+
+    @Option(help: ArgumentHelp("JPEG or WebP quality, 1 to 100 (default 90).", valueName: "n"))
+    var quality: Int?
 
     @Flag(help: "Print the time each stage took to stderr.")
     var timings = false
@@ -19,32 +23,63 @@ struct PictureOutputGroup: ParsableArguments {
 
     func validate() throws {
         if output == "" || report == "" { throw ValidationError("-o and --report need a path") }
+        if let output, output != "-", PictureFormat(path: output) == nil {
+            throw ValidationError("-o: .\((output as NSString).pathExtension) is not a picture format this tool writes (use \(PictureFormat.extensions), or - for standard output)")
+        }
+        if output == "-", report == "-" { throw ValidationError("-o - and --report - cannot both go to standard output") }
+        if output == "-", open { throw ValidationError("--open needs a file: -o - writes to standard output") }
+        if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be from 1 to 100") }
+        if quality != nil, (output.flatMap(PictureFormat.init(path:)) ?? .png) == .png {
+            throw ValidationError("--quality applies to .jpg and .webp (PNG is lossless)")
+        }
     }
+
+    /// The format written: by `-o`'s extension; PNG on standard output.
+    var format: PictureFormat { output.flatMap(PictureFormat.init(path:)) ?? .png }
 
     /// Refuses outputs that would overwrite an input, or each other.
     func checkTargets(_ out: String, inputs: [String]) throws {
-        for target in [out, report].compactMap({ $0 }) {
+        for target in [out, report].compactMap({ $0 }) where target != "-" {
             for input in inputs where OutputFile.sameFile(target, input) {
                 throw fail(PosterError(path: target, reason: "output would overwrite the input \(input)"))
             }
         }
-        if let report, OutputFile.sameFile(report, out) {
+        if let report, report != "-", OutputFile.sameFile(report, out) {
             throw fail(PosterError(path: report, reason: "report and image cannot be the same file"))
         }
     }
 
     /// Writes the picture and its report (together or not at all), warns of glyphs no font has,
     /// prints the stages' times when asked and the path written.
+    /// `-` for `-o` or `--report` is standard output; then no path is printed there.
     func deliver(_ frame: RenderedFrame, to out: String, clock: Timings) throws(PosterError) {
+        let picture: [UInt8]
+        do {
+            picture = try clock.measure("encode") { () throws(GraphicsError) in
+                try format.encode(png: frame.png, quality: quality ?? PictureFormat.defaultQuality)
+            }
+        } catch {
+            throw PosterError(path: out, reason: "\(error)")
+        }
+        let json = Array(frame.report.json().utf8)
         try clock.measure("write") { () throws(PosterError) in
-            var files = [(frame.png, out)]
-            if let report { files.append((Array(frame.report.json().utf8), report)) }
+            var files: [([UInt8], String)] = []
+            if out != "-" { files.append((picture, out)) }
+            if let report, report != "-" { files.append((json, report)) }
             try OutputFile.writeAtomically(files)
+            if out == "-" { try Self.standardOutput(picture) }
+            if report == "-" { try Self.standardOutput(json) }
         }
         if frame.report.missingGlyphs > 0 {
             warn("\(frame.report.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")
         }
         if timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
-        print(out)
+        if out != "-", report != "-" { print(out) }
+    }
+
+    /// Writes `bytes` to standard output, whole (a closed pipe is an error, not a crash).
+    static func standardOutput(_ bytes: [UInt8]) throws(PosterError) {
+        let failure = bytes.withUnsafeBytes { OutputFile.writeAll($0, to: STDOUT_FILENO) }
+        guard failure == 0 else { throw PosterError(path: "standard output", reason: OutputFile.errnoReason(failure)) }
     }
 }
