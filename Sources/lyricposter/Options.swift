@@ -12,13 +12,15 @@ extension Timestamp: ExpressibleByArgument {
 
 /// Canvas, layout, fonts and decoding options shared by every command that renders.
 struct RenderOptionGroup: ParsableArguments {
-    @Option(help: ArgumentHelp("Canvas preset: \(Preset.all.map(\.name).joined(separator: ", ")).", valueName: "name"))
+    @Option(help: ArgumentHelp("Canvas preset: \(Preset.all.map(\.name).joined(separator: ", ")).", valueName: "name"),
+            completion: .list(Completions.presets))
     var preset: String?
 
     @Option(help: ArgumentHelp("Custom canvas size, e.g. 1200x1600 (instead of --preset).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("The look: a built-in theme (\(Theme.builtIn.map(\.name).joined(separator: ", "))) or a theme file (JSON). See `lyricposter themes`.", valueName: "name|file"))
+    @Option(help: ArgumentHelp("The look: a built-in theme (\(Theme.builtIn.map(\.name).joined(separator: ", "))) or a theme file (JSON). See `lyricposter themes`.", valueName: "name|file"),
+            completion: .list(Completions.themes))
     var theme: String = "card"
 
     @Option(help: ArgumentHelp("Lyric lines shown before the current one (default: the theme's, 2 for card).", valueName: "n"))
@@ -30,13 +32,16 @@ struct RenderOptionGroup: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Fill the current line as it is sung (enhanced-LRC word timing) in frame and sequence.")
     var karaoke = true
 
-    @Option(help: ArgumentHelp("Translation sub-lines: show, hide, or only (in place of their lines).", valueName: "mode"))
+    @Option(help: ArgumentHelp("Translation sub-lines: show, hide, or only (in place of their lines).", valueName: "mode"),
+            completion: .list(["show", "hide", "only"]))
     var translations: String = "show"
 
-    @Option(help: ArgumentHelp("Romanisation sub-lines (romaji, pinyin) between a line and its translation: show or hide.", valueName: "mode"))
+    @Option(help: ArgumentHelp("Romanisation sub-lines (romaji, pinyin) between a line and its translation: show or hide.", valueName: "mode"),
+            completion: .list(["show", "hide"]))
     var romanisation: String = "show"
 
-    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt, vtt, qrc, krc, lys, lyl, lqe, eslrc or ass (detected from the content when omitted).", valueName: "format"))
+    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt, vtt, qrc, krc, lys, lyl, lqe, eslrc or ass (detected from the content when omitted).", valueName: "format"),
+            completion: .list(LyricsFormat.fileFormats.map(\.rawValue)))
     var format: String?
 
     @Option(help: ArgumentHelp("Title to show instead of the [ti:] tag (\"\" for none).", valueName: "text"))
@@ -54,13 +59,15 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Language of the lyrics (BCP 47, e.g. ja, zh-Hant, ko), overriding [la:]; picks regional glyph forms.", valueName: "tag"))
     var lang: String?
 
-    @Option(name: .customLong("fonts-dir"), help: ArgumentHelp("An extra folder of fonts to use (repeatable).", valueName: "dir"))
+    @Option(name: .customLong("fonts-dir"), help: ArgumentHelp("An extra folder of fonts to use (repeatable).", valueName: "dir"),
+            completion: .directory)
     var fontsDirs: [String] = []
 
     @Flag(name: .customLong("system-fonts"), help: "Also use the machine's installed fonts (output then depends on the machine).")
     var systemFonts = false
 
-    @Option(help: ArgumentHelp("Text encoding of the lyrics file (utf-8, utf-16le, gb18030, big5, shift_jis, euc-kr, …); detected when omitted.", valueName: "name"))
+    @Option(help: ArgumentHelp("Text encoding of the lyrics file (utf-8, utf-16le, gb18030, big5, shift_jis, euc-kr, …); detected when omitted.", valueName: "name"),
+            completion: .list(TextDecoding.knownEncodings))
     var encoding: String?
 
     @Option(name: .customLong("max-cover-pixels"), help: ArgumentHelp("Refuse covers with more pixels than this (checked before decoding).", valueName: "n"))
@@ -81,7 +88,8 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(name: .customLong("translation-lang"), help: ArgumentHelp("Which translation to show when the lyrics carry several languages (a language tag such as zh-Hans or en); default: your locale's, else the file's first.", valueName: "tag"))
     var translationLang: String?
 
-    @Option(name: .customLong("png-compression"), help: ArgumentHelp("PNG compression: fast, balanced or small.", valueName: "level"))
+    @Option(name: .customLong("png-compression"), help: ArgumentHelp("PNG compression: fast, balanced or small.", valueName: "level"),
+            completion: .list(["fast", "balanced", "small"]))
     var pngCompression: String = "fast"
 
     /// Said once per run when lines asked for with --before/--after did not fit the canvas.
@@ -179,7 +187,7 @@ func validateFormat(_ format: String?) throws {
 /// How `video` and `sequence` go from one line to the next.
 struct MotionOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("How lines change: scroll (they move to their new places, the sung line growing into place), fade, or none (a cut).",
-                               valueName: "style"))
+                               valueName: "style"), completion: .list(Transition.Style.allCases.map(\.rawValue)))
     var transition: String = "scroll"
 
     @Option(name: .customLong("transition-ms"), help: ArgumentHelp("How long a change takes, in milliseconds (shorter when the next line comes sooner).",

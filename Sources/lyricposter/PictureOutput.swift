@@ -6,10 +6,12 @@ import PosterGraphics
 /// `-o`, `--report`, `--timings` and `--open` of the commands that write one picture (`frame`,
 /// `card`), and how they write it.
 struct PictureOutputGroup: ParsableArguments {
-    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the picture, its format by extension: .png, .jpg/.jpeg, .webp; - for standard output (PNG) (default: a PNG named after the lyrics or audio file, here).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the picture, its format by extension: .png, .jpg/.jpeg, .webp; - for standard output (PNG) (default: a PNG named after the lyrics or audio file, here).", valueName: "file"),
+            completion: .file(extensions: ["png", "jpg", "jpeg", "webp"]))
     var output: String?
 
-    @Option(help: ArgumentHelp("Also write a JSON report of what was drawn where (- for standard output).", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write a JSON report of what was drawn where (- for standard output).", valueName: "file"),
+            completion: .file(extensions: ["json"]))
     var report: String?
 
     @Option(help: ArgumentHelp("JPEG or WebP quality, 1 to 100 (default 90).", valueName: "n"))

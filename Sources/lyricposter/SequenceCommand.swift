@@ -17,7 +17,7 @@ struct SequenceCommand: ParsableCommand {
 
     @OptionGroup var song: SongArguments
     @Option(help: ArgumentHelp("Frames per second.", valueName: "n")) var fps: Int
-    @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir")) var output: String
+    @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir"), completion: .directory) var output: String
     @Option(help: ArgumentHelp("Start time (default 0).", valueName: "time")) var from: Timestamp?
     @Option(help: ArgumentHelp("End time (default: the end of the lyrics).", valueName: "time")) var to: Timestamp?
     @Flag(help: "Also write a gap-free numbered sequence in <dir>/dense/.") var dense = false

@@ -1,19 +1,22 @@
 import ArgumentParser
 import Foundation
 import LyricPoster
+import LyricsCore
 import MediaTags
 
 /// The song a command renders: `<cover> <lyrics>`, or one audio file whose tags, sidecar lyrics
 /// and folder cover supply the parts (`--cover`/`--lyrics` override either).
 struct SongArguments: ParsableArguments {
     @Argument(help: ArgumentHelp("An audio file (mp3, flac, ogg, opus, m4a: its tags, sidecar lyrics and folder cover), or a cover image (PNG, JPEG, WebP) and a lyrics file (LRC, TTML, YRC, SRT, WebVTT).",
-                                 valueName: "audio | cover lyrics"))
+                                 valueName: "audio | cover lyrics"), completion: .file(extensions: Completions.songFiles))
     var inputs: [String] = []
 
-    @Option(help: ArgumentHelp("The cover image to use instead of the audio file's picture or folder image.", valueName: "file"))
+    @Option(help: ArgumentHelp("The cover image to use instead of the audio file's picture or folder image.", valueName: "file"),
+            completion: .file(extensions: Completions.images))
     var cover: String?
 
-    @Option(help: ArgumentHelp("The lyrics file to use instead of the audio file's sidecar or tags.", valueName: "file"))
+    @Option(help: ArgumentHelp("The lyrics file to use instead of the audio file's sidecar or tags.", valueName: "file"),
+            completion: .file(extensions: Completions.lyrics))
     var lyrics: String?
 
     func validate() throws {
@@ -72,4 +75,16 @@ struct SongArguments: ParsableArguments {
     var source: SongSource {
         inputs.count == 2 ? .files(cover: inputs[0], lyrics: inputs[1]) : .audio(inputs[0], cover: cover, lyrics: lyrics)
     }
+}
+
+/// What the shell completes for inputs and named values (bash, zsh and fish scripts from
+/// `--generate-completion-script`, installed by `make install`).
+enum Completions {
+    static let audio = ["mp3", "flac", "ogg", "oga", "opus", "m4a", "wav", "aac"]
+    static let images = ["png", "jpg", "jpeg", "webp"]
+    static let lyrics = Array(Set(LyricsFormat.fileFormats.map(\.rawValue) + ["txt", "xml"])).sorted()
+    static let songFiles = Array(Set(audio + images + lyrics)).sorted()
+    static let videos = ["mp4", "m4v", "mov", "mkv", "webm", "webp", "gif"]
+    static var presets: [String] { Preset.all.map(\.name) }
+    static var themes: [String] { Theme.builtIn.map(\.name) }
 }

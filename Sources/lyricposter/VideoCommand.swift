@@ -25,10 +25,12 @@ struct VideoCommand: ParsableCommand {
 
     @OptionGroup var song: SongArguments
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The video to write, its format by extension: .mp4, .m4v, .mov, .mkv, .webm, .webp, .gif (default: <lyrics or audio name>.mp4 here).", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The video to write, its format by extension: .mp4, .m4v, .mov, .mkv, .webm, .webp, .gif (default: <lyrics or audio name>.mp4 here).", valueName: "file"),
+            completion: .file(extensions: Completions.videos))
     var output: String?
 
-    @Option(help: ArgumentHelp("The audio track (default: the audio file given as the song).", valueName: "file"))
+    @Option(help: ArgumentHelp("The audio track (default: the audio file given as the song).", valueName: "file"),
+            completion: .file(extensions: Completions.audio))
     var audio: String?
 
     @Flag(name: .customLong("no-audio"), help: "A silent video.")
@@ -49,7 +51,8 @@ struct VideoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Quality: x264's or VP9's constant rate factor, lower is better (default 20 for H.264, 30 for VP9; for WebP 100 minus the quality, default 25).", valueName: "n"))
     var crf: Int?
 
-    @Option(help: ArgumentHelp("Chapters in .mp4/.m4v/.mov/.mkv: sections (lines between interludes) or lines.", valueName: "mode"))
+    @Option(help: ArgumentHelp("Chapters in .mp4/.m4v/.mov/.mkv: sections (lines between interludes) or lines.", valueName: "mode"),
+            completion: .list(VideoChapter.Mode.allCases.map(\.rawValue)))
     var chapters: String?
 
     @OptionGroup var motion: MotionOptionGroup
