@@ -3,6 +3,7 @@ import Foundation
 import LyricPoster
 import LyricsCore
 import MediaTags
+import PosterGraphics
 
 /// The song a command renders: `<cover> <lyrics>`, or one audio file whose tags, sidecar lyrics
 /// and folder cover supply the parts (`--cover`/`--lyrics` override either).
@@ -26,10 +27,18 @@ struct SongArguments: ParsableArguments {
         }
         switch inputs.count {
         case 1:
-            break
+            if !MediaTags.isAudioFile(inputs[0]), Self.isLyricsFile(inputs[0]), cover == nil, lyrics == nil {
+                throw ValidationError("\(inputs[0]) is a lyrics file: give its cover first (COVER LYRICS), or an audio file alone")
+            }
         case 2:
             if cover != nil || lyrics != nil {
                 throw ValidationError("--cover and --lyrics go with an audio file, not with <cover> <lyrics>")
+            }
+            if MediaTags.isAudioFile(inputs[0]) {
+                throw ValidationError("an audio file goes alone: to use \(inputs[1]) with it, give --lyrics \(inputs[1]) (or --cover)")
+            }
+            if Self.isImage(inputs[1]), !Self.isImage(inputs[0]) {
+                throw ValidationError("did you swap them? \(inputs[1]) is the image: give the cover first (COVER LYRICS)")
             }
         case 0:
             throw ValidationError("give an audio file, or a cover image and a lyrics file")
@@ -60,6 +69,19 @@ struct SongArguments: ParsableArguments {
             songs += audio.map { (input as NSString).appendingPathComponent($0) }
         }
         return songs
+    }
+
+    /// True when the file starts as a PNG, JPEG or WebP does (whatever its name).
+    static func isImage(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 16) else { return false }
+        return ImageDecoder.sniff(head) != nil
+    }
+
+    /// True when the name says lyrics (`.lrc`, `.ttml`, …) and the file is not an image.
+    static func isLyricsFile(_ path: String) -> Bool {
+        Completions.lyrics.contains((path as NSString).pathExtension.lowercased()) && !isImage(path)
     }
 
     static func isFolder(_ path: String) -> Bool {

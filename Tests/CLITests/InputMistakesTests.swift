@@ -1,0 +1,32 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The usual slips with a song's inputs get an error that says what was meant, before anything is
+/// read in earnest: the cover and lyrics swapped, a lyrics file beside an audio file, a lyrics file
+/// alone. Exit 64, as for every usage error, and nothing written.
+final class InputMistakesTests: CLITestCase {
+    func testSlipsWithTheInputsSayWhatWasMeant() throws {
+        let audio = try AudioFixtures.path("tagged.mp3")
+        let renamed = temp("cover.lrc")
+        try FileManager.default.copyItem(atPath: Self.package.path + "/" + cover, toPath: renamed)
+        for (inputs, message) in [
+            ([lyrics, cover], "did you swap them? \(cover) is the image: give the cover first (COVER LYRICS)"),
+            ([audio, lyrics], "an audio file goes alone: to use \(lyrics) with it, give --lyrics \(lyrics) (or --cover)"),
+            ([lyrics], "\(lyrics) is a lyrics file: give its cover first (COVER LYRICS), or an audio file alone"),
+            // The content decides what is an image, not the name.
+            ([lyrics, renamed], "did you swap them? \(renamed) is the image"),
+        ] {
+            for command in [["frame", "--at", "3"], ["lines"], ["video"]] {
+                let result = try run(command + inputs + ["-o", temp("out.png")])
+                XCTAssertEqual(result.status, 64, "\(command) \(inputs)")
+                XCTAssertTrue(result.stderr.contains(message), result.stderr)
+                XCTAssertFalse(FileManager.default.fileExists(atPath: temp("out.png")))
+            }
+        }
+        // The right order still works, and an audio file with --lyrics.
+        XCTAssertEqual(try run(["frame", cover, lyrics, "--at", "3", "--size", "96x160", "-o", temp("ok.png")]).status, 0)
+        let withLyrics = try run(["frame", audio, "--lyrics", lyrics, "--at", "3", "--size", "96x160", "-o", temp("ok2.png")])
+        XCTAssertEqual(withLyrics.status, 0, withLyrics.stderr)
+    }
+}
