@@ -87,6 +87,21 @@ class CLITestCase: XCTestCase {
         return try XCTUnwrap(object as? [String: Any])
     }
 
+    /// Runs `/usr/bin/<name>` (ffmpeg, ffprobe, …): its exit status, standard output and error.
+    func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, data, error)
+    }
+
     /// The file's SHA-256 in hex (coreutils' sha256sum).
     func sha256(_ path: String) throws -> String {
         let process = Process()

@@ -34,17 +34,7 @@ final class ConvertCLITests: CLITestCase {
 
     /// Runs ffmpeg: its exit status, standard output and standard error.
     func ffmpeg(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        process.arguments = ["-v", "error"] + arguments
-        let pipe = Pipe(), errors = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errors
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, data, stderr)
+        try tool("ffmpeg", ["-v", "error"] + arguments)
     }
 
     /// The reference readers: ffmpeg reads the ASS script and finds every line, and libass (its

@@ -57,7 +57,7 @@ final class PictureOutputTests: CLITestCase {
         XCTAssertEqual(Array(try bytes(clear)[12..<16]), Array("VP8X".utf8), "the extended WebP that carries alpha")
         XCTAssertTrue(try bytes(clear).windows(of: 4).contains(Array("ALPH".utf8)), "an alpha chunk")
         // Decoded by ffmpeg: the size asked for; the transparent one transparent at the corner.
-        let decoded = try runBinaryTool("/usr/bin/ffmpeg", ["-v", "error", "-i", clear, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"])
+        let decoded = [UInt8](try tool("ffmpeg", ["-v", "error", "-i", clear, "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"]).stdout)
         XCTAssertEqual(decoded.count, 270 * 480 * 4)
         XCTAssertEqual(decoded[3], 0)
         // Same inputs, same bytes.
@@ -80,18 +80,6 @@ final class PictureOutputTests: CLITestCase {
             XCTAssertTrue(result.stderr.contains(message), result.stderr)
             XCTAssertEqual(try files(), [], "nothing written")
         }
-    }
-
-    func runBinaryTool(_ tool: String, _ arguments: [String]) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](data)
     }
 }
 

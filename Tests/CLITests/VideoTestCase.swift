@@ -28,20 +28,6 @@ class VideoTestCase: CLITestCase {
         return path
     }
 
-    func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let error = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, data, error)
-    }
-
     /// ffprobe's streams and format of `path`.
     func probe(_ path: String) throws -> (video: [String: Any]?, audio: [String: Any]?, duration: Double) {
         let result = try tool("ffprobe", ["-v", "error", "-show_entries",
