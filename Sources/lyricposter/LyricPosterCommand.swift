@@ -17,7 +17,43 @@ struct LyricPosterCommand: ParsableCommand {
         // A reader that goes away (`lyricposter inspect x.lrc | head`) must not kill the process
         // mid-write: with SIGPIPE ignored, the write fails and the command ends normally.
         signal(SIGPIPE, SIG_IGN)
+        if let message = commandMistake(Array(CommandLine.arguments.dropFirst())) {
+            FileHandle.standardError.write(Data(message.utf8))
+            Foundation.exit(64)
+        }
         main(nil)
+    }
+
+    /// Subcommand names, for the checks below.
+    static var commandNames: [String] { configuration.subcommands.map { $0._commandName } }
+
+    /// A command line that names no command, or one that does not exist (also after `help`): the
+    /// usage on stderr, with the nearest command's name, for exit 64 (a usage error, as for a bad
+    /// flag); nil when the line is for the parser.
+    static func commandMistake(_ arguments: [String]) -> String? {
+        let names = commandNames + ["help"]
+        guard let first = arguments.first else {
+            return helpMessage() + "\nerror: no command given (see the list above)\n"
+        }
+        let named = first == "help" ? arguments.dropFirst().first : first
+        guard let word = named, !word.hasPrefix("-"), !names.contains(word) else { return nil }
+        let guess = names.filter { $0 != "help" }.min { distance(word, $0) < distance(word, $1) }
+        let hint = guess.flatMap { distance(word, $0) <= max(2, word.count / 3) || $0.hasPrefix(word) ? " (did you mean '\($0)'?)" : nil } ?? ""
+        return "error: unknown command '\(word)'\(hint); the commands: \(commandNames.joined(separator: ", "))\n"
+    }
+
+    /// Edit distance (insertions, deletions, substitutions) between two words.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var next = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                next[j] = min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            row = next
+        }
+        return a.isEmpty ? b.count : row[b.count]
     }
 }
 

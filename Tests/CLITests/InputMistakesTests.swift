@@ -29,4 +29,24 @@ final class InputMistakesTests: CLITestCase {
         let withLyrics = try run(["frame", audio, "--lyrics", lyrics, "--at", "3", "--size", "96x160", "-o", temp("ok2.png")])
         XCTAssertEqual(withLyrics.status, 0, withLyrics.stderr)
     }
+
+    /// No command, an unknown one (also after `help`): a usage error (64) naming the nearest
+    /// command, not exit 0 or a bare "Unexpected argument".
+    func testUnknownCommandsAreUsageErrorsWithTheNearestName() throws {
+        for (arguments, message) in [
+            (["fram"], "error: unknown command 'fram' (did you mean 'frame'?)"),
+            (["sequnce", "x"], "error: unknown command 'sequnce' (did you mean 'sequence'?)"),
+            (["vid"], "(did you mean 'video'?)"),
+            (["help", "nothing"], "error: unknown command 'nothing'; the commands: frame, card"),
+            ([], "error: no command given"),
+        ] {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 64, arguments.joined(separator: " "))
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+        }
+        XCTAssertTrue(try run([]).stderr.contains("SUBCOMMANDS:"), "no command: the usage, on stderr")
+        XCTAssertEqual(try run(["help", "frame"]).status, 0)
+        XCTAssertEqual(try run(["--version"]).status, 0)
+        XCTAssertEqual(try run(["themes"]).status, 0)
+    }
 }
