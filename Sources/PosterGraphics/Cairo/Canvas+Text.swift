@@ -126,22 +126,12 @@ extension Canvas {
         // Colour glyphs (emoji) ignore the source's opacity: translucent text is drawn opaque
         // into a group that is then painted at that opacity, so emoji dim with their line.
         // The group is clipped to the text's ink, so it stays as small as the text.
-        let grouped = color.alpha < 1
-        if grouped {
-            let ink = layout.inkRect
-            cairo_save(cr)
-            cairo_rectangle(cr, (origin.x + ink.x - 2).rounded(.down), (origin.y + ink.y - 2).rounded(.down),
-                            (ink.width + 4).rounded(.up) + 1, (ink.height + 4).rounded(.up) + 1)
-            cairo_clip(cr)
-            cairo_push_group(cr)
-        }
-        setSource(color.withAlpha(1))
-        cairo_move_to(cr, origin.x, origin.y)
-        pango_cairo_show_layout(cr, layout.handle)
-        if grouped {
-            cairo_pop_group_to_source(cr)
-            cairo_paint_with_alpha(cr, color.alpha)
-            cairo_restore(cr)
+        let ink = layout.inkRect
+        try withOpacity(color.alpha, clip: Rect(x: origin.x + ink.x - 2, y: origin.y + ink.y - 2, width: ink.width + 4,
+                                                height: ink.height + 4)) { () throws(GraphicsError) in
+            setSource(color.withAlpha(1))
+            cairo_move_to(cr, origin.x, origin.y)
+            pango_cairo_show_layout(cr, layout.handle)
         }
     }
 
