@@ -88,8 +88,9 @@ public struct CatalogShard: Sendable, Equatable {
                 guard step == 1 else {
                     throw PosterError(path: "--shard auto", reason: "a Slurm array with a step (SLURM_ARRAY_TASK_STEP=\(step)) cannot be mapped onto LYRICPOSTER_SHARDS=\(shards) the same way when a task is resubmitted alone: submit --array=0-\(max(0, shards - 1)) instead")
                 }
-                guard shards > 0, id >= 0 else { return try make(id, shards, "Slurm array") }
-                return try make(id % shards, shards, "Slurm array (SLURM_ARRAY_TASK_ID \(id) modulo LYRICPOSTER_SHARDS)")
+                // (A count or id out of range is refused by make, as for the other schedulers.)
+                return try make(shards > 0 && id >= 0 ? id % shards : id, shards,
+                                "Slurm array (SLURM_ARRAY_TASK_ID \(id) modulo LYRICPOSTER_SHARDS)")
             }
             guard let count = try number("SLURM_ARRAY_TASK_COUNT") else {
                 throw PosterError(path: "--shard auto", reason: "SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
