@@ -48,6 +48,8 @@ public struct CatalogRunner: Sendable {
         public enum Status: String, Codable, Sendable, CaseIterable {
             case rendered, skipped, failed
             case noLyrics = "no-lyrics"
+            /// Another live process holds the song (a resubmitted task beside the original).
+            case busy
         }
     }
 
@@ -133,6 +135,14 @@ public struct CatalogRunner: Sendable {
             return line(error.reason.hasPrefix("no lyrics") ? .noLyrics : .failed, error: error.description)
         }
         let key = self.key(song, resolved, options: options, fonts: fonts)
+        // The song is this process's from here: its record read, its `.partial` made and renamed.
+        let claim: FileClaim
+        switch FileClaim.take(output + "/." + song.id + ".claim") {
+        case .held(let held): claim = held
+        case .busy(let holder): return line(.busy, error: "being rendered by \(holder)")
+        case .failed(let reason): return line(.failed, error: reason)
+        }
+        defer { claim.release() }
         let folder = output + "/" + song.id
         let record = Record.read(folder)
         if let record, record.key == key { return line(.skipped, frames: record.frames) }
@@ -255,21 +265,41 @@ public struct CatalogRunner: Sendable {
 }
 
 /// The run's report: lines appended to a temporary file as songs finish, renamed over
-/// `<shard>.jsonl` at the end (a killed run leaves the previous report in place).
+/// `<shard>.jsonl` at the end (a killed run leaves the previous report in place). The temporary
+/// file is locked while the run lives; a run starting removes its shard's temporary reports that
+/// nobody holds (left by a killed run), and `--summary` tells running shards from killed ones.
 final class ReportWriter {
     private let handle: FileHandle
     private let staged: OutputFile.StagedFile
+    private let lock: FileClaim?
     private var failure: String?
     let path: String
 
     init(path: String) throws(PosterError) {
         self.path = path
+        Self.removeAbandoned(besides: path)
         staged = try OutputFile.reserve(path)
         guard let handle = FileHandle(forWritingAtPath: staged.temporary) else {
             staged.discard()
             throw PosterError(path: path, reason: "cannot write")
         }
         self.handle = handle
+        lock = FileClaim.hold(staged.temporary)
+    }
+
+    /// The temporary reports of `path` (`.<name>.tmp-…`) in its folder.
+    static func temporaries(in folder: String, of name: String? = nil) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix("." + (name ?? "")) && $0.contains(".jsonl.tmp-") }.sorted()
+    }
+
+    /// Removes the temporary reports of this report's shard that no live run holds.
+    private static func removeAbandoned(besides path: String) {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        for name in temporaries(in: folder, of: url.lastPathComponent) where !FileClaim.isHeld(folder + "/" + name) {
+            unlink(folder + "/" + name)
+        }
     }
 
     /// Appends a line; called under the runner's lock.
@@ -281,6 +311,7 @@ final class ReportWriter {
     /// Renames the report into place; a write that failed (a full disk) fails the run here.
     func commit() throws(PosterError) -> String {
         try? handle.close()
+        defer { lock?.unlock() }
         if let failure {
             staged.discard()
             throw PosterError(path: path, reason: "cannot write: \(failure)")

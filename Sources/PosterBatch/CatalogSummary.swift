@@ -13,6 +13,13 @@ public struct CatalogSummary: Sendable {
     public var repeated: [String] = []
     /// Report lines that could not be read.
     public var unreadable = 0
+    /// Shards of a count some report names whose report is not there (`shard-02-of-04`).
+    public var missing: [String] = []
+    /// Shards whose run is going on now (its temporary report is held).
+    public var running: [String] = []
+    /// Shards whose run was killed before it finished (its temporary report is there, held by
+    /// nobody): their report, if any, is an older run's.
+    public var unfinished: [String] = []
 
     public var songs: Int { counts.values.reduce(0, +) }
 
@@ -36,16 +43,41 @@ public struct CatalogSummary: Sendable {
                     summary.unreadable += 1
                     continue
                 }
-                if !seen.insert(entry.id).inserted { summary.repeated.append(entry.id) }
+                // A song another process held was rendered by that one, and reported there.
+                if entry.status != .busy, !seen.insert(entry.id).inserted { summary.repeated.append(entry.id) }
                 summary.counts[entry.status, default: 0] += 1
                 summary.frames += entry.frames
                 summary.milliseconds += entry.ms
                 if entry.status == .failed { summary.failures.append((entry.id, entry.error ?? "")) }
             }
         }
-        if summary.reports.isEmpty {
+        for name in ReportWriter.temporaries(in: folder) {
+            guard let range = name.range(of: ".jsonl.tmp-") else { continue }
+            let shard = String(name[name.index(after: name.startIndex)..<range.lowerBound])
+            if FileClaim.isHeld(folder + "/" + name) { summary.running.append(shard) } else { summary.unfinished.append(shard) }
+        }
+        if summary.reports.isEmpty, summary.running.isEmpty, summary.unfinished.isEmpty {
             throw PosterError(path: folder, reason: "no reports here (is \(root) a catalogue's output folder?)")
         }
+        summary.missing = missingShards(among: summary.reports.map { String($0.dropLast(".jsonl".count)) } + summary.running + summary.unfinished)
         return summary
+    }
+
+    /// The shards of every count that `names` mention (`shard-I-of-N`) that are not among them.
+    static func missingShards(among names: [String]) -> [String] {
+        var present: [Int: Set<Int>] = [:]
+        for name in names {
+            let parts = name.split(separator: "-")
+            guard parts.count == 4, parts[0] == "shard", parts[2] == "of", let index = Int(parts[1]), let count = Int(parts[3]),
+                  count > 0, count <= 100_000, index < count else { continue }
+            present[count, default: []].insert(index)
+        }
+        var missing: [String] = []
+        for (count, indices) in present.sorted(by: { $0.key < $1.key }) {
+            for index in 0..<count where !indices.contains(index) {
+                missing.append(CatalogShard(index: index, count: count).name)
+            }
+        }
+        return missing
     }
 }

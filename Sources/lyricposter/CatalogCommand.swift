@@ -105,6 +105,9 @@ struct CatalogCommand: ParsableCommand {
         line.finish(String(format: "catalog %@: %d songs (%d rendered, %d skipped, %d no lyrics, %d failed), %d frames in %.1f s; report %@",
                            shard.name, totals.songs, totals[.rendered], totals[.skipped], totals[.noLyrics], totals[.failed],
                            totals.frames, totals.seconds, totals.report))
+        if totals[.busy] > 0 {
+            FileHandle.standardError.write(Data("note: \(totals[.busy]) song(s) were being rendered by another process and were left to it (see \(totals.report))\n".utf8))
+        }
         if totals.interrupted {
             FileHandle.standardError.write(Data("stopped: every song listed in the report is complete; run again to render the rest\n".utf8))
             throw ExitCode(130)
@@ -126,6 +129,16 @@ struct CatalogCommand: ParsableCommand {
                 + merged.repeated.prefix(10).joined(separator: ", ") + (merged.repeated.count > 10 ? ", …" : "") + "\n"
         }
         if merged.unreadable > 0 { text += "warning: \(merged.unreadable) report line(s) could not be read\n" }
+        func listed(_ names: [String]) -> String { names.prefix(10).joined(separator: ", ") + (names.count > 10 ? ", …" : "") }
+        if !merged.missing.isEmpty {
+            text += "warning: \(merged.missing.count) shard(s) have no report (never run, or run into another folder): \(listed(merged.missing))\n"
+        }
+        if !merged.unfinished.isEmpty {
+            text += "warning: \(merged.unfinished.count) shard(s) were stopped before they finished (killed?); run them again: \(listed(merged.unfinished))\n"
+        }
+        if !merged.running.isEmpty {
+            text += "note: \(merged.running.count) shard(s) are still running: \(listed(merged.running))\n"
+        }
         if !merged.failures.isEmpty {
             text += "failed:\n" + merged.failures.map { "  \($0.id): \($0.error)" }.joined(separator: "\n") + "\n"
         }

@@ -148,6 +148,12 @@ final class CatalogTests: CLITestCase {
         for id in before {
             XCTAssertNotNil(try? json(root + "/" + id + "/catalog.json"), "\(id) is in place only when complete")
         }
+        // The killed run left its temporary report: the summary says the shard did not finish,
+        // and that shard 0 was never run.
+        XCTAssertEqual(try files(root + "/catalog").filter { $0.contains(".jsonl.tmp-") }.count, 1)
+        let summary = try run(["catalog", "--summary", root])
+        XCTAssertTrue(summary.stdout.contains("stopped before they finished (killed?); run them again: shard-01-of-02"), summary.stdout + summary.stderr)
+        XCTAssertTrue(summary.stdout.contains("have no report (never run, or run into another folder): shard-00-of-02"), summary.stdout)
         // Started again: the songs already in place are skipped, the rest rendered, nothing twice.
         let again = try run(arguments)
         XCTAssertTrue([0, 3].contains(again.status), again.stderr)
@@ -160,8 +166,58 @@ final class CatalogTests: CLITestCase {
         }
         let rendered = Set(lines.filter { $0["status"] as? String == "rendered" || $0["status"] as? String == "skipped" }.compactMap { $0["id"] as? String })
         XCTAssertEqual(Set(try files(root).filter { $0 != "catalog" }), rendered, "no partial folder left; every song in place")
+        XCTAssertEqual(try files(root + "/catalog").filter { $0.hasPrefix(".") }, [], "the killed run's temporary report is removed")
         let expected = try expected()
         XCTAssertEqual(Set(ids), Set(expected.keys.filter { CatalogShard(index: 1, count: 2).contains($0) }))
+    }
+
+    /// Two runs of one shard at once (a task resubmitted while the first still runs): every song
+    /// is rendered by exactly one of them, the other leaves it (`busy`) or finds it done, and
+    /// neither reports a failure a song does not have. Before the claims, each removed the other's
+    /// `.partial` folders and reported dozens of false failures.
+    func testTwoRunsOfOneShardNeverUndoEachOthersWork() throws {
+        let root = temp("out")
+        let arguments = try shardArguments(root, 1, of: 2)
+        let started = try (0..<2).map { _ in try start(arguments) }
+        var rendered = 0, busy = 0
+        for (process, _, err) in started {
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertTrue([0, 3].contains(process.terminationStatus), stderr)
+            func count(_ word: String) -> Int {
+                guard let match = stderr.range(of: "(\\d+) \(word)", options: .regularExpression) else { return 0 }
+                return Int(stderr[match].split(separator: " ")[0]) ?? 0
+            }
+            rendered += count("rendered")
+            busy += Int(stderr.range(of: "note: (\\d+) song", options: .regularExpression).map { stderr[$0].split(separator: " ")[1] } ?? "0") ?? 0
+        }
+        let expected = try expected().filter { CatalogShard(index: 1, count: 2).contains($0.key) }
+        let good = expected.filter { $0.value == "rendered" }
+        XCTAssertEqual(rendered, good.count, "each song rendered by exactly one of the two runs (\(busy) left to the other)")
+        for line in try XCTUnwrap(try reports(root).values.first) {
+            let id = try XCTUnwrap(line["id"] as? String)
+            if line["status"] as? String == "failed" { XCTAssertEqual(expected[id], "failed", "\(id): \(line["error"] ?? "")") }
+        }
+        for id in good.keys { XCTAssertNotNil(try? json(root + "/" + id + "/catalog.json"), id) }
+        XCTAssertEqual(try files(root).filter { $0.hasPrefix(".") }, [], "no claim or partial folder left")
+        let again = try run(arguments)
+        XCTAssertTrue(again.stderr.contains("0 rendered"), again.stderr)
+    }
+
+    func testAClaimIsHeldUntilReleasedAndFreeOnceItsHolderIsGone() throws {
+        let path = temp("claims") + "/.song.claim"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        guard case .held(let first) = FileClaim.take(path) else { return XCTFail("a free claim is taken") }
+        XCTAssertTrue(FileClaim.isHeld(path))
+        guard case .busy(let holder) = FileClaim.take(path) else { return XCTFail("a held claim is busy") }
+        XCTAssertEqual(holder, FileClaim.holder)
+        first.release()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "released claims leave no file")
+        // A file left by a holder that died (no lock on it) is free.
+        FileManager.default.createFile(atPath: path, contents: Data("pid 1 on elsewhere\n".utf8))
+        XCTAssertFalse(FileClaim.isHeld(path))
+        guard case .held(let second) = FileClaim.take(path) else { return XCTFail("a claim nobody holds is taken over") }
+        second.release()
     }
 
     func testShardAutoReadsTheSchedulersVariables() throws {
