@@ -6,12 +6,13 @@ SWIFT ?= swift
 OUT ?= out
 # What building needs (and the fonts every render uses), then what the tests and the demo add:
 # ffmpeg (video), a session bus and a real player (follow), tag fixtures, YAML, /usr/bin/time, and
-# VLC (follow against a second real player), and for serve: curl, a headless browser (chromium, its driver, selenium), wrk and nginx (make bench).
+# VLC (follow against a second real player), for serve: curl, a headless browser (chromium, its driver, selenium), wrk and nginx (make bench),
+# and a single-node Slurm (slurm-wlm, munge) for the catalogue on a real cluster.
 BUILD_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev zlib1g-dev \
            libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev libcurl4-openssl-dev \
            fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES = $(BUILD_PACKAGES) curl ffmpeg python3-mutagen dbus mpv mpv-mpris playerctl python3-dbus python3-gi python3-yaml time \
-           chromium chromium-driver python3-selenium wrk nginx vlc-bin vlc-plugin-base
+           chromium chromium-driver python3-selenium wrk nginx vlc-bin vlc-plugin-base slurm-wlm munge
 BIN = .build/release/lyricposter
 # Release builds link the Swift runtime statically: the binary then needs only the Debian
 # libraries of deploy/runtime-packages.txt, wherever it is installed.

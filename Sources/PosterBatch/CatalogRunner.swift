@@ -48,7 +48,7 @@ public struct CatalogRunner: Sendable {
         public enum Status: String, Codable, Sendable, CaseIterable {
             case rendered, skipped, failed
             case noLyrics = "no-lyrics"
-            /// Another live process holds the song (a resubmitted task beside the original).
+            /// Another live process held the song for longer than a run waits (10 minutes).
             case busy
         }
     }
@@ -99,12 +99,14 @@ public struct CatalogRunner: Sendable {
             }
             progress(now)
         })
+        // A stopped run's report is not the shard's: it stays the hidden temporary file, which
+        // `--summary` shows as a shard that did not finish, and the next run removes.
         var result = try state.withValue { (value) throws(PosterError) -> Totals in
             var totals = value.totals
-            totals.report = try value.report.commit()
+            totals.interrupted = totals.interrupted || stop.isRequested
+            totals.report = totals.interrupted ? value.report.abandon() : try value.report.commit()
             return totals
         }
-        result.interrupted = result.interrupted || stop.isRequested
         result.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return result
     }
@@ -136,11 +138,14 @@ public struct CatalogRunner: Sendable {
         }
         let key = self.key(song, resolved, options: options, fonts: fonts)
         // The song is this process's from here: its record read, its `.partial` made and renamed.
+        // Another process rendering it (a task resubmitted beside the original) is waited for, and
+        // its work then found in place; only one that holds it past the patience is left to it.
         let claim: FileClaim
-        switch FileClaim.take(output + "/." + song.id + ".claim") {
-        case .held(let held): claim = held
-        case .busy(let holder): return line(.busy, error: "being rendered by \(holder)")
-        case .failed(let reason): return line(.failed, error: reason)
+        switch FileClaim.wait(output + "/." + song.id + ".claim", stop: stop) {
+        case .held(let held)?: claim = held
+        case .busy(let holder)?: return line(.busy, error: "being rendered by \(holder) for over 10 minutes")
+        case .failed(let reason)?: return line(.failed, error: reason)
+        case nil: return nil
         }
         defer { claim.release() }
         let folder = output + "/" + song.id
@@ -265,7 +270,7 @@ public struct CatalogRunner: Sendable {
 }
 
 /// The run's report: lines appended to a temporary file as songs finish, renamed over
-/// `<shard>.jsonl` at the end (a killed run leaves the previous report in place). The temporary
+/// `<shard>.jsonl` at the end (a killed or stopped run leaves the previous report in place). The temporary
 /// file is locked while the run lives; a run starting removes its shard's temporary reports that
 /// nobody holds (left by a killed run), and `--summary` tells running shards from killed ones.
 final class ReportWriter {
@@ -306,6 +311,13 @@ final class ReportWriter {
     func append(_ line: String) {
         guard failure == nil else { return }
         do { try handle.write(contentsOf: Data((line + "\n").utf8)) } catch { failure = error.localizedDescription }
+    }
+
+    /// Leaves the report as its temporary file (a stopped run): its path.
+    func abandon() -> String {
+        try? handle.close()
+        lock?.unlock()
+        return staged.temporary
     }
 
     /// Renames the report into place; a write that failed (a full disk) fails the run here.

@@ -47,6 +47,12 @@ public struct ContactSheet {
     }
 
     /// Renders the sheet for `frames` and returns it as PNG bytes.
+    /// A cell's caption: its number, its time, and what the instant is when it is not a line
+    /// (`intro`, `interlude`, `outro`).
+    static func label(_ frame: PlannedFrame) -> String {
+        "#\(frame.index)  \(Timestamp(milliseconds: frame.startMs))" + (frame.scene.state == .lyric ? "" : "  " + frame.scene.state.rawValue)
+    }
+
     public func render(frames: [PlannedFrame], stop: StopFlag,
                        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(PosterError) -> [UInt8] {
         let preset = session.options.preset
@@ -104,9 +110,7 @@ public struct ContactSheet {
             if !heading.isEmpty { try sheet.draw(sub, at: Point(x: grid.gap, y: 60), color: Color.white.withAlpha(0.6)) }
             for (n, frame) in frames.enumerated() {
                 let cell = grid.cell(n)
-                let label = "#\(frame.index)  \(Timestamp(milliseconds: frame.startMs))"
-                    + (frame.scene.isInterlude ? "  interlude" : "")
-                let layout = text.layout(label, style: TextStyle(families: families, size: 18, alignment: .left),
+                let layout = text.layout(Self.label(frame), style: TextStyle(families: families, size: 18, alignment: .left),
                                          width: cell.width, maxLines: 1)
                 try sheet.draw(layout, at: Point(x: cell.minX, y: cell.maxY + 6), color: Color.white.withAlpha(0.8))
             }

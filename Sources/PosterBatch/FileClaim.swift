@@ -33,6 +33,18 @@ final class FileClaim {
         return "pid \(getpid()) on \(host)"
     }()
 
+    /// Takes the claim at `path`, waiting while another process holds it (checking `stop`, and
+    /// for at most `patience` seconds): nil when stopped.
+    static func wait(_ path: String, stop: StopFlag, patience: Double = 600) -> Outcome? {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(patience * 1e9)
+        while true {
+            let outcome = take(path)
+            guard case .busy = outcome, DispatchTime.now().uptimeNanoseconds < deadline else { return outcome }
+            if stop.isRequested { return nil }
+            usleep(50_000)
+        }
+    }
+
     /// Takes the claim at `path` (creating the file), or says who holds it.
     static func take(_ path: String) -> Outcome {
         // A holder that releases unlinks the file: one who opened it before then and locks after

@@ -106,10 +106,10 @@ struct CatalogCommand: ParsableCommand {
                            shard.name, totals.songs, totals[.rendered], totals[.skipped], totals[.noLyrics], totals[.failed],
                            totals.frames, totals.seconds, totals.report))
         if totals[.busy] > 0 {
-            FileHandle.standardError.write(Data("note: \(totals[.busy]) song(s) were being rendered by another process and were left to it (see \(totals.report))\n".utf8))
+            FileHandle.standardError.write(Data("note: \(totals[.busy]) song(s) were held by another process for over 10 minutes and were left to it (see \(totals.report))\n".utf8))
         }
         if totals.interrupted {
-            FileHandle.standardError.write(Data("stopped: every song listed in the report is complete; run again to render the rest\n".utf8))
+            FileHandle.standardError.write(Data("stopped: the songs in place are complete (listed in \(totals.report)); run again to render the rest\n".utf8))
             throw ExitCode(130)
         }
         if totals[.failed] > 0 {
