@@ -19,7 +19,7 @@ struct SequenceCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Frames per second.", valueName: "n")) var fps: Int
     @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir"), completion: .directory) var output: String
     @Option(help: ArgumentHelp("Start time (default 0).", valueName: "time")) var from: Timestamp?
-    @Option(help: ArgumentHelp("End time (default: the end of the lyrics).", valueName: "time")) var to: Timestamp?
+    @Option(help: ArgumentHelp("End time (default: the end of the lyrics, or of the audio file if sooner).", valueName: "time")) var to: Timestamp?
     @Flag(help: "Also write a gap-free numbered sequence in <dir>/dense/.") var dense = false
     @Option(help: ArgumentHelp("Also write the manifest to this file.", valueName: "file")) var report: String?
     @OptionGroup var motion: MotionOptionGroup
@@ -38,7 +38,9 @@ struct SequenceCommand: ParsableCommand {
         try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, timed: true, alpha: alpha.alpha,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             let start = from ?? Timestamp(milliseconds: 0)
-            let end = to ?? session.scenes.timeline.end
+            // An audio file's song stops with its audio, even where its last line would run on.
+            var end = to ?? session.scenes.timeline.end
+            if to == nil, let length = session.song.audio?.lengthMs, length > 0 { end = min(end, Timestamp(milliseconds: length)) }
             guard end > start else {
                 throw PosterError(path: session.song.lyricsPath, reason: "the lyrics end at \(end), before --from \(start)")
             }

@@ -88,6 +88,23 @@ final class AudioCLITests: CLITestCase {
         XCTAssertEqual(covered.status, 0, covered.stderr)
     }
 
+    /// A sequence of an audio file stops with the audio: the fixture is 3 s long and its last line,
+    /// at 2.5 s, has no end of its own (its default end ran 1.5 s past the audio before).
+    func testASequenceOfAnAudioFileStopsWithTheAudio() throws {
+        let folder = work.appendingPathComponent("seq").path
+        let result = try run(["sequence", try audio("tagged.flac"), "--fps", "10", "-o", folder, "--size", "90x160", "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let manifest = try json(folder + "/manifest.json")
+        let ticks = try XCTUnwrap(manifest["ticks"] as? [[String: Any]])
+        XCTAssertEqual(ticks.count, 30, "10 fps over the 3 s of audio")
+        let frames = try XCTUnwrap(manifest["frames"] as? [[String: Any]])
+        XCTAssertEqual(frames.last?["end_ms"] as? Int, 3000)
+        // --to still goes where it is told.
+        let longer = work.appendingPathComponent("seq-to").path
+        XCTAssertEqual(try run(["sequence", try audio("tagged.flac"), "--fps", "10", "--to", "4", "-o", longer, "--size", "90x160", "--quiet"]).status, 0)
+        XCTAssertEqual((try json(longer + "/manifest.json")["ticks"] as? [Any])?.count, 40)
+    }
+
     func testBadAudioInputsAreOneLineErrors() throws {
         let cases: [(String, String)] = [
             ("plain.mp3", "uslt: the lyrics are plain text without times"),
