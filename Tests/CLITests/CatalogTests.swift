@@ -1,5 +1,6 @@
 import Foundation
 import LyricPoster
+import LyricsCore
 @testable import PosterBatch
 import TestSupport
 import XCTest
@@ -207,6 +208,15 @@ final class CatalogTests: CLITestCase {
         XCTAssertEqual(try files(root).filter { $0.hasPrefix(".") }, [], "no claim or partial folder left")
         let again = try run(arguments)
         XCTAssertTrue(again.stderr.contains("(0 rendered"), again.stderr)
+    }
+
+    /// A contact sheet's captions name the instants that are not lines: the intro before the first
+    /// line was labelled "interlude".
+    func testSheetCaptionsNameTheIntro() throws {
+        let lrc = "[00:04.00]First line\n[00:06.00]Second line\n[00:30.00]After a long gap\n[00:33.00]\n"
+        let lyrics = try LyricsReader.load(Data(lrc.utf8))
+        let labels = FramePlan.perLine(SceneBuilder(lyrics: lyrics)).map(ContactSheet.label)
+        XCTAssertEqual(labels, ["#0  00:00.000  intro", "#1  00:04.000", "#2  00:06.000", "#3  00:30.000"])
     }
 
     func testAClaimIsHeldUntilReleasedAndFreeOnceItsHolderIsGone() throws {
