@@ -29,7 +29,8 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Lyric lines shown after the current one (default: the theme's, 3 for card).", valueName: "n"))
     var after: Int?
 
-    @Flag(inversion: .prefixedNo, help: "Fill the current line as it is sung (enhanced-LRC word timing) in frame and sequence.")
+    @Flag(inversion: .prefixedNo,
+          help: "--karaoke (the default) fills the current line as it is sung (word timing, else across the line) in frame, sequence and video; --no-karaoke draws it unfilled.")
     var karaoke = true
 
     @Option(help: ArgumentHelp("Translation sub-lines: show, hide, or only (in place of their lines).", valueName: "mode"),
