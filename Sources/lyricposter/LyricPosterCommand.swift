@@ -9,6 +9,7 @@ struct LyricPosterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lyricposter",
         abstract: "Render lyric posters: a cover with the current lyric line and its neighbours.",
+        discussion: manualText,
         version: versionText,
         subcommands: [FrameCommand.self, CardCommand.self, ServeCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, VideoCommand.self, CatalogCommand.self, FollowCommand.self, InspectCommand.self, ConvertCommand.self, ThemesCommand.self]
     )
@@ -17,6 +18,13 @@ struct LyricPosterCommand: ParsableCommand {
         // A reader that goes away (`lyricposter inspect x.lrc | head`) must not kill the process
         // mid-write: with SIGPIPE ignored, the write fails and the command ends normally.
         signal(SIGPIPE, SIG_IGN)
+        // On Linux the Swift runtime reads a program's arguments from /proc/self/cmdline: without
+        // /proc (a bare chroot, a container started without it) they would all be lost, and the
+        // command line silently taken as empty.
+        if access("/proc/self/cmdline", R_OK) != 0 {
+            FileHandle.standardError.write(Data("error: /proc is not mounted, so lyricposter cannot read its arguments (mount proc first: mount -t proc proc /proc)\n".utf8))
+            Foundation.exit(1)
+        }
         if let message = commandMistake(Array(CommandLine.arguments.dropFirst())) {
             FileHandle.standardError.write(Data(message.utf8))
             Foundation.exit(64)
@@ -56,6 +64,28 @@ struct LyricPosterCommand: ParsableCommand {
         return a.isEmpty ? b.count : row[b.count]
     }
 }
+
+/// What the manual page and `lyricposter --help` say beyond the commands: exit codes, theme files,
+/// where the rest is written.
+let manualText = """
+    Exit codes: 0 done; 1 an input or output could not be used (the one-line error names the file \
+    and the reason); 3 catalog: some songs failed (the rest are done; see its report); 64 a usage \
+    error (an unknown command or option, a bad flag value, inputs in the wrong order); 130 \
+    interrupted (batches resume where they stopped when run again).
+
+    Theme files (--theme FILE) are JSON that start from a built-in theme ("base", default card) and \
+    override the keys they name: name, description, layout (card, classic, immersive, minimal, \
+    block), background {style (blurred-cover, cover, gradient, solid), blur, brightness, saturation, \
+    scrim [top, middle, bottom]}, scheme (auto, dark, light), card {show, radius}, sizes {current, \
+    neighbour, translation, title, artist}, weights {current, neighbour}, font, colors {text, accent}, \
+    opacity {neighbour, falloff, translation, artist}, depth_blur, lines {before, after}, align (auto, \
+    left, center), margin, shadow {radius, opacity}, show {title, artist, album, progress, \
+    line_progress}. An unknown key is an error that names it. `lyricposter themes` lists the \
+    built-in themes.
+
+    The README (installed with the package as /usr/share/doc/lyricposter/README.md) has the \
+    formats, the catalogue on clusters, serve's HTTP API and the performance figures.
+    """
 
 /// `lyricposter --version`: the tool's version and the C libraries it was built with.
 let versionText = (["lyricposter \(LyricPosterVersion.current)", "built with:"]

@@ -6,6 +6,17 @@ import XCTest
 /// read in earnest: the cover and lyrics swapped, a lyrics file beside an audio file, a lyrics file
 /// alone. Exit 64, as for every usage error, and nothing written.
 final class InputMistakesTests: CLITestCase {
+    /// Without /proc the Swift runtime cannot read the arguments (it reads /proc/self/cmdline):
+    /// the binary says so and fails, instead of running as if it had none and exiting 0.
+    func testWithoutProcTheBinaryFailsInOneLine() throws {
+        let probe = try run(["-m", "--propagation", "private", "true"], executable: "/usr/bin/unshare")
+        guard probe.status == 0 else { throw XCTSkip("cannot make a mount namespace here (unshare -m needs root): \(probe.stderr)") }
+        let result = try run(["-m", "--propagation", "private", "sh", "-c", "umount -l /proc && exec \"$0\" frame cover.png song.lrc -o x.png",
+                              Self.binary.path], executable: "/usr/bin/unshare")
+        XCTAssertEqual(result.status, 1, result.stderr)
+        XCTAssertEqual(result.stderr, "error: /proc is not mounted, so lyricposter cannot read its arguments (mount proc first: mount -t proc proc /proc)\n")
+    }
+
     func testSlipsWithTheInputsSayWhatWasMeant() throws {
         let audio = try AudioFixtures.path("tagged.mp3")
         let renamed = temp("cover.lrc")
