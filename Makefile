@@ -7,18 +7,19 @@ OUT ?= out
 # What building needs (and the fonts every render uses), then what the tests and the demo add:
 # ffmpeg (video), a session bus and a real player (follow), tag fixtures, YAML, /usr/bin/time, and
 # VLC (follow against a second real player), for serve: curl, a headless browser (chromium, its driver, selenium), wrk and nginx (make bench),
-# and a single-node Slurm (slurm-wlm, munge) for the catalogue on a real cluster.
+# a single-node Slurm (slurm-wlm, munge) for the catalogue on a real cluster, and debootstrap (a clean
+# Debian root filesystem that the .deb is installed into).
 BUILD_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev zlib1g-dev \
            libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev libcurl4-openssl-dev \
            fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES = $(BUILD_PACKAGES) curl ffmpeg python3-mutagen dbus mpv mpv-mpris playerctl python3-dbus python3-gi python3-yaml time \
-           chromium chromium-driver python3-selenium wrk nginx vlc-bin vlc-plugin-base slurm-wlm munge
+           chromium chromium-driver python3-selenium wrk nginx vlc-bin vlc-plugin-base slurm-wlm munge debootstrap
 BIN = .build/release/lyricposter
 # Release builds link the Swift runtime statically: the binary then needs only the Debian
 # libraries of deploy/runtime-packages.txt, wherever it is installed.
 RELEASE = -c release --static-swift-stdlib
 
-# make install PREFIX=/usr/local DESTDIR=/staging
+# make install PREFIX=/usr/local DESTDIR=/staging   (STRIP=1: strip the binary, as make deb does)
 PREFIX ?= /usr/local
 DESTDIR ?=
 bindir = $(DESTDIR)$(PREFIX)/bin
@@ -31,7 +32,7 @@ INSTALLED = $(bindir)/lyricposter $(addprefix $(fontdir)/,$(FONTS)) $(datadir)/m
             $(datadir)/fish/vendor_completions.d/lyricposter.fish
 MANPAGE = .build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1
 
-.PHONY: all deps deps-build build demo gallery test bench fuzz test-sanitized clean install install-files uninstall man runtime-deps
+.PHONY: all deps deps-build build demo gallery test bench fuzz test-sanitized clean install install-files uninstall man runtime-deps deb
 
 all: build
 
@@ -95,7 +96,7 @@ install: build man install-files
 install-files:
 	install -d $(bindir) $(fontdir) $(datadir)/man/man1 $(datadir)/bash-completion/completions \
 		$(datadir)/zsh/site-functions $(datadir)/fish/vendor_completions.d
-	install -m 755 $(BIN) $(bindir)/lyricposter
+	install -m 755 $(if $(STRIP),-s) $(BIN) $(bindir)/lyricposter
 	install -m 644 $(addprefix fonts/,$(FONTS)) $(fontdir)/
 	install -m 644 $(MANPAGE) $(datadir)/man/man1/lyricposter.1
 	$(BIN) --generate-completion-script bash > $(datadir)/bash-completion/completions/lyricposter
@@ -105,6 +106,12 @@ install-files:
 uninstall:
 	rm -f $(INSTALLED)
 	-rmdir $(fontdir) $(datadir)/lyricposter 2>/dev/null
+
+# A Debian package of the release build in out/ (binary stripped, fonts, man page, completions,
+# the systemd user unit, README; Depends: from the libraries the binary links). Installed into a
+# clean Debian 12 root filesystem by the tests (DebianPackageTests).
+deb: build man
+	@scripts/make-deb.sh $(BIN) $(MANPAGE) $(OUT)
 
 # The Debian packages an installed binary needs at run time (the container's list).
 runtime-deps:

@@ -7,7 +7,8 @@
 #
 # PACKAGE_LIST defaults to deploy/runtime-packages.txt (one package a line, # comments).
 # Runs on Debian with the apt lists present (apt-get update). Exit 0 when everything is
-# provided, 1 on any problem, 2 on bad usage. VERBOSE=1 prints each library's package.
+# provided, 1 on any problem, 2 on bad usage. VERBOSE=1 prints each library's package;
+# DEPENDS=FILE appends each library's package to FILE (scripts/make-deb.sh's Depends:).
 set -euo pipefail
 
 usage() { echo "usage: $0 BINARY [PACKAGE_LIST]" >&2; exit 2; }
@@ -130,6 +131,8 @@ for lib in "${libs[@]}"; do
         esac
         continue
     fi
+    # DEPENDS=FILE: also list each library's package there (make deb's Depends: line).
+    if [[ -n ${DEPENDS:-} ]]; then read -r first _ <<<"$pkgs"; echo "$first" >>"$DEPENDS"; fi
     provided=""
     for pkg in $pkgs; do
         if [[ -n ${available[$pkg]:-} ]]; then provided=$pkg; break; fi
