@@ -64,6 +64,27 @@ final class InstallTests: CLITestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: usr + "/share/lyricposter"))
     }
 
+    /// The container recipe, read (Docker is not on the test machines): the README's and the
+    /// Dockerfile's run command pass `--user` (uid 10001 cannot write into a user's folder), the
+    /// cache folder exists and any uid may write it, the binary is stripped, the serif CJK fonts are
+    /// dropped, and the source label is not a placeholder.
+    func testTheContainerRecipeRunsAsTheUserWithACacheAnyUserCanWrite() throws {
+        let dockerfile = try String(contentsOfFile: Self.package.path + "/Dockerfile", encoding: .utf8)
+        let readme = try String(contentsOfFile: Self.package.path + "/README.md", encoding: .utf8)
+        for text in [dockerfile, readme] {
+            let runs = text.split(separator: "\n").filter { $0.contains("docker run ") }
+            XCTAssertFalse(runs.isEmpty)
+            for line in runs { XCTAssertTrue(line.contains("--user \"$(id -u):$(id -g)\""), String(line)) }
+        }
+        let cache = try XCTUnwrap(dockerfile.range(of: "ENV XDG_CACHE_HOME=(\\S+)", options: .regularExpression)
+            .map { String(dockerfile[$0].dropFirst("ENV XDG_CACHE_HOME=".count)) })
+        XCTAssertTrue(dockerfile.contains("mkdir -p /data \(cache)"), "the cache folder is made in the image")
+        XCTAssertTrue(dockerfile.contains("chmod 1777 \(cache)"), "any uid may write the cache folder")
+        XCTAssertTrue(dockerfile.contains("STRIP=1"))
+        XCTAssertTrue(dockerfile.contains("rm -f /usr/share/fonts/opentype/noto/NotoSerifCJK-*.ttc"))
+        XCTAssertFalse(dockerfile.contains("OWNER"))
+    }
+
     func isFolder(_ path: String) -> Bool {
         var folder: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
