@@ -29,7 +29,61 @@ struct LyricPosterCommand: ParsableCommand {
             FileHandle.standardError.write(Data(message.utf8))
             Foundation.exit(64)
         }
-        main(nil)
+        do {
+            var command = try parseAsRoot(nil)
+            try command.run()
+        } catch {
+            exit(for: error, arguments: Array(CommandLine.arguments.dropFirst()))
+        }
+    }
+
+    /// What `ParsableCommand.exit(withError:)` does, in the house style: `error:` in lower case, and
+    /// an option the command does not take named as such even where the parser saw it as an extra
+    /// input first (`lines … --at 3` reads as three inputs).
+    static func exit(for error: Error, arguments: [String]) -> Never {
+        let code = exitCode(for: error)
+        var text = fullMessage(for: error)
+        if code == .success {
+            if !text.isEmpty { print(text) }
+            Foundation.exit(code.rawValue)
+        }
+        if code == .validationFailure, let unknown = unknownOption(arguments) {
+            text = "error: " + unknown + "\n" + (text.split(separator: "\n").filter { !$0.hasPrefix("Error: ") }.joined(separator: "\n"))
+        }
+        if text.hasPrefix("Error: ") { text = "error: " + text.dropFirst("Error: ".count) }
+        if !text.isEmpty { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        Foundation.exit(code.rawValue)
+    }
+
+    /// The first `--name` that the command named first in `arguments` does not take, said with the
+    /// commands that take it; nil when every option is known.
+    static func unknownOption(_ arguments: [String]) -> String? {
+        guard let name = arguments.first,
+              let command = configuration.subcommands.first(where: { $0._commandName == name }) else { return nil }
+        let known = optionNames(command)
+        for token in arguments.dropFirst() {
+            if token == "--" { break }
+            guard token.hasPrefix("--"), token.count > 2 else { continue }
+            let option = String(token.split(separator: "=", maxSplits: 1)[0])
+            if known.contains(option) { continue }
+            let takers = configuration.subcommands.filter { optionNames($0).contains(option) }.map { $0._commandName }
+            let hint = takers.isEmpty ? "" : " (\(takers.joined(separator: ", ")) take\(takers.count == 1 ? "s" : "") it)"
+            return "unknown option '\(option)' for \(name)\(hint); see 'lyricposter \(name) --help'"
+        }
+        return nil
+    }
+
+    /// The long option names a command takes, from the parser's own description of it.
+    static func optionNames(_ command: ParsableCommand.Type) -> Set<String> {
+        var names: Set<String> = ["--help", "--version", "--experimental-dump-help", "--generate-completion-script"]
+        guard let object = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
+              let arguments = (object["command"] as? [String: Any])?["arguments"] as? [[String: Any]] else { return names }
+        for argument in arguments {
+            for entry in argument["names"] as? [[String: Any]] ?? [] where entry["kind"] as? String == "long" {
+                if let name = entry["name"] as? String { names.insert("--" + name) }
+            }
+        }
+        return names
     }
 
     /// Subcommand names, for the checks below.

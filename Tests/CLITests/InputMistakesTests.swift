@@ -6,6 +6,31 @@ import XCTest
 /// read in earnest: the cover and lyrics swapped, a lyrics file beside an audio file, a lyrics file
 /// alone. Exit 64, as for every usage error, and nothing written.
 final class InputMistakesTests: CLITestCase {
+    /// An option the command does not take is named as such, with the commands that take it,
+    /// even after the inputs, where the parser first saw `--at 3` as a third input; every parser
+    /// error reads `error:` in lower case and exits 64.
+    func testUnknownOptionsAfterTheInputsAreNamedAndErrorsHaveOneStyle() throws {
+        let dir = temp("lines")
+        var result = try run(["lines", cover, lyrics, "--at", "3", "-o", dir])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.hasPrefix("error: unknown option '--at' for lines (frame, card take it)"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("too many inputs"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir))
+        result = try run(["lines", cover, lyrics, "--at=3", "-o", dir])
+        XCTAssertTrue(result.stderr.hasPrefix("error: unknown option '--at' for lines"), result.stderr)
+        for arguments in [["frame", cover, lyrics, "--at", "xyz", "-o", temp("x.png")], ["frame", cover, lyrics, "--at", "1", "--bogus"],
+                          ["frame", cover, lyrics, "--at", "1", "--jobs", "2"], ["sequence", cover, lyrics, "--fps", "0", "-o", dir]] {
+            result = try run(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("error: "), result.stderr)
+            XCTAssertFalse(result.stderr.contains("Error:"), result.stderr)
+        }
+        // Help and --version still go to standard output with exit 0.
+        result = try run(["frame", "--help"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stdout.contains("OVERVIEW"))
+    }
+
     /// Without /proc the Swift runtime cannot read the arguments (it reads /proc/self/cmdline):
     /// the binary says so and fails, instead of running as if it had none and exiting 0.
     func testWithoutProcTheBinaryFailsInOneLine() throws {
