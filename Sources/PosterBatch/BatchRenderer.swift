@@ -143,15 +143,6 @@ public struct BatchRenderer {
     }
 
     private func prepareDirectory() throws(PosterError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw PosterError(path: directory, reason: "is a file, not a folder") }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw PosterError(path: directory, reason: "cannot create the folder: \(OutputFile.errnoReason(errno))")
-        }
+        try OutputFile.makeFolder(directory)
     }
 }

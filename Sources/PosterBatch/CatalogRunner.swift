@@ -69,11 +69,8 @@ public struct CatalogRunner: Sendable {
                     progress: @escaping @Sendable (Totals) -> Void = { _ in }) throws(PosterError) -> Totals {
         let start = DispatchTime.now().uptimeNanoseconds
         let reports = output + "/" + Self.reportFolder
-        do {
-            try FileManager.default.createDirectory(atPath: reports, withIntermediateDirectories: true)
-        } catch {
-            throw PosterError(path: reports, reason: "cannot create the folder: \(OutputFile.errnoReason(errno))")
-        }
+        try OutputFile.makeFolder(output)
+        try OutputFile.makeFolder(reports)
         let fonts = try FontSetup.library(options.fonts)
         let source = Locked(sources)
         let state = Locked((totals: Totals(), report: try ReportWriter(path: reports + "/" + shard.name + ".jsonl")))

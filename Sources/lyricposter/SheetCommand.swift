@@ -24,11 +24,7 @@ struct SheetCommand: ParsableCommand {
     func run() throws {
         if song.isMany {
             // One sheet per song in the -o folder, named after the audio file.
-            do {
-                try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-            } catch {
-                throw fail(PosterError(path: output, reason: "cannot create the folder: \(error.localizedDescription)"))
-            }
+            do { try OutputFile.makeFolder(output) } catch { throw fail(error) }
             try eachSong(song, batch: batch) { (path: String, name: String) throws in
                 let sheet = (output as NSString).appendingPathComponent(name + ".png")
                 try renderSheet(.audio(path, cover: nil, lyrics: nil), to: sheet)

@@ -130,6 +130,23 @@ public enum OutputFile {
         return (fd, temporary)
     }
 
+    /// Makes the output folder `path` when it is not there: the last level only, as `mkdir` does,
+    /// so a mistyped `-o` does not leave a tree of folders behind. A folder already there is kept.
+    public static func makeFolder(_ path: String) throws(PosterError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw PosterError(path: path, reason: "is a file, not a folder") }
+            return
+        }
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw PosterError(path: path, reason: "folder \(parent) does not exist (only the last folder of an output path is made)")
+        }
+        if mkdir(path, 0o755) != 0, errno != EEXIST {
+            throw PosterError(path: path, reason: "cannot create the folder: \(errnoReason(errno))")
+        }
+    }
+
     /// True when `a` and `b` name the same file (same inode if both exist, else the same path).
     public static func sameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
