@@ -262,6 +262,7 @@ public final class PosterSession: @unchecked Sendable {
             throw error
         }
         self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
+            + [FontSetup.missingThemeFont(options.theme.fontFamily, options: options.fonts, library: fonts)].compactMap { $0 }
             + lyrics.notes.map { "\(song.lyricsPath): \($0)" }
         self.background = background
         self.fonts = fonts

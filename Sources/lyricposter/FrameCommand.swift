@@ -44,6 +44,9 @@ struct FrameCommand: ParsableCommand {
             let session = try PosterSession(source: song.source, options: options, timings: clock)
             session.warnings.forEach(warn)
             let frame = try session.render(at: at)
+            if at > session.scenes.duration {
+                note("--at \(at) is after the end of the song (\(session.scenes.duration)): the closing picture is drawn")
+            }
             if let message = render.droppedLinesWarning(before: frame.report.droppedBefore, after: frame.report.droppedAfter) {
                 warn(message)
             }

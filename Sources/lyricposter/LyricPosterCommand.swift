@@ -155,6 +155,11 @@ func fail(_ error: PosterError) -> ExitCode {
     return ExitCode(1)
 }
 
+/// Something the user may not expect, though nothing is wrong: `note: …` on stderr.
+func note(_ message: String) {
+    FileHandle.standardError.write(Data("note: \(message)\n".utf8))
+}
+
 func warn(_ message: String) {
     FileHandle.standardError.write(Data("warning: \(message)\n".utf8))
 }

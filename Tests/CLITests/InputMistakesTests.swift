@@ -31,6 +31,32 @@ final class InputMistakesTests: CLITestCase {
         XCTAssertTrue(result.stdout.contains("OVERVIEW"))
     }
 
+    /// What once passed in silence is said: a time after the song's end (the closing picture is
+    /// drawn), a theme font that is not there (which fonts are used instead, and how to reach the
+    /// machine's), and an output folder whose parent is missing (not a tree of folders made).
+    func testNotesInsteadOfSilence() throws {
+        var result = try run(["frame", cover, lyrics, "--at", "59:00", "-o", temp("late.png")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("note: --at 59:00.000 is after the end of the song (02:58.000): the closing picture is drawn"), result.stderr)
+        result = try run(["frame", cover, lyrics, "--at", "1:00", "-o", temp("in.png")])
+        XCTAssertEqual(result.stderr, "")
+
+        let theme = try write("{\"base\": \"card\", \"font\": \"No Such Family\"}", to: "theme.json")
+        result = try run(["frame", cover, lyrics, "--at", "10", "--theme", theme, "-o", temp("t.png")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("the theme's font \"No Such Family\" is not among the fonts, so the bundled Noto fonts are used (--system-fonts reaches the machine's fonts"), result.stderr)
+        let present = try write("{\"base\": \"card\", \"font\": \"noto sans arabic\"}", to: "present.json")
+        XCTAssertEqual(try run(["frame", cover, lyrics, "--at", "10", "--theme", present, "-o", temp("p.png")]).stderr, "")
+
+        let deep = temp("a") + "/b/c"
+        result = try run(["lines", cover, lyrics, "-o", deep, "--quiet"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "error: \(deep): folder \(temp("a"))/b does not exist (only the last folder of an output path is made)\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp("a")), "no folder made")
+        result = try run(["lines", cover, lyrics, "-o", temp("one-level"), "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
     /// Without /proc the Swift runtime cannot read the arguments (it reads /proc/self/cmdline):
     /// the binary says so and fails, instead of running as if it had none and exiting 0.
     func testWithoutProcTheBinaryFailsInOneLine() throws {
