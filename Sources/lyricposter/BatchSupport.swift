@@ -11,7 +11,7 @@ struct RunOptionGroup: ParsableArguments {
 
     var jobs: Int { jobsOption ?? CPUs.available() }
 
-    @Flag(help: "No progress bar or summary.")
+    @Flag(name: [.customShort("q"), .long], help: "No progress bar, summary or notes.")
     var quiet = false
 
     @Flag(help: "Print the time each stage took to stderr.")

@@ -42,7 +42,7 @@ struct CatalogCommand: ParsableCommand {
 
     var jobs: Int { jobsOption ?? CPUs.available() }
 
-    @Flag(help: "No progress line or summary.")
+    @Flag(name: [.customShort("q"), .long], help: "No progress line, summary or notes.")
     var quiet = false
 
     @OptionGroup var render: RenderOptionGroup

@@ -16,6 +16,8 @@ struct ConvertCommand: ParsableCommand {
             """
     )
 
+    @OptionGroup var quietOption: QuietOptionGroup
+
     @Argument(help: ArgumentHelp("The lyrics (any format inspect reads; - for standard input), or an audio file (its sidecar or embedded lyrics).", valueName: "lyrics | audio"))
     var input: String
 

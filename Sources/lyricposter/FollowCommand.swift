@@ -22,6 +22,8 @@ struct FollowCommand: ParsableCommand {
         """
     )
 
+    @OptionGroup var quietOption: QuietOptionGroup
+
     @Option(help: ArgumentHelp("Follow only this player: the name after org.mpris.MediaPlayer2. (e.g. mpv). Default: the one playing.", valueName: "name"))
     var player: String?
 
@@ -81,7 +83,7 @@ struct FollowCommand: ParsableCommand {
         }
         let follower = Follower(options: options, bus: bus) { line in
             // The journal going away must not end the loop.
-            try? FileHandle.standardError.write(contentsOf: Data("lyricposter: \(line)\n".utf8))
+            if !Quiet.isOn { try? FileHandle.standardError.write(contentsOf: Data("lyricposter: \(line)\n".utf8)) }
         }
         // SIGINT and SIGTERM end the loop; the last complete poster stays in place.
         var sources: [DispatchSourceSignal] = []

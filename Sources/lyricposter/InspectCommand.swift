@@ -10,6 +10,8 @@ struct InspectCommand: ParsableCommand {
         abstract: "Print the parsed lyrics as JSON (or a table with --text)."
     )
 
+    @OptionGroup var quietOption: QuietOptionGroup
+
     @Argument(help: ArgumentHelp("The lyrics (LRC, TTML, YRC, SRT or WebVTT), or an audio file (its sidecar or embedded lyrics).", valueName: "lyrics | audio"))
     var lyrics: String
 

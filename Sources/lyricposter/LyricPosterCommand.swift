@@ -29,6 +29,7 @@ struct LyricPosterCommand: ParsableCommand {
             FileHandle.standardError.write(Data(message.utf8))
             Foundation.exit(64)
         }
+        Quiet.isOn = Quiet.read(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(nil)
             try command.run()
@@ -155,8 +156,29 @@ func fail(_ error: PosterError) -> ExitCode {
     return ExitCode(1)
 }
 
-/// Something the user may not expect, though nothing is wrong: `note: …` on stderr.
+/// `-q`/`--quiet`, for the commands that have no batch options (every command takes it).
+struct QuietOptionGroup: ParsableArguments {
+    @Flag(name: [.customShort("q"), .long], help: "Print only errors and warnings (no notes, no output path).")
+    var quiet = false
+}
+
+/// Whether the command line asked for quiet: read once from the arguments before the parser runs
+/// (before a `--`), so that notes anywhere can follow it. Every command declares the flag.
+enum Quiet {
+    nonisolated(unsafe) static var isOn = false
+
+    static func read(_ arguments: [String]) -> Bool {
+        for token in arguments {
+            if token == "--" { return false }
+            if token == "--quiet" || token == "-q" { return true }
+        }
+        return false
+    }
+}
+
+/// Something the user may not expect, though nothing is wrong: `note: …` on stderr (not with -q).
 func note(_ message: String) {
+    guard !Quiet.isOn else { return }
     FileHandle.standardError.write(Data("note: \(message)\n".utf8))
 }
 

@@ -30,7 +30,7 @@ struct RenderOptionGroup: ParsableArguments {
     var after: Int?
 
     @Flag(inversion: .prefixedNo,
-          help: "--karaoke (the default) fills the current line as it is sung (word timing, else across the line) in frame, sequence and video; --no-karaoke draws it unfilled.")
+          help: "--karaoke fills the current line as it is sung (word timing, else across the line) in frame, sequence and video; --no-karaoke draws it unfilled.")
     var karaoke = true
 
     @Option(help: ArgumentHelp("Translation sub-lines: show, hide, or only (in place of their lines).", valueName: "mode"),

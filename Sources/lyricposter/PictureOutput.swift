@@ -6,6 +6,9 @@ import PosterGraphics
 /// `-o`, `--report`, `--timings` and `--open` of the commands that write one picture (`frame`,
 /// `card`), and how they write it.
 struct PictureOutputGroup: ParsableArguments {
+    @Flag(name: [.customShort("q"), .long], help: "Print only errors and warnings (no notes, no output path).")
+    var quiet = false
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the picture, its format by extension: .png, .jpg/.jpeg, .webp; - for standard output (PNG) (default: a PNG named after the lyrics or audio file, here).", valueName: "file"),
             completion: .file(extensions: ["png", "jpg", "jpeg", "webp"]))
     var output: String?
@@ -76,7 +79,7 @@ struct PictureOutputGroup: ParsableArguments {
             warn("\(frame.report.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")
         }
         if timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
-        if out != "-", report != "-" { print(out) }
+        if out != "-", report != "-", !Quiet.isOn { print(out) }
     }
 
     /// Writes `bytes` to standard output, whole (a closed pipe is an error, not a crash).

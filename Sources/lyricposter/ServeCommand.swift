@@ -20,6 +20,8 @@ struct ServeCommand: ParsableCommand {
         """
     )
 
+    @OptionGroup var quietOption: QuietOptionGroup
+
     @Argument(help: ArgumentHelp("Library folders (walked as `catalog` walks them) or audio files.", valueName: "library"))
     var library: [String] = []
 
@@ -94,7 +96,7 @@ struct ServeCommand: ParsableCommand {
         }
         configuration.onListening = { host, port in
             let shown = host.contains(":") ? "[\(host)]" : host
-            FileHandle.standardError.write(Data("lyricposter serve: listening on http://\(shown):\(port)\n".utf8))
+            if !Quiet.isOn { FileHandle.standardError.write(Data("lyricposter serve: listening on http://\(shown):\(port)\n".utf8)) }
         }
         let outcome = Mutex<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)

@@ -52,7 +52,7 @@ struct SheetCommand: ParsableCommand {
             try OutputFile.writeAtomically(png, to: output)
             progress.finish(String(format: "%d frames on %@ in %.2f s", frames.count, output, progress.elapsed))
             if batch.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
-            print(output)
+            if !Quiet.isOn { print(output) }
         } catch {
             progress.finish()
             throw fail(error)

@@ -8,6 +8,8 @@ struct ThemesCommand: ParsableCommand {
         discussion: "Use one with --theme NAME, or write a theme file (JSON; see the README) and pass --theme FILE."
     )
 
+    @OptionGroup var quietOption: QuietOptionGroup
+
     func run() {
         let width = Theme.builtIn.map(\.name.count).max() ?? 0
         for theme in Theme.builtIn {

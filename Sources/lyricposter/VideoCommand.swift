@@ -138,7 +138,7 @@ struct VideoCommand: ParsableCommand {
                                "\(Timestamp(milliseconds: made.plan.durationMs))", made.width, made.height,
                                made.result.frames, rate, Double(bytes) / 1_000_000, progress.elapsed))
         if runOptions.timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
-        print(out)
+        if !Quiet.isOn { print(out) }
         if open { Viewer.open(out) }
     }
 
@@ -231,7 +231,4 @@ struct VideoCommand: ParsableCommand {
         }
     }
 
-    private func note(_ message: String) {
-        FileHandle.standardError.write(Data("note: \(message)\n".utf8))
-    }
 }

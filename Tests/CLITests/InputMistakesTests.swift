@@ -57,6 +57,20 @@ final class InputMistakesTests: CLITestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
     }
 
+    /// Every command takes -q/--quiet; with it a frame prints neither its path nor notes.
+    func testEveryCommandTakesQuiet() throws {
+        for command in ["frame", "card", "serve", "lines", "sequence", "sheet", "video", "catalog", "follow", "inspect", "convert", "themes"] {
+            let dump = try run([command, "--experimental-dump-help"])
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
+            let arguments = try XCTUnwrap((object["command"] as? [String: Any])?["arguments"] as? [[String: Any]])
+            let names = arguments.flatMap { ($0["names"] as? [[String: Any]] ?? []).map { "\($0["kind"] ?? "")=\($0["name"] ?? "")" } }
+            XCTAssertTrue(names.contains("long=quiet") && names.contains("short=q"), "\(command): \(names.filter { $0.contains("q") })")
+        }
+        let result = try run(["frame", cover, lyrics, "--at", "59:00", "-o", temp("q.png"), "-q"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout + result.stderr, "")
+    }
+
     /// Without /proc the Swift runtime cannot read the arguments (it reads /proc/self/cmdline):
     /// the binary says so and fails, instead of running as if it had none and exiting 0.
     func testWithoutProcTheBinaryFailsInOneLine() throws {
