@@ -62,14 +62,29 @@ struct InspectCommand: ParsableCommand {
             return
         }
         if lyricsOverride != nil { throw fail(PosterError(path: lyrics, reason: "--lyrics goes with an audio file")) }
-        do {
-            let parsed = try Inputs.lyrics(lyrics, format: format.flatMap(LyricsFormat.init(rawValue:)), encoding: encoding,
-                                           offsetSign: offsetSign == "add" ? .add : .subtract,
-                                           translationLanguage: translationLang ?? ReadOptions.localeLanguage)
+        let data: Data
+        do { data = try Inputs.read(lyrics, limit: 16 * 1024 * 1024) } catch { throw fail(error) }
+        do throws(LyricsError) {
+            let parsed = try LyricsReader.load(data, format: format.flatMap(LyricsFormat.init(rawValue:)), encoding: encoding,
+                                               options: ReadOptions(offsetSign: offsetSign == "add" ? .add : .subtract,
+                                                                    translationLanguage: translationLang ?? ReadOptions.localeLanguage))
             parsed.notes.forEach { warn("\(lyrics): \($0)") }
             print(text ? parsed.inspectTable() : parsed.inspectJSON(), terminator: text ? "" : "\n")
+        } catch .noTimedLines {
+            // Lyrics without times are still lyrics: shown as unsynchronised, as an audio file's are.
+            guard let decoded = try? TextDecoding.decode(data, forcing: encoding) else {
+                throw fail(PosterError(path: lyrics, reason: LyricsError.noTimedLines.description))
+            }
+            note("\(lyrics): no timed lines, shown as unsynchronised lyrics (a poster needs times)")
+            if text {
+                let lines = decoded.text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                print("unsynced  \(lines.count) lines (no times)")
+                lines.forEach { print("          " + $0) }
+            } else {
+                print("{\n  \"format\": \"text\",\n  \"encoding\": \(JSONText.quoted(decoded.encoding)),\n  \"unsynced\": \(JSONText.quoted(decoded.text)),\n  \"lines\": []\n}")
+            }
         } catch {
-            throw fail(error)
+            throw fail(PosterError(path: lyrics, reason: error.description))
         }
     }
 }

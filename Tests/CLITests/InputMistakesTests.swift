@@ -71,6 +71,23 @@ final class InputMistakesTests: CLITestCase {
         XCTAssertEqual(result.stdout + result.stderr, "")
     }
 
+    /// Lyrics without times are shown by inspect as unsynchronised (as an audio file's are), not
+    /// refused; a poster still needs times.
+    func testInspectShowsUntimedLyricsAsUnsynced() throws {
+        let plain = try write("Just a line\nAnother line\n", to: "plain.txt")
+        var result = try run(["inspect", plain])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(json["unsynced"] as? String, "Just a line\nAnother line\n")
+        XCTAssertEqual((json["lines"] as? [Any])?.count, 0)
+        XCTAssertTrue(result.stderr.contains("no timed lines, shown as unsynchronised lyrics"), result.stderr)
+        result = try run(["inspect", plain, "--text", "-q"])
+        XCTAssertEqual(result.stdout, "unsynced  2 lines (no times)\n          Just a line\n          Another line\n")
+        XCTAssertEqual(result.stderr, "")
+        result = try run(["frame", cover, plain, "--at", "1", "-o", temp("x.png")])
+        XCTAssertEqual(result.status, 1, "a poster needs times")
+    }
+
     /// Without /proc the Swift runtime cannot read the arguments (it reads /proc/self/cmdline):
     /// the binary says so and fails, instead of running as if it had none and exiting 0.
     func testWithoutProcTheBinaryFailsInOneLine() throws {
