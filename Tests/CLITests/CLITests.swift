@@ -3,6 +3,31 @@ import XCTest
 
 /// Help, exit codes, messages and files of `frame` and `inspect`.
 final class CLITests: CLITestCase {
+    /// `themes --json` lists every theme; `themes --preview COVER` draws them all side by side
+    /// into one PNG, the same bytes each time.
+    func testThemesAsJSONAndAPreviewOfEveryTheme() throws {
+        var result = try run(["themes", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let themes = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(themes.compactMap { $0["name"] as? String }, ["card", "classic", "immersive", "minimal", "block"])
+        XCTAssertEqual(themes.filter { $0["default"] as? Bool == true }.count, 1)
+        let out = temp("themes.png")
+        result = try run(["themes", "--preview", Self.package.path + "/" + cover, "-o", out, "--preset", "square"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let png = try Data(contentsOf: URL(fileURLWithPath: out))
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+        func be32(_ at: Int) -> Int { png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        XCTAssertEqual(be32(16), 5 * 270 + 6 * 16, "five square cells of 270 px and their gaps")
+        XCTAssertEqual(try run(["themes", "--preview", Self.package.path + "/" + cover, "-o", temp("again.png"), "--preset", "square"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: temp("again.png"))), png)
+        result = try run(["themes", "-o", out])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.hasPrefix("error: -o and --preset go with --preview COVER"), result.stderr)
+        result = try run(["themes", "--preview", temp("missing.jpg"), "-o", temp("m.png")])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp("m.png")))
+    }
+
     // MARK: Help and usage
 
     func testHelpListsCommandsAndOptions() throws {
