@@ -17,7 +17,7 @@ struct FollowCommand: ParsableCommand {
         the player's artUrl, the file's tags or a cover image in its folder. Runs until SIGINT or
         SIGTERM, leaving the last poster in place.
         Examples: lyricposter follow
-                  lyricposter follow --player mpv --lyrics-dir ~/Lyrics --exec 'swaymsg output "*" bg'
+                  lyricposter follow --player mpv --exec 'swaymsg output "*" bg'
                   lyricposter follow --publish --preset square
         """
     )

@@ -15,7 +15,7 @@ struct ServeCommand: ParsableCommand {
         With --follow it also follows the playing song over MPRIS, as `follow` does: /now.png is its poster now, /now.json what is sung, /events a stream of posters (Server-Sent Events), and /overlay a transparent page for OBS browser sources and second screens (layer=text: the text alone, over transparency).
 
         Examples: lyricposter serve ~/Music
-                  lyricposter serve ~/Music --listen 0.0.0.0 --token "$(openssl rand -hex 16)"
+                  lyricposter serve ~/Music --listen 0.0.0.0 --token "$TOKEN"
                   lyricposter serve ~/Music --follow --player mpv
         """
     )

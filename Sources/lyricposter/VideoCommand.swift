@@ -17,9 +17,9 @@ struct VideoCommand: ParsableCommand {
         looped motion posters without sound (25 fps unless --fps). --alpha: the text alone with \
         transparency, in .webm (VP9 alpha), .mov (ProRes 4444) or .webp.
         Examples: lyricposter video song.flac -o song.mp4
-                  lyricposter video cover.jpg song.lrc --audio song.mp3 --fps 30 -o song.mp4
+                  lyricposter video cover.jpg song.lrc --audio song.mp3 -o song.mp4
                   lyricposter video song.flac --alpha -o lyrics.mov
-                  lyricposter video song.flac --from 1:02 --to 1:08 --size 540x960 -o poster.webp
+                  lyricposter video song.flac --from 1:02 --to 1:08 -o poster.webp
         """
     )
 

@@ -3,6 +3,23 @@ import XCTest
 
 /// Help, exit codes, messages and files of `frame` and `inspect`.
 final class CLITests: CLITestCase {
+    /// Help examples are whole commands, never wrapped mid-command at 80 columns.
+    func testHelpExamplesDoNotWrap() throws {
+        for command in ["frame", "card", "serve", "lines", "sequence", "sheet", "video", "catalog", "follow", "inspect", "convert", "themes"] {
+            let help = try run([command, "--help"], environment: ["COLUMNS": "80"]).stdout
+            let lines = help.components(separatedBy: "\n")
+            guard let usage = lines.firstIndex(where: { $0.hasPrefix("USAGE:") }) else { return XCTFail("\(command): no usage") }
+            var inExamples = false
+            for line in lines[..<usage] {
+                if line.hasPrefix("Examples: ") { inExamples = true }
+                if inExamples, line.isEmpty { inExamples = false }
+                if inExamples {
+                    XCTAssertTrue(line.hasPrefix("Examples: lyricposter ") || line.hasPrefix("          lyricposter "), "\(command): a wrapped example: \(line)")
+                }
+            }
+        }
+    }
+
     /// `themes --json` lists every theme; `themes --preview COVER` draws them all side by side
     /// into one PNG, the same bytes each time.
     func testThemesAsJSONAndAPreviewOfEveryTheme() throws {
