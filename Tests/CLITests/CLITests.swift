@@ -3,6 +3,24 @@ import XCTest
 
 /// Help, exit codes, messages and files of `frame` and `inspect`.
 final class CLITests: CLITestCase {
+    /// The manifests have exactly the keys the README shows: `lines` without `fps` and `ticks`,
+    /// `sequence` with them.
+    func testManifestsMatchTheReadme() throws {
+        XCTAssertEqual(try run(["lines", cover, lyrics, "-o", temp("lines"), "--size", "90x160", "-q"]).status, 0)
+        XCTAssertEqual(try run(["sequence", cover, lyrics, "--fps", "1", "--to", "5", "-o", temp("seq"), "--size", "90x160", "-q"]).status, 0)
+        let lines = try json(temp("lines") + "/manifest.json"), sequence = try json(temp("seq") + "/manifest.json")
+        let common: Set = ["version", "kind", "width", "height", "cover", "lyrics", "tags", "complete", "frames"]
+        XCTAssertEqual(Set(lines.keys), common)
+        XCTAssertEqual(Set(sequence.keys), common.union(["fps", "ticks"]))
+        let frame = try XCTUnwrap((lines["frames"] as? [[String: Any]])?.first)
+        XCTAssertEqual(Set(frame.keys), ["index", "file", "start_ms", "end_ms", "line_index", "text", "translation", "sha256",
+                                         "input_sha256", "missing_glyphs", "boxes"])
+        let tick = try XCTUnwrap((sequence["ticks"] as? [[String: Any]])?.first)
+        XCTAssertEqual(Set(tick.keys), ["index", "time_ms", "frame"])
+        let readme = try String(contentsOfFile: Self.package.path + "/README.md", encoding: .utf8)
+        XCTAssertFalse(readme.contains("\"fps\": null, \"ticks\": null"))
+    }
+
     /// Help examples are whole commands, never wrapped mid-command at 80 columns.
     func testHelpExamplesDoNotWrap() throws {
         for command in ["frame", "card", "serve", "lines", "sequence", "sheet", "video", "catalog", "follow", "inspect", "convert", "themes"] {
