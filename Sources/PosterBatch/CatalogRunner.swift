@@ -41,7 +41,10 @@ public struct CatalogRunner: Sendable {
     public struct Line: Codable, Sendable {
         public var id: String
         public var status: Status
+        /// PNGs of instants: the `lines` frames, and `poster.png`.
         public var frames: Int
+        /// Contact sheets (`sheet.png`); absent when none.
+        public var sheets: Int?
         public var ms: Int
         public var error: String?
 
@@ -56,6 +59,7 @@ public struct CatalogRunner: Sendable {
     public struct Totals: Sendable {
         public var counts: [Line.Status: Int] = [:]
         public var frames = 0
+        public var sheets = 0
         public var seconds = 0.0
         public var interrupted = false
         public var report = ""
@@ -92,6 +96,7 @@ public struct CatalogRunner: Sendable {
                 value.report.append(encoded)
                 value.totals.counts[line.status, default: 0] += 1
                 value.totals.frames += line.frames
+                value.totals.sheets += line.sheets ?? 0
                 return value.totals
             }
             progress(now)
@@ -117,8 +122,8 @@ public struct CatalogRunner: Sendable {
     /// One song: skipped, rendered or failed; nil when a stop interrupted it (nothing is left).
     func process(_ entry: CatalogEntry, fonts: FontLibrary, stop: StopFlag) -> Line? {
         let start = DispatchTime.now().uptimeNanoseconds
-        func line(_ status: Line.Status, frames: Int = 0, error: String? = nil) -> Line {
-            Line(id: entry.id, status: status, frames: frames,
+        func line(_ status: Line.Status, frames: Int = 0, sheets: Int = 0, error: String? = nil) -> Line {
+            Line(id: entry.id, status: status, frames: frames, sheets: sheets > 0 ? sheets : nil,
                  ms: Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000), error: error)
         }
         guard case .song(let song) = entry else {
@@ -147,7 +152,7 @@ public struct CatalogRunner: Sendable {
         defer { claim.release() }
         let folder = output + "/" + song.id
         let record = Record.read(folder)
-        if let record, record.key == key { return line(.skipped, frames: record.frames) }
+        if let record, record.key == key { return line(.skipped, frames: record.frames, sheets: record.sheets ?? 0) }
         if record == nil, FileManager.default.fileExists(atPath: folder) {
             return line(.failed, error: "\(folder): exists but was not written by LyricPoster (remove it to render this song)")
         }
@@ -159,24 +164,24 @@ public struct CatalogRunner: Sendable {
             return line(.failed, error: "\(partial): cannot create the folder: \(OutputFile.errnoReason(errno))")
         }
         do throws(PosterError) {
-            guard let frames = try render(song, resolved, options: options, fonts: fonts, into: partial, key: key, stop: stop) else {
+            guard let made = try render(song, resolved, options: options, fonts: fonts, into: partial, key: key, stop: stop) else {
                 removeTree(partial)
                 return nil
             }
             try install(partial, as: folder, id: song.id)
-            return line(.rendered, frames: frames)
+            return line(.rendered, frames: made.frames, sheets: made.sheets)
         } catch {
             removeTree(partial)
             return line(.failed, error: error.description)
         }
     }
 
-    /// Renders what `each` asks for into `folder`; the number of PNGs written, or nil when stopped.
+    /// Renders what `each` asks for into `folder`; the frames and sheets written, or nil when stopped.
     private func render(_ song: CatalogSong, _ resolved: ResolvedSong, options: RenderOptions, fonts: FontLibrary,
-                        into folder: String, key: String, stop: StopFlag) throws(PosterError) -> Int? {
+                        into folder: String, key: String, stop: StopFlag) throws(PosterError) -> (frames: Int, sheets: Int)? {
         let session = try PosterSession(song: resolved, options: options, fonts: fonts)
         let plan = FramePlan.perLine(session.scenes)
-        var frames = 0
+        var frames = 0, sheets = 0
         if each.lines {
             let result = try BatchRenderer(session: session, directory: folder, coverPath: resolved.coverPath,
                                            lyricsPath: resolved.lyricsPath, jobs: 1, force: true)
@@ -189,17 +194,17 @@ public struct CatalogRunner: Sendable {
             let png = try ContactSheet(session: session, columns: columns ?? (wide ? 4 : 6), jobs: 1).render(frames: plan, stop: stop)
             if stop.isRequested { return nil }
             try OutputFile.writeAtomically(png, to: folder + "/sheet.png")
-            frames += 1
+            sheets += 1
         }
         if let at = song.at {
             try OutputFile.writeAtomically(try session.render(at: at).png, to: folder + "/poster.png")
             frames += 1
         }
-        let record = Record(id: song.id, key: key, frames: frames, each: each.rawValue,
+        let record = Record(id: song.id, key: key, frames: frames, sheets: sheets > 0 ? sheets : nil, each: each.rawValue,
                             cover: session.coverDigest, lyrics: session.lyricsDigest,
                             coverSource: resolved.coverSource, lyricsSource: resolved.lyricsSource)
         try OutputFile.writeAtomically(record.json(), to: folder + "/" + Self.recordName)
-        return frames
+        return (frames, sheets)
     }
 
     /// Puts a complete song folder in place: a rename, or (over an older version) the old one
@@ -241,6 +246,7 @@ public struct CatalogRunner: Sendable {
         var id: String
         var key: String
         var frames: Int
+        var sheets: Int?
         var each: String
         var cover: String
         var lyrics: String
@@ -248,7 +254,7 @@ public struct CatalogRunner: Sendable {
         var lyricsSource: String
 
         enum CodingKeys: String, CodingKey {
-            case version, id, key, frames, each, cover, lyrics
+            case version, id, key, frames, sheets, each, cover, lyrics
             case coverSource = "cover_source"
             case lyricsSource = "lyrics_source"
         }

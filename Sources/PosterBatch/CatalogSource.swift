@@ -149,17 +149,23 @@ public final class CatalogSources {
         return CatalogSong(id: Self.id(forRelativePath: relative), source: source, file: relative)
     }
 
-    /// A stable folder name for a song found by walking: its file's stem made safe, and 8 hex
-    /// digits of the SHA-256 of its path relative to the source folder (two songs never share one).
+    /// A stable folder name for a song found by walking: its file's name made safe (stem and
+    /// extension, so `Song.flac` and `Song.mp3` read apart), and 8 hex digits of the SHA-256 of its
+    /// path relative to the source folder (two songs never share one).
     public static func id(forRelativePath relative: String) -> String {
-        let stem = ((relative as NSString).lastPathComponent as NSString).deletingPathExtension
-        var safe = String(stem.unicodeScalars.map { scalar -> Character in
-            if scalar == "/" || scalar.properties.generalCategory == .control || scalar == "\\" { return "_" }
-            return Character(scalar)
-        })
+        let name = (relative as NSString).lastPathComponent
+        func cleaned(_ text: String) -> String {
+            String(text.unicodeScalars.map { scalar -> Character in
+                if scalar == "/" || scalar.properties.generalCategory == .control || scalar == "\\" { return "_" }
+                return Character(scalar)
+            })
+        }
+        var safe = cleaned((name as NSString).deletingPathExtension)
         while safe.hasPrefix(".") { safe.removeFirst() }
         while safe.utf8.count > 120 { safe.removeLast() }
         if safe.isEmpty { safe = "song" }
+        let ext = cleaned((name as NSString).pathExtension)
+        if !ext.isEmpty, ext.utf8.count <= 8 { safe += "." + ext }
         return safe + "-" + String(Digest.sha256(Data(relative.utf8)).prefix(8))
     }
 

@@ -6,6 +6,7 @@ public struct CatalogSummary: Sendable {
     public var reports: [String] = []
     public var counts: [CatalogRunner.Line.Status: Int] = [:]
     public var frames = 0
+    public var sheets = 0
     public var milliseconds = 0
     public var failures: [(id: String, error: String)] = []
     /// Ids found in more than one report line (a shard count changed between runs, or a
@@ -47,6 +48,7 @@ public struct CatalogSummary: Sendable {
                 if entry.status != .busy, !seen.insert(entry.id).inserted { summary.repeated.append(entry.id) }
                 summary.counts[entry.status, default: 0] += 1
                 summary.frames += entry.frames
+                summary.sheets += entry.sheets ?? 0
                 summary.milliseconds += entry.ms
                 if entry.status == .failed { summary.failures.append((entry.id, entry.error ?? "")) }
             }

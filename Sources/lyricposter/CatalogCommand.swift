@@ -102,9 +102,9 @@ struct CatalogCommand: ParsableCommand {
             line.finish()
             throw fail(error)
         }
-        line.finish(String(format: "catalog %@: %d songs (%d rendered, %d skipped, %d no lyrics, %d failed), %d frames in %.1f s; report %@",
+        line.finish(String(format: "catalog %@: %d songs (%d rendered, %d skipped, %d no lyrics, %d failed), %d frames%@ in %.1f s; report %@",
                            shard.name, totals.songs, totals[.rendered], totals[.skipped], totals[.noLyrics], totals[.failed],
-                           totals.frames, totals.seconds, totals.report))
+                           totals.frames, totals.sheets > 0 ? ", \(totals.sheets) sheet\(totals.sheets == 1 ? "" : "s")" : "", totals.seconds, totals.report))
         if totals[.busy] > 0 {
             FileHandle.standardError.write(Data("note: \(totals[.busy]) song(s) were held by another process for over 10 minutes and were left to it (see \(totals.report))\n".utf8))
         }
@@ -123,7 +123,8 @@ struct CatalogCommand: ParsableCommand {
         do { merged = try CatalogSummary.read(root) } catch { throw fail(error) }
         var text = "\(root): \(merged.reports.count) report(s), \(merged.songs) songs: "
         text += CatalogRunner.Line.Status.allCases.map { "\(merged.counts[$0, default: 0]) \($0.rawValue)" }.joined(separator: ", ")
-        text += String(format: "; %d frames, %.1f s of rendering\n", merged.frames, Double(merged.milliseconds) / 1000)
+        text += String(format: "; %d frames%@, %.1f s of rendering\n", merged.frames, merged.sheets > 0 ? ", \(merged.sheets) sheet\(merged.sheets == 1 ? "" : "s")" : "",
+                       Double(merged.milliseconds) / 1000)
         if !merged.repeated.isEmpty {
             text += "warning: \(merged.repeated.count) song(s) appear in more than one report (did the shard count change?): "
                 + merged.repeated.prefix(10).joined(separator: ", ") + (merged.repeated.count > 10 ? ", …" : "") + "\n"

@@ -219,6 +219,29 @@ final class CatalogTests: CLITestCase {
         XCTAssertEqual(labels, ["#0  00:00.000  intro", "#1  00:04.000", "#2  00:06.000", "#3  00:30.000"])
     }
 
+    /// Song folders read as their files (stem and extension, then the short hash), and sheets
+    /// are counted as sheets, not frames.
+    func testFolderNamesKeepTheFileNameAndSheetsAreCountedAsSheets() throws {
+        XCTAssertTrue(CatalogSources.id(forRelativePath: "Album/01 Song.flac").hasPrefix("01 Song.flac-"))
+        XCTAssertNotEqual(CatalogSources.id(forRelativePath: "Album/Song.flac").dropLast(9), CatalogSources.id(forRelativePath: "Album/Song.mp3").dropLast(9))
+        let long = String(repeating: "n", count: 300) + ".opus"
+        XCTAssertTrue(CatalogSources.id(forRelativePath: long).contains(".opus-"), "a long name keeps its extension")
+        XCTAssertTrue(CatalogSources.id(forRelativePath: "..hidden.mp3").hasPrefix("hidden.mp3-"))
+        XCTAssertNil(CatalogSources.problem(withID: CatalogSources.id(forRelativePath: long)))
+
+        let manifest = try write("{\"id\": \"one\", \"cover\": \"\(Self.package.path)/\(cover)\", \"lyrics\": \"\(Self.package.path)/\(lyrics)\"}\n", to: "m.jsonl")
+        let root = temp("both")
+        let result = try run(["catalog", manifest, "-o", root, "--each", "both"] + size)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let pngs = try files(root + "/one").filter { $0.hasSuffix(".png") }
+        let line = try XCTUnwrap(try reports(root).values.first?.first)
+        XCTAssertEqual(line["frames"] as? Int, pngs.count - 1)
+        XCTAssertEqual(line["sheets"] as? Int, 1)
+        XCTAssertTrue(result.stderr.contains("\(pngs.count - 1) frames, 1 sheet in"), result.stderr)
+        let summary = try run(["catalog", "--summary", root])
+        XCTAssertTrue(summary.stdout.contains("; \(pngs.count - 1) frames, 1 sheet,"), summary.stdout)
+    }
+
     func testAClaimIsHeldUntilReleasedAndFreeOnceItsHolderIsGone() throws {
         let path = temp("claims") + "/.song.claim"
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
