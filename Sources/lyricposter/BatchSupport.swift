@@ -137,7 +137,7 @@ struct BatchPlan {
 func runBatch(source: SongSource, output: String, report: String?, render: RenderOptionGroup,
               batch: BatchOptionGroup, timed: Bool = false, alpha: Bool = false, plan: (PosterSession) throws(PosterError) -> BatchPlan,
               after: (BatchRenderer.Result) throws(PosterError) -> Void = { _ in }) throws {
-    try checkOutputs([output, report].compactMap { $0 }, inputs: source.paths)
+    try checkOutputs([output, report].compactMap { $0 }.filter { $0 != "-" }, inputs: source.paths)
     let stop = StopFlag()
     stop.installSignalHandlers()
     let clock = Timings()
@@ -155,7 +155,11 @@ func runBatch(source: SongSource, output: String, report: String?, render: Rende
                                      jobs: batch.jobs, force: batch.force)
         let result = try renderer.run(frames: planned.frames, kind: planned.kind, fps: planned.fps, ticks: planned.ticks,
                                       stop: stop, progress: progress.update)
-        if let report { try OutputFile.writeAtomically(result.manifest.json(), to: report) }
+        if report == "-" {
+            try PictureOutputGroup.standardOutput(Array(result.manifest.json().utf8))
+        } else if let report {
+            try OutputFile.writeAtomically(result.manifest.json(), to: report)
+        }
         if let message = render.droppedLinesWarning(before: result.dropped.before, after: result.dropped.after) { warn(message) }
         if !result.interrupted { try after(result) }
         if let ticks = planned.ticks, let fps = planned.fps { label = ", \(ticks.count) ticks at \(fps) fps" }

@@ -17,7 +17,7 @@ struct LinesCommand: ParsableCommand {
 
     @OptionGroup var song: SongArguments
     @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir"), completion: .directory) var output: String
-    @Option(help: ArgumentHelp("Also write the manifest to this file.", valueName: "file")) var report: String?
+    @Option(help: ArgumentHelp("Also write the manifest to this file; - for standard output.", valueName: "file")) var report: String?
     @Flag(help: "Open the first frame in the desktop's image viewer.") var open = false
     @OptionGroup var render: RenderOptionGroup
     @OptionGroup var alpha: AlphaOptionGroup

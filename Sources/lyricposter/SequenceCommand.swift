@@ -21,7 +21,7 @@ struct SequenceCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Start time (default 0).", valueName: "time")) var from: Timestamp?
     @Option(help: ArgumentHelp("End time (default: the end of the lyrics, or of the audio file if sooner).", valueName: "time")) var to: Timestamp?
     @Flag(help: "Also write a gap-free numbered sequence in <dir>/dense/.") var dense = false
-    @Option(help: ArgumentHelp("Also write the manifest to this file.", valueName: "file")) var report: String?
+    @Option(help: ArgumentHelp("Also write the manifest to this file; - for standard output.", valueName: "file")) var report: String?
     @OptionGroup var motion: MotionOptionGroup
     @OptionGroup var alpha: AlphaOptionGroup
     @OptionGroup var render: RenderOptionGroup

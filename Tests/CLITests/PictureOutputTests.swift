@@ -40,6 +40,25 @@ final class PictureOutputTests: CLITestCase {
         }
     }
 
+    /// Batch commands' `--report -` is the manifest on standard output (no file named -), and
+    /// lyrics from standard input with no -o name the picture after the cover.
+    func testBatchReportsToStandardOutputAndLyricsFromStandardInput() throws {
+        let folder = temp("lines")
+        let result = try run(["lines", cover, lyrics, "-o", folder, "--report", "-", "--size", "90x160"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let manifest = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(manifest["kind"] as? String, "lines")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/manifest.json")), Data(result.stdout.utf8))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.path + "/-"))
+
+        let lrc = Self.package.path + "/" + lyrics
+        let piped = try run(["-c", "cd '\(work.path)' && exec '\(Self.binary.path)' frame '\(Self.package.path)/\(cover)' - --at 10 < '\(lrc)'"], executable: "/bin/sh")
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(piped.stdout, "cover.png\n")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.path + "/cover.png"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.path + "/-.png"))
+    }
+
     func testTheExtensionPicksTheFormat() throws {
         let jpeg = temp("a.jpg"), small = temp("small.jpeg"), webp = temp("a.webp"), clear = temp("clear.webp")
         for (out, extra) in [(jpeg, [String]()), (small, ["--quality", "40"]), (webp, []), (clear, ["--alpha"])] {

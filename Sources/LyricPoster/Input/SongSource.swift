@@ -16,9 +16,12 @@ public enum SongSource: Sendable, Hashable {
         }
     }
 
-    /// The name outputs are called after by default: the lyrics file's or the audio file's stem.
+    /// The name outputs are called after by default: the lyrics file's or the audio file's stem
+    /// (the cover's, when the lyrics come from standard input).
     public var stem: String {
         switch self {
+        case .files(let cover, let lyrics) where lyrics == "-":
+            return URL(fileURLWithPath: cover).deletingPathExtension().lastPathComponent
         case .files(_, let lyrics): return URL(fileURLWithPath: lyrics).deletingPathExtension().lastPathComponent
         case .audio(let audio, _, _): return URL(fileURLWithPath: audio).deletingPathExtension().lastPathComponent
         }
