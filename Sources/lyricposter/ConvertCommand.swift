@@ -36,7 +36,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Text encoding of the lyrics file; detected when omitted.", valueName: "name"))
     var encoding: String?
 
-    @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: subtract (default) or add. The output has the offset applied.", valueName: "sign"))
+    @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: subtract or add. The output has the offset applied.", valueName: "sign"))
     var offsetSign: String = "subtract"
 
     @Option(name: .customLong("translation-lang"), help: ArgumentHelp("Which translation a format with room for one keeps when the lyrics carry several languages; default: your locale's, else the file's first.", valueName: "tag"))

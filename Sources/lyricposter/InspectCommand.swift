@@ -27,7 +27,7 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print a human-readable table instead of JSON.")
     var text = false
 
-    @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: subtract (default) or add.", valueName: "sign"))
+    @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: subtract or add.", valueName: "sign"))
     var offsetSign: String = "subtract"
 
     @Option(name: .customLong("translation-lang"), help: ArgumentHelp("Which translation is the line's `translation` when the lyrics carry several languages; default: your locale's, else the file's first.", valueName: "tag"))

@@ -28,7 +28,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The port (0: any free one; the one chosen is printed).", valueName: "port"))
     var port: Int = 8484
 
-    @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1).", valueName: "addr"))
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "addr"))
     var listen: String = "127.0.0.1"
 
     @Option(help: ArgumentHelp("The token every request must give (required beyond loopback; default $LYRICPOSTER_TOKEN).", valueName: "token"))
@@ -46,7 +46,7 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("lyrics-dir"), help: ArgumentHelp("With --follow: a folder of lyrics named 'Artist - Title.lrc' or 'Title.lrc' (repeatable).", valueName: "dir"))
     var lyricsDirs: [String] = []
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may stay open without a complete request (default 30).", valueName: "seconds"))
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may stay open without a complete request.", valueName: "seconds"))
     var idleTimeout: Int = 30
 
     @OptionGroup var render: RenderOptionGroup

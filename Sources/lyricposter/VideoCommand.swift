@@ -48,7 +48,7 @@ struct VideoCommand: ParsableCommand {
     @Flag(help: "A quick look: the first 20 s at half size.")
     var preview = false
 
-    @Option(help: ArgumentHelp("Quality: x264's or VP9's constant rate factor, lower is better (default 20 for H.264, 30 for VP9; for WebP 100 minus the quality, default 25).", valueName: "n"))
+    @Option(help: ArgumentHelp("Quality: the constant rate factor, lower is better (default: 20 for H.264, 30 for VP9; for WebP, 100 minus the quality: 25).", valueName: "n"))
     var crf: Int?
 
     @Option(help: ArgumentHelp("Chapters in .mp4/.m4v/.mov/.mkv: sections (lines between interludes) or lines.", valueName: "mode"),

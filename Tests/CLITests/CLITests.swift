@@ -21,6 +21,21 @@ final class CLITests: CLITestCase {
         XCTAssertFalse(readme.contains("\"fps\": null, \"ticks\": null"))
     }
 
+    /// Each option's help says its default once (the parser adds "(default: …)"; the text must
+    /// not say it again), and none bakes in this machine's core count.
+    func testEachOptionStatesOneDefault() throws {
+        let cores = String(ProcessInfo.processInfo.activeProcessorCount)
+        for command in ["frame", "card", "serve", "lines", "sequence", "sheet", "video", "catalog", "follow", "inspect", "convert", "themes"] {
+            let help = try run([command, "--help"]).stdout
+            guard let options = help.components(separatedBy: "OPTIONS:").last else { continue }
+            for option in options.components(separatedBy: "\n  -").dropFirst() {
+                let text = option.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                XCTAssertLessThanOrEqual(text.components(separatedBy: "default").count - 1, 1, "\(command): -\(text)")
+                XCTAssertFalse(text.contains("(default: \(cores))"), "\(command): -\(text)")
+            }
+        }
+    }
+
     /// Help examples are whole commands, never wrapped mid-command at 80 columns.
     func testHelpExamplesDoNotWrap() throws {
         for command in ["frame", "card", "serve", "lines", "sequence", "sheet", "video", "catalog", "follow", "inspect", "convert", "themes"] {
