@@ -72,7 +72,9 @@ struct InspectCommand: ParsableCommand {
             print(text ? parsed.inspectTable() : parsed.inspectJSON(), terminator: text ? "" : "\n")
         } catch .noTimedLines {
             // Lyrics without times are still lyrics: shown as unsynchronised, as an audio file's are.
-            guard let decoded = try? TextDecoding.decode(data, forcing: encoding) else {
+            // (Not a forced format that did not fit, nor markup: those stay errors.)
+            guard format == nil, let decoded = try? TextDecoding.decode(data, forcing: encoding),
+                  decoded.text.first(where: { !$0.isWhitespace }).map({ !"<{".contains($0) }) ?? false else {
                 throw fail(PosterError(path: lyrics, reason: LyricsError.noTimedLines.description))
             }
             note("\(lyrics): no timed lines, shown as unsynchronised lyrics (a poster needs times)")

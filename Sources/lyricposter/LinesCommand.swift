@@ -32,6 +32,7 @@ struct LinesCommand: ParsableCommand {
         if song.isMany {
             // One sub-folder per song, named after the audio file; a song that fails is reported
             // and skipped, and the exit code says whether any did.
+            do { try OutputFile.makeFolder(output) } catch { throw fail(error) }
             try eachSong(song, batch: batch) { (path: String, name: String) throws in
                 let folder = (output as NSString).appendingPathComponent(name)
                 try runBatch(source: .audio(path, cover: nil, lyrics: nil), output: folder, report: nil, render: render, batch: batch, alpha: alpha.alpha,
