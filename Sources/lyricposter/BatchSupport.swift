@@ -135,7 +135,7 @@ struct BatchPlan {
 /// into `output` with progress and signals handled, write the `--report` copy, and exit 130
 /// after an interruption. `after` runs on a complete result (e.g. the dense sequence).
 func runBatch(source: SongSource, output: String, report: String?, render: RenderOptionGroup,
-              batch: BatchOptionGroup, timed: Bool = false, alpha: Bool = false, plan: (PosterSession) throws(PosterError) -> BatchPlan,
+              batch: BatchOptionGroup, karaoke: Bool = false, alpha: Bool = false, plan: (PosterSession) throws(PosterError) -> BatchPlan,
               after: (BatchRenderer.Result) throws(PosterError) -> Void = { _ in }) throws {
     try checkOutputs([output, report].compactMap { $0 }.filter { $0 != "-" }, inputs: source.paths)
     let stop = StopFlag()
@@ -145,7 +145,7 @@ func runBatch(source: SongSource, output: String, report: String?, render: Rende
     var label = ""
     let progress = Progress(label: "frames", quiet: batch.quiet)
     do throws(PosterError) {
-        var options = try render.renderOptions(timed: timed)
+        var options = try render.renderOptions(karaoke: karaoke)
         options.textLayer = alpha
         let session = try PosterSession(source: source, options: options, timings: clock)
         session.warnings.forEach(warn)

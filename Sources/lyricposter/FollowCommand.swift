@@ -65,7 +65,7 @@ struct FollowCommand: ParsableCommand {
 
     func run() throws {
         var options: FollowOptions
-        do { options = FollowOptions(render: try render.renderOptions(timed: false), output: output ?? FollowOptions.defaultOutput) } catch {
+        do { options = FollowOptions(render: try render.renderOptions(), output: output ?? FollowOptions.defaultOutput) } catch {
             throw fail(error)
         }
         options.player = player

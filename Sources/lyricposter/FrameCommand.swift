@@ -22,6 +22,7 @@ struct FrameCommand: ParsableCommand {
     @OptionGroup var picture: PictureOutputGroup
 
     @OptionGroup var render: RenderOptionGroup
+    @OptionGroup var karaoke: KaraokeOptionGroup
 
     @OptionGroup var alpha: AlphaOptionGroup
 
@@ -39,7 +40,7 @@ struct FrameCommand: ParsableCommand {
         try picture.checkTargets(out, inputs: song.source.paths)
         let clock = Timings()
         do {
-            var options = try render.renderOptions(timed: true)
+            var options = try render.renderOptions(karaoke: karaoke.karaoke)
             options.textLayer = alpha.alpha
             let session = try PosterSession(source: song.source, options: options, timings: clock)
             session.warnings.forEach(warn)

@@ -29,10 +29,6 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Lyric lines shown after the current one (default: the theme's, 3 for card).", valueName: "n"))
     var after: Int?
 
-    @Flag(inversion: .prefixedNo,
-          help: "--karaoke fills the current line as it is sung (word timing, else across the line) in frame, sequence and video; --no-karaoke draws it unfilled.")
-    var karaoke = true
-
     @Option(help: ArgumentHelp("Translation sub-lines: show, hide, or only (in place of their lines).", valueName: "mode"),
             completion: .list(["show", "hide", "only"]))
     var translations: String = "show"
@@ -145,10 +141,11 @@ struct RenderOptionGroup: ParsableArguments {
     }
 
     /// The options, with the theme read (a theme file's problems are input errors, exit 1).
-    /// `timed`: the command renders instants (frame, sequence), so karaoke fill applies.
-    func renderOptions(timed: Bool = false) throws(PosterError) -> RenderOptions {
+    /// `karaoke`: the command renders instants (frame, sequence, video, serve) and fills the sung
+    /// line (its own `--karaoke` flag, which only those commands list).
+    func renderOptions(karaoke: Bool = false) throws(PosterError) -> RenderOptions {
         var options = RenderOptions()
-        options.karaoke = timed && karaoke
+        options.karaoke = karaoke
         options.theme = try ThemeFile.load(theme)
         options.translations = SceneBuilder.TranslationMode(rawValue: translations) ?? .show
         options.romanisation = SceneBuilder.RomanisationMode(rawValue: romanisation) ?? .show
@@ -186,6 +183,13 @@ func validateFormat(_ format: String?) throws {
 }
 
 /// How `video` and `sequence` go from one line to the next.
+/// `--karaoke`/`--no-karaoke`, for the commands that draw instants of a song as it is sung.
+struct KaraokeOptionGroup: ParsableArguments {
+    @Flag(inversion: .prefixedNo,
+          help: "--karaoke fills the current line as it is sung (word timing, else across the line); --no-karaoke draws it unfilled.")
+    var karaoke = true
+}
+
 struct MotionOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("How lines change: scroll (they move to their new places, the sung line growing into place), fade, or none (a cut).",
                                valueName: "style"), completion: .list(Transition.Style.allCases.map(\.rawValue)))

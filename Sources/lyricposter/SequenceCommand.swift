@@ -25,6 +25,7 @@ struct SequenceCommand: ParsableCommand {
     @OptionGroup var motion: MotionOptionGroup
     @OptionGroup var alpha: AlphaOptionGroup
     @OptionGroup var render: RenderOptionGroup
+    @OptionGroup var karaoke: KaraokeOptionGroup
     @OptionGroup var batch: BatchOptionGroup
 
     func validate() throws {
@@ -35,7 +36,7 @@ struct SequenceCommand: ParsableCommand {
     }
 
     func run() throws {
-        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, timed: true, alpha: alpha.alpha,
+        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, karaoke: karaoke.karaoke, alpha: alpha.alpha,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             let start = from ?? Timestamp(milliseconds: 0)
             // An audio file's song stops with its audio, even where its last line would run on.

@@ -50,6 +50,7 @@ struct ServeCommand: ParsableCommand {
     var idleTimeout: Int = 30
 
     @OptionGroup var render: RenderOptionGroup
+    @OptionGroup var karaoke: KaraokeOptionGroup
 
     var effectiveToken: String? {
         let value = token ?? ProcessInfo.processInfo.environment["LYRICPOSTER_TOKEN"]
@@ -77,9 +78,9 @@ struct ServeCommand: ParsableCommand {
         }
         let defaults: RenderOptions
         do { defaults = try render.renderOptions() } catch { throw fail(error) }
-        let base = render
+        let base = render, karaoke = karaoke.karaoke
         var configuration = ServerConfiguration { parameters, timed in
-            try Self.options(base: base, parameters: parameters, timed: timed)
+            try Self.options(base: base, karaoke: karaoke, parameters: parameters, timed: timed)
         }
         configuration.host = listen
         configuration.port = port
@@ -114,8 +115,9 @@ struct ServeCommand: ParsableCommand {
 
     /// A request's rendering parameters over the server's own flags, checked and turned into
     /// options by the same code as the CLI's flags (so a picture matches the CLI's byte for byte).
-    static func options(base: RenderOptionGroup, parameters: [(String, String)], timed: Bool) throws -> RenderOptions {
+    static func options(base: RenderOptionGroup, karaoke: Bool, parameters: [(String, String)], timed: Bool) throws -> RenderOptions {
         var group = base
+        var karaoke = karaoke
         for (name, value) in parameters {
             switch name {
             case "theme": group.theme = value
@@ -123,7 +125,7 @@ struct ServeCommand: ParsableCommand {
             case "size": group.size = value; group.preset = nil
             case "translations": group.translations = value
             case "romanisation": group.romanisation = value
-            case "karaoke": group.karaoke = value != "false"
+            case "karaoke": karaoke = value != "false"
             case "lang": group.lang = value
             case "before", "after":
                 guard let n = Int(value) else { throw ValidationError("--\(name) must be a whole number") }
@@ -132,6 +134,6 @@ struct ServeCommand: ParsableCommand {
             }
         }
         do { try group.validate() } catch let error as ValidationError { throw ValidationError(error.message) }
-        return try group.renderOptions(timed: timed)
+        return try group.renderOptions(karaoke: timed && karaoke)
     }
 }

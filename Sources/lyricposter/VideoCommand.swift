@@ -65,6 +65,7 @@ struct VideoCommand: ParsableCommand {
     @OptionGroup var runOptions: RunOptionGroup
 
     @OptionGroup var render: RenderOptionGroup
+    @OptionGroup var karaoke: KaraokeOptionGroup
 
     func validate() throws {
         try song.validateOne("video")
@@ -155,7 +156,7 @@ struct VideoCommand: ParsableCommand {
         _ = try FFmpeg.locate("ffmpeg")
         let track = try audioPath.map { (path) throws(PosterError) in try FFmpeg.probeAudio(path) }
         if track == nil, !noAudio, format.carriesAudio, !runOptions.quiet { note("no --audio: the video is silent") }
-        var options = try render.renderOptions(timed: rate != nil)
+        var options = try render.renderOptions(karaoke: rate != nil && karaoke.karaoke)
         options.textLayer = alpha.alpha
         // The progress bar runs over the audio's length unless told otherwise.
         if options.duration == nil, let track { options.duration = Timestamp(milliseconds: track.durationMs) }

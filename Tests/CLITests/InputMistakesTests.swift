@@ -16,6 +16,12 @@ final class InputMistakesTests: CLITestCase {
         XCTAssertTrue(result.stderr.hasPrefix("error: unknown option '--at' for lines (frame, card take it)"), result.stderr)
         XCTAssertFalse(result.stderr.contains("too many inputs"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir))
+        // --karaoke is listed and taken only where lines fill as they are sung.
+        result = try run(["lines", cover, lyrics, "--no-karaoke", "-o", dir])
+        XCTAssertEqual(result.status, 64)
+        XCTAssertTrue(result.stderr.hasPrefix("error: Unknown option '--no-karaoke'") || result.stderr.hasPrefix("error: unknown option '--no-karaoke'"), result.stderr)
+        XCTAssertFalse(try run(["sheet", "--help"]).stdout.contains("karaoke"))
+        XCTAssertEqual(try run(["frame", cover, lyrics, "--at", "10", "--no-karaoke", "-o", temp("k.png")]).status, 0)
         result = try run(["lines", cover, lyrics, "--at=3", "-o", dir])
         XCTAssertTrue(result.stderr.hasPrefix("error: unknown option '--at' for lines"), result.stderr)
         for arguments in [["frame", cover, lyrics, "--at", "xyz", "-o", temp("x.png")], ["frame", cover, lyrics, "--at", "1", "--bogus"],
