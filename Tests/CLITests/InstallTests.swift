@@ -29,7 +29,13 @@ final class InstallTests: CLITestCase {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: usr + "/bin/lyricposter"))
         let bundled = try files(Self.package.appendingPathComponent("fonts").path).filter { $0.hasSuffix(".ttf") }
         XCTAssertEqual(try files(usr + "/share/lyricposter/fonts").filter { $0.hasSuffix(".ttf") }, bundled)
-        XCTAssertTrue(try String(contentsOfFile: usr + "/share/man/man1/lyricposter.1", encoding: .utf8).contains(".Nm lyricposter"))
+        let man = try String(contentsOfFile: usr + "/share/man/man1/lyricposter.1", encoding: .utf8)
+        XCTAssertTrue(man.contains(".Nm lyricposter"))
+        // The man page says what the flags do, the exit codes, the theme-file keys and where the README is.
+        for text in ["--no-karaoke draws it unfilled", "Exit codes: 0 done; 1 an input or output could not be used",
+                     "64 a usage", "130", "line_progress", "/usr/share/doc/lyricposter/README.md"] {
+            XCTAssertTrue(man.contains(text), "the man page says \(text)")
+        }
         XCTAssertTrue(try String(contentsOfFile: usr + "/share/zsh/site-functions/_lyricposter", encoding: .utf8).contains("#compdef lyricposter"))
         XCTAssertTrue(try String(contentsOfFile: usr + "/share/fish/vendor_completions.d/lyricposter.fish", encoding: .utf8).contains("complete -c 'lyricposter'"))
         result = try run(["-n", usr + "/share/bash-completion/completions/lyricposter"], executable: "/bin/bash")
