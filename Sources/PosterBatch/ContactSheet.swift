@@ -47,6 +47,18 @@ public struct ContactSheet {
     }
 
     /// Renders the sheet for `frames` and returns it as PNG bytes.
+    /// `canvas` drawn down to the size of `cell`, for a grid of pictures (`for` names it in errors).
+    static func thumbnail(_ canvas: Canvas, size cell: Rect, for name: String) throws(PosterError) -> Bitmap {
+        do {
+            let small = try Canvas(width: Int(cell.width), height: Int(cell.height))
+            small.draw(canvas, in: Rect(x: 0, y: 0, width: cell.width, height: cell.height))
+            try small.finish()
+            return small.snapshot()
+        } catch {
+            throw PosterError(path: name, reason: "\(error)")
+        }
+    }
+
     /// A cell's caption: its number, its time, and what the instant is when it is not a line
     /// (`intro`, `interlude`, `outro`).
     static func label(_ frame: PlannedFrame) -> String {
@@ -69,14 +81,7 @@ public struct ContactSheet {
             (renderer: FrameRenderer, n: Int) throws(PosterError) in
             let cell = grid.cell(n)
             let thumbnail = try renderer.draw(frames[n].scene) { (canvas, _) throws(PosterError) -> Bitmap in
-                do {
-                    let small = try Canvas(width: Int(cell.width), height: Int(cell.height))
-                    small.draw(canvas, in: Rect(x: 0, y: 0, width: cell.width, height: cell.height))
-                    try small.finish()
-                    return small.snapshot()
-                } catch {
-                    throw PosterError(path: "sheet", reason: "\(error)")
-                }
+                try Self.thumbnail(canvas, size: cell, for: "sheet")
             }
             shared.withValue { $0.draw(thumbnail, in: cell) }
             progress(done.withValue { $0 += 1; return $0 }, frames.count)

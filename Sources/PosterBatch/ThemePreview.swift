@@ -42,14 +42,7 @@ public enum ThemePreview {
             fonts = session.fonts
             let cell = grid.cell(n)
             let thumbnail = try session.makeRenderer().draw(session.scenes.scene(at: instant)) { (canvas, _) throws(PosterError) -> Bitmap in
-                do {
-                    let small = try Canvas(width: Int(cell.width), height: Int(cell.height))
-                    small.draw(canvas, in: Rect(x: 0, y: 0, width: cell.width, height: cell.height))
-                    try small.finish()
-                    return small.snapshot()
-                } catch {
-                    throw PosterError(path: "themes --preview", reason: "\(error)")
-                }
+                try ContactSheet.thumbnail(canvas, size: cell, for: "themes --preview")
             }
             sheet.draw(thumbnail, in: cell)
         }
