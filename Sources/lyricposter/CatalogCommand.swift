@@ -106,7 +106,7 @@ struct CatalogCommand: ParsableCommand {
                            shard.name, totals.songs, totals[.rendered], totals[.skipped], totals[.noLyrics], totals[.failed],
                            totals.frames, totals.sheets > 0 ? ", \(totals.sheets) sheet\(totals.sheets == 1 ? "" : "s")" : "", totals.seconds, totals.report))
         if totals[.busy] > 0 {
-            FileHandle.standardError.write(Data("note: \(totals[.busy]) song(s) were held by another process for over 10 minutes and were left to it (see \(totals.report))\n".utf8))
+            note("\(totals[.busy]) song(s) were held by another process for over 10 minutes and were left to it (see \(totals.report))")
         }
         if totals.interrupted {
             FileHandle.standardError.write(Data("stopped: the songs in place are complete (listed in \(totals.report)); run again to render the rest\n".utf8))
