@@ -286,13 +286,28 @@ final class ReportWriter {
     init(path: String) throws(PosterError) {
         self.path = path
         Self.removeAbandoned(besides: path)
-        staged = try OutputFile.reserve(path)
-        guard let handle = FileHandle(forWritingAtPath: staged.temporary) else {
-            staged.discard()
+        // Made, then locked: another run of the shard starting now may remove it in between, in
+        // which case the lock is on a file no longer there, and another is made.
+        var attempt = 0
+        var made: (staged: OutputFile.StagedFile, lock: FileClaim)?
+        while made == nil {
+            let staged = try OutputFile.reserve(path)
+            if let lock = FileClaim.hold(staged.temporary), lock.isLinked {
+                made = (staged, lock)
+            } else {
+                staged.discard()
+                attempt += 1
+                if attempt == 8 { throw PosterError(path: path, reason: "cannot write: its temporary file keeps being removed") }
+            }
+        }
+        guard let made, let handle = FileHandle(forWritingAtPath: made.staged.temporary) else {
+            made?.lock.unlock()
+            made?.staged.discard()
             throw PosterError(path: path, reason: "cannot write")
         }
+        staged = made.staged
+        lock = made.lock
         self.handle = handle
-        lock = FileClaim.hold(staged.temporary)
     }
 
     /// The temporary reports of `path` (`.<name>.tmp-…`) in its folder.
@@ -301,12 +316,13 @@ final class ReportWriter {
         return names.filter { $0.hasPrefix("." + (name ?? "")) && $0.contains(".jsonl.tmp-") }.sorted()
     }
 
-    /// Removes the temporary reports of this report's shard that no live run holds.
+    /// Removes the temporary reports of this report's shard that no live run holds, each under
+    /// its lock (so a run that has just made one, and locks it now, finds it gone and makes another).
     private static func removeAbandoned(besides path: String) {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
-        for name in temporaries(in: folder, of: url.lastPathComponent) where !FileClaim.isHeld(folder + "/" + name) {
-            unlink(folder + "/" + name)
+        for name in temporaries(in: folder, of: url.lastPathComponent) {
+            FileClaim.hold(folder + "/" + name)?.release()
         }
     }
 

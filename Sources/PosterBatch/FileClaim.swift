@@ -59,13 +59,13 @@ final class FileClaim {
                 if failure == EWOULDBLOCK { return .busy(who.isEmpty ? "another process" : who) }
                 return .failed("\(path): cannot lock: \(OutputFile.errnoReason(failure))")
             }
-            var opened = stat(), named = stat()
-            if fstat(fd, &opened) == 0, stat(path, &named) == 0, opened.st_ino == named.st_ino, opened.st_dev == named.st_dev {
+            let claim = FileClaim(path: path, fd: fd)
+            if claim.isLinked {
                 _ = ftruncate(fd, 0)
                 _ = Array((holder + "\n").utf8).withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-                return .held(FileClaim(path: path, fd: fd))
+                return .held(claim)
             }
-            close(fd)
+            claim.unlock()
         }
         return .busy("another process")
     }
@@ -79,7 +79,8 @@ final class FileClaim {
         return errno == EWOULDBLOCK
     }
 
-    /// Locks a file this process has just created (the temporary report), for `isHeld`.
+    /// Locks an existing file without waiting (a report this run just made, or a killed run's
+    /// left-over one to remove under the lock); nil when another process holds it.
     static func hold(_ path: String) -> FileClaim? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -88,6 +89,12 @@ final class FileClaim {
             return nil
         }
         return FileClaim(path: path, fd: fd)
+    }
+
+    /// True while the locked file is still the one at `path` (nobody removed or replaced it).
+    var isLinked: Bool {
+        var opened = stat(), named = stat()
+        return fd >= 0 && fstat(fd, &opened) == 0 && stat(path, &named) == 0 && opened.st_ino == named.st_ino && opened.st_dev == named.st_dev
     }
 
     /// Removes the file, then lets go of the lock.
