@@ -32,12 +32,12 @@ public enum ThemePreview {
             throw PosterError(path: "themes --preview", reason: "\(error)")
         }
         sheet.fill(Color(red: 0.07, green: 0.07, blue: 0.08))
+        let song = ResolvedSong(lyrics: lyrics, lyricsData: data, lyricsPath: "sample", lyricsSource: "sample", coverData: coverData,
+                                coverPath: cover, coverSource: "file:" + (cover as NSString).lastPathComponent, audio: nil)
         var fonts: FontLibrary?
         for (n, theme) in themes.enumerated() {
             var themed = options
             themed.theme = theme
-            let song = ResolvedSong(lyrics: lyrics, lyricsData: data, lyricsPath: "sample", lyricsSource: "sample", coverData: coverData,
-                                    coverPath: cover, coverSource: "file:" + (cover as NSString).lastPathComponent, audio: nil)
             let session = try PosterSession(song: song, options: themed, fonts: fonts)
             fonts = session.fonts
             let cell = grid.cell(n)
