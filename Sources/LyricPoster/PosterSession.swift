@@ -162,8 +162,8 @@ public final class PosterSession: @unchecked Sendable {
     /// The song's base pictures and their PNG segments, shared by every renderer (see
     /// `Renderer.renderChanges`).
     let bases = FrameBases()
-    /// The thread that prepared the backdrop (nil when it came from the cache).
-    private let preparation: Preparation<Background, PosterError>?
+    /// The thread that prepared the backdrop or loaded it from the cache.
+    private let preparation: BackdropJob
 
     /// Where the cover and lyrics came from (files, sidecars, tags).
     public let song: ResolvedSong
@@ -174,6 +174,28 @@ public final class PosterSession: @unchecked Sendable {
     }
 
     public convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings()) throws(PosterError) {
+        // Cover and lyrics files: the cover is read first and its backdrop started on a thread
+        // of its own, so that it is made while the lyrics are parsed. A lyrics error is still
+        // the one reported when both files are bad.
+        if case .files(let coverPath, let lyricsPath) = source {
+            let coverRead = Result { () throws(PosterError) -> Data in try SongResolver.readCover(coverPath, options: options) }
+            let backdrop = (try? coverRead.get()).flatMap { coverData in
+                coverData.isEmpty ? nil : BackdropJob(coverData: coverData, coverPath: coverPath, options: options, timings: timings)
+            }
+            let song: ResolvedSong
+            do throws(PosterError) {
+                let (lyrics, lyricsData) = try timings.measure("lyrics") { () throws(PosterError) in
+                    try SongResolver.readLyrics(lyricsPath, options: options)
+                }
+                song = ResolvedSong(lyrics: lyrics, lyricsData: lyricsData, lyricsPath: lyricsPath, lyricsSource: "file:" + lyricsPath,
+                                    coverData: try coverRead.get(), coverPath: coverPath, coverSource: "file:" + coverPath, audio: nil)
+            } catch {
+                backdrop?.finish()
+                throw error
+            }
+            try self.init(song: song, options: options, timings: timings, backdrop: backdrop)
+            return
+        }
         let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options) }
         try self.init(song: song, options: options, timings: timings)
     }
@@ -184,40 +206,38 @@ public final class PosterSession: @unchecked Sendable {
     ///   title and artist alone, and a song without cover bytes gets ``PlaceholderCover``.
     /// - Parameter fonts: a font library to share (a catalogue sets fonts up once); by default
     ///   one is made from `options.fonts`.
-    public init(song: ResolvedSong, options: RenderOptions, timings: Timings = Timings(),
-                allowUntitled: Bool = false, fonts sharedFonts: FontLibrary? = nil) throws(PosterError) {
+    public convenience init(song: ResolvedSong, options: RenderOptions, timings: Timings = Timings(),
+                            allowUntitled: Bool = false, fonts sharedFonts: FontLibrary? = nil) throws(PosterError) {
+        try self.init(song: song, options: options, timings: timings, allowUntitled: allowUntitled, fonts: sharedFonts, backdrop: nil)
+    }
+
+    /// `backdrop`: the backdrop's preparation, already started on `song`'s cover bytes (nil: it is
+    /// started here).
+    init(song: ResolvedSong, options: RenderOptions, timings: Timings, allowUntitled: Bool = false,
+         fonts sharedFonts: FontLibrary? = nil, backdrop started: BackdropJob?) throws(PosterError) {
         self.options = options
         self.timings = timings
         self.song = song
         let lyrics = song.lyrics, lyricsPath = song.lyricsPath, lyricsData = song.lyricsData
-        if lyrics.lines.count > options.maxLyricsLines {
-            throw PosterError(path: lyricsPath, reason: "has \(lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines) (see --max-lyrics-lines)")
-        }
-        if !allowUntitled, !lyrics.lines.contains(where: \.isSung) {
-            throw PosterError(path: lyricsPath, reason: "no timed lyric line has any text (only gaps or credits)")
+        do throws(PosterError) {
+            if lyrics.lines.count > options.maxLyricsLines {
+                throw PosterError(path: lyricsPath, reason: "has \(lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines) (see --max-lyrics-lines)")
+            }
+            if !allowUntitled, !lyrics.lines.contains(where: \.isSung) {
+                throw PosterError(path: lyricsPath, reason: "no timed lyric line has any text (only gaps or credits)")
+            }
+        } catch {
+            started?.finish()
+            throw error
         }
         let preset = options.preset
         let geometry = PosterGeometry(preset: preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
-        let coverData = song.coverData, coverPath = song.coverPath
-        let coverDigest = Digest.sha256(coverData)
-        // A backdrop prepared from the same cover bytes for the same canvas and theme by an
-        // earlier run (see BackdropCache); placeholders are made, not cached.
-        let cacheKey = coverData.isEmpty || !options.backdropCache ? nil
-            : BackdropCache.key(coverDigest: coverDigest, geometry: geometry, theme: options.theme, before: options.linesBefore,
-                                after: options.linesAfter, limits: "\(options.limits)")
-        let cached = timings.measure("cache") { cacheKey.flatMap { BackdropCache.load(key: $0, geometry: geometry) } }
-        // Decoding the cover and preparing its backdrop, most of a first poster's time, run on a
-        // thread of their own while this one sets up the fonts and shapes the first lines; the
-        // backdrop is stored in the cache from there too, while frames render.
-        let title = lyrics.metadata.title ?? "", theme = options.theme, limits = options.limits
-        var store: (@Sendable (Background) -> Void)?
-        if let cacheKey {
-            store = { background in timings.measure("cache") { () -> Void in BackdropCache.store(background, key: cacheKey) } }
-        }
-        let preparation = cached != nil ? nil : Preparation<Background, PosterError>({ () throws(PosterError) -> Background in
-            try Self.prepareBackdrop(coverData: coverData, coverPath: coverPath, placeholder: allowUntitled ? title : nil,
-                                     geometry: geometry, theme: theme, limits: limits, timings: timings)
-        }, afterwards: store)
+        // Decoding the cover and preparing its backdrop (or loading it from the cache), most of a
+        // first poster's time, run on a thread of their own while this one sets up the fonts and
+        // shapes the first lines; the backdrop is stored in the cache from there too, while
+        // frames render.
+        let preparation = started ?? BackdropJob(coverData: song.coverData, coverPath: song.coverPath, options: options, timings: timings,
+                                                 placeholder: allowUntitled ? lyrics.metadata.title ?? "" : nil)
         self.preparation = preparation
         let fontResult = Result<FontLibrary, PosterError> { () throws(PosterError) -> FontLibrary in
             try timings.measure("fonts") { () throws(PosterError) -> FontLibrary in
@@ -245,7 +265,7 @@ public final class PosterSession: @unchecked Sendable {
         self.scenes = scenes
         // While the backdrop is made: a text engine for this thread's renderer, its fonts loaded
         // by laying out the first sung scene (colours do not matter to shaping).
-        let engine = preparation == nil ? nil : (try? fontResult.get()).flatMap { try? TextEngine(fonts: $0) }
+        let engine = (try? fontResult.get()).flatMap { try? TextEngine(fonts: $0) }
         if let engine {
             timings.measure("warm-up") {
                 let start = lyrics.lines.first(where: \.isSung)?.start ?? Timestamp(milliseconds: 0)
@@ -254,11 +274,12 @@ public final class PosterSession: @unchecked Sendable {
         }
         let background: Background
         let fonts: FontLibrary
+        let coverDigest: String
         do throws(PosterError) {
-            if let cached { background = cached } else { background = try preparation!.value() }
+            (background, coverDigest) = try preparation.value()
             fonts = try fontResult.get()
         } catch {
-            preparation?.finish()
+            preparation.finish()
             throw error
         }
         self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
@@ -272,20 +293,20 @@ public final class PosterSession: @unchecked Sendable {
             self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
                                                   engine: engine)
         } catch {
-            preparation?.finish()
+            preparation.finish()
             throw error
         }
     }
 
     deinit {
         // The backdrop may still be on its way into the cache.
-        preparation?.finish()
+        preparation.finish()
     }
 
     /// Decodes the cover no larger than it is drawn (see Background.coverSize) and prepares its
     /// backdrop. `placeholder`: the title to seed a made-up cover with when there are no cover
     /// bytes (`follow`), or nil.
-    private static func prepareBackdrop(coverData: Data, coverPath: String, placeholder: String?, geometry: PosterGeometry,
+    fileprivate static func prepareBackdrop(coverData: Data, coverPath: String, placeholder: String?, geometry: PosterGeometry,
                                         theme: Theme, limits: DecodeLimits, timings: Timings) throws(PosterError) -> Background {
         let cover = try timings.measure("decode") { () throws(PosterError) -> Bitmap in
             if let placeholder, coverData.isEmpty {
@@ -349,4 +370,48 @@ public final class PosterSession: @unchecked Sendable {
         let parts: [String] = ["lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest] + o.fingerprint + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))
     }
+}
+
+/// A song's backdrop and the digest of its cover bytes, made on a thread of its own: loaded from
+/// the cache (see BackdropCache) when an earlier run prepared the same cover bytes for the same
+/// canvas and theme, else decoded and prepared, then stored in the cache from that thread.
+/// Placeholders are made, not cached.
+///
+/// The cache's slot is found from the cover's first bytes, so that the decoding starts at once;
+/// meanwhile the calling thread takes the SHA-256 of the whole cover, which a cached entry must
+/// match and a stored one records.
+final class BackdropJob: Sendable {
+    private let work: Preparation<(Background, Bool), PosterError>
+    private let digest: Handoff<String>
+
+    init(coverData: Data, coverPath: String, options: RenderOptions, timings: Timings, placeholder: String? = nil) {
+        let geometry = PosterGeometry(preset: options.preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
+        let theme = options.theme, limits = options.limits
+        let useCache = !coverData.isEmpty && options.backdropCache
+        let before = options.linesBefore, after = options.linesAfter
+        let digest = Handoff<String>()
+        self.digest = digest
+        let slot = Handoff<String?>()
+        work = Preparation({ () throws(PosterError) -> (Background, Bool) in
+            let key = useCache ? BackdropCache.key(cover: coverData, geometry: geometry, theme: theme, before: before, after: after,
+                                                   limits: "\(limits)") : nil
+            slot.set(key)
+            if let key, let cached = timings.measure("cache", { BackdropCache.load(key: key, geometry: geometry) }),
+               cached.coverDigest == digest.value() {
+                return (cached.background, true)
+            }
+            return (try PosterSession.prepareBackdrop(coverData: coverData, coverPath: coverPath, placeholder: placeholder,
+                                                      geometry: geometry, theme: theme, limits: limits, timings: timings), false)
+        }, afterwards: { made in
+            guard !made.1, let key = slot.value() else { return }
+            timings.measure("cache") { () -> Void in BackdropCache.store(made.0, key: key, coverDigest: digest.value()) }
+        })
+        digest.set(Digest.sha256(coverData))
+    }
+
+    /// The backdrop and the cover's SHA-256, once made.
+    func value() throws(PosterError) -> (Background, String) { (try work.value().0, digest.value()) }
+
+    /// Waits until the backdrop is stored too.
+    func finish() { work.finish() }
 }

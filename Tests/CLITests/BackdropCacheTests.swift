@@ -46,4 +46,40 @@ final class BackdropCacheTests: CLITestCase {
         XCTAssertEqual(off.status, 0, off.stderr)
         XCTAssertEqual(try entries().count, 2)
     }
+
+    /// Entries are found by the cover's size and first 64 KB, and used only for the cover whose
+    /// whole SHA-256 they hold: two covers alike in both take turns in one slot, each drawn as
+    /// itself, never as the other.
+    func testCoversWithTheSameBeginningAndSizeAreNeverTakenForEachOther() throws {
+        // Two different pictures behind the same 64 KB comment, padded after their end to the
+        // same size (decoders stop at the end-of-image marker).
+        let first = try Data(contentsOf: URL(fileURLWithPath: cover))
+        let made = try run(["frame", cover, lyrics, "--at", "0:40", "-o", temp("other.jpg"), "--size", "540x960"])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let second = try Data(contentsOf: URL(fileURLWithPath: temp("other.jpg")))
+        let comment = Data([0xFF, 0xD8, 0xFF, 0xFE, 0xFF, 0xFF]) + Data(repeating: 0x4C, count: 0xFFFF - 2)
+        var a = comment + first.dropFirst(2), b = comment + second.dropFirst(2)
+        let size = max(a.count, b.count)
+        a += Data(count: size - a.count)
+        b += Data(count: size - b.count)
+        XCTAssertEqual(a.prefix(64 << 10), b.prefix(64 << 10))
+        XCTAssertNotEqual(a, b)
+        try a.write(to: URL(fileURLWithPath: temp("a.jpg")))
+        try b.write(to: URL(fileURLWithPath: temp("b.jpg")))
+        try FileManager.default.removeItem(atPath: cacheHome)
+        func frame(_ cover: String, _ name: String, cache: Bool) throws -> Data {
+            let result = try run(["frame", temp(cover), lyrics, "--at", "0:20", "-o", temp(name), "--size", "540x960"],
+                                 environment: cache ? [:] : ["LYRICPOSTER_NO_CACHE": "1"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try Data(contentsOf: URL(fileURLWithPath: temp(name)))
+        }
+        let aAlone = try frame("a.jpg", "a-alone.png", cache: false), bAlone = try frame("b.jpg", "b-alone.png", cache: false)
+        XCTAssertNotEqual(aAlone, bAlone)
+        XCTAssertEqual(try frame("a.jpg", "a-cold.png", cache: true), aAlone)
+        XCTAssertEqual(try entries().count, 1)
+        XCTAssertEqual(try frame("b.jpg", "b-cold.png", cache: true), bAlone, "b was drawn with a's backdrop")
+        XCTAssertEqual(try entries().count, 1, "one slot for both")
+        XCTAssertEqual(try frame("b.jpg", "b-warm.png", cache: true), bAlone)
+        XCTAssertEqual(try frame("a.jpg", "a-again.png", cache: true), aAlone, "a was drawn with b's backdrop")
+    }
 }

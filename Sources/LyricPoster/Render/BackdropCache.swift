@@ -5,33 +5,44 @@ import PosterGraphics
 /// `~/.cache/…`), keyed by the cover's bytes, the canvas and the theme: a cold `frame` of a cover
 /// seen before skips decoding it and preparing its backdrop.
 ///
-/// Never a correctness risk: an entry is read only whole, with its key and a CRC-32 of its bytes
-/// matching; anything else is ignored (and rewritten). Entries are written to a temporary file
+/// An entry is found by a quick key (the cover's size and the digest of its first 64 KB, besides
+/// the canvas and theme), so that a cover never seen starts decoding at once, without reading all
+/// its bytes first; the entry holds the SHA-256 of the whole cover, and is used only when it is
+/// that of the cover in hand (`coverDigest`). Two covers with the same beginning and size share
+/// the slot, each correct in turn.
+///
+/// Never a correctness risk: an entry is read only whole, with its key, its cover's digest and a
+/// CRC-32 of its bytes matching; anything else is ignored (and rewritten). Entries are written to a temporary file
 /// and renamed, so concurrent runs never see half an entry; the folder is kept under
 /// `maxBytes` by removing the least recently used entries. `LYRICPOSTER_NO_CACHE=1` turns it off.
 enum BackdropCache {
     static let maxBytes = 256 << 20
-    static let magic = Array("LPBACKDROP1\n".utf8)
+    static let magic = Array("LPBACKDROP2\n".utf8)
+    /// The cover's first bytes, read for the quick key.
+    static let quickPrefix = 64 << 10
 
     static var folder: String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let off = environment["LYRICPOSTER_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
-        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/lyricposter/backdrops" }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+        func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+        if let off = variable("LYRICPOSTER_NO_CACHE"), !off.isEmpty, off != "0" { return nil }
+        if let xdg = variable("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/lyricposter/backdrops" }
+        guard let home = variable("HOME"), home.hasPrefix("/") else { return nil }
         return home + "/.cache/lyricposter/backdrops"
     }
 
-    /// What a backdrop depends on: the cover's bytes, the canvas, the lines around the current
-    /// one (they shape the text zones), the theme and the renderer's version.
-    /// `limits`: the decoding limits, so that a cover refused under stricter ones is not served.
-    static func key(coverDigest: String, geometry: PosterGeometry, theme: Theme, before: Int, after: Int, limits: String) -> String {
+    /// The slot of a backdrop: the cover's size and first bytes (see ``quickPrefix``), the canvas,
+    /// the lines around the current one (they shape the text zones), the theme and the renderer's
+    /// version. `limits`: the decoding limits, so that a cover refused under stricter ones is not
+    /// served.
+    static func key(cover: Data, geometry: PosterGeometry, theme: Theme, before: Int, after: Int, limits: String) -> String {
         let p = geometry.preset
-        return Digest.sha256(["backdrop-\(FrameRenderer.version)", coverDigest, "\(p.width)x\(p.height)", p.arrangement.rawValue,
+        let quick = "\(cover.count):" + Digest.sha256(cover.prefix(quickPrefix))
+        return Digest.sha256(["backdrop-\(FrameRenderer.version)", quick, "\(p.width)x\(p.height)", p.arrangement.rawValue,
                               "\(p.isLockScreen)", "\(before)", "\(after)", "\(theme)", limits].joined(separator: "\n")
                              + (p.safeArea.map { "\n\($0)" } ?? ""))
     }
 
-    static func load(key: String, geometry: PosterGeometry) -> Background? {
+    /// The backdrop in `key`'s slot, and the SHA-256 of the cover it was made from.
+    static func load(key: String, geometry: PosterGeometry) -> (background: Background, coverDigest: String)? {
         // Read as it is (no copy into an array): the pixels are copied once, into the bitmap.
         guard let folder, let bytes = FileManager.default.contents(atPath: folder + "/" + key) else { return nil }
         guard bytes.startIndex == 0, bytes.count > magic.count + 64 + 4, Array(bytes.prefix(magic.count)) == magic else { return nil }
@@ -39,7 +50,7 @@ enum BackdropCache {
         var trailer = Reader(bytes: bytes, offset: bytes.count - 4)
         var reader = Reader(bytes: bytes, offset: magic.count)
         guard String(decoding: reader.take(64) ?? Data(), as: UTF8.self) == key,
-              let stored = trailer.u32(), Checksum.crc32(body) == stored
+              let stored = trailer.u32(), Checksum.crc32(body) == stored, let digest = reader.take(64)
         else { return nil }
         touch(folder + "/" + key)
         guard let tint = reader.color(), let average = reader.color(), let hasVibrant = reader.u32(),
@@ -51,14 +62,16 @@ enum BackdropCache {
         guard hasFrost == 0 || frost != nil, bitmap.width == geometry.preset.width, bitmap.height == geometry.preset.height
         else { return nil }
         let palette = Palette(scheme: scheme == 1 ? .light : .dark, text: text, current: current, duet: duet)
-        return Background(geometry: geometry, bitmap: bitmap, tint: tint, average: average, vibrant: hasVibrant == 1 ? vibrant : nil,
-                          muted: muted, palette: palette, frost: frost)
+        return (Background(geometry: geometry, bitmap: bitmap, tint: tint, average: average, vibrant: hasVibrant == 1 ? vibrant : nil,
+                           muted: muted, palette: palette, frost: frost), String(decoding: digest, as: UTF8.self))
     }
 
-    /// Writes `background` (best effort: a cache that cannot be written is no error).
-    static func store(_ background: Background, key: String) {
+    /// Writes `background`, made from the cover whose SHA-256 is `coverDigest`, into `key`'s slot
+    /// (best effort: a cache that cannot be written is no error).
+    static func store(_ background: Background, key: String, coverDigest: String) {
         guard let folder else { return }
-        var out = magic + Array(key.utf8)
+        precondition(coverDigest.utf8.count == 64)
+        var out = magic + Array(key.utf8) + Array(coverDigest.utf8)
         func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out += $0 } }
         func color(_ c: Color) { for v in [c.red, c.green, c.blue, c.alpha] { withUnsafeBytes(of: v.bitPattern.littleEndian) { out += $0 } } }
         func bitmap(_ b: Bitmap) {
