@@ -55,7 +55,14 @@ public final class Renderer {
     func startCanvas(backdrop: Bool) throws(GraphicsError) -> Canvas {
         let geometry = background.geometry
         let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
-        if backdrop { canvas.draw(background.bitmap, in: Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height))) }
+        guard backdrop else { return canvas }
+        let bitmap = background.bitmap
+        if bitmap.width == canvas.width, bitmap.height == canvas.height {
+            // Painted over a clear canvas, the backdrop's pixels are copied as they are: copy them.
+            canvas.copyRows(0..<canvas.height, from: bitmap)
+        } else {
+            canvas.draw(bitmap, in: Rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)))
+        }
         return canvas
     }
 
