@@ -135,6 +135,13 @@ public final class FrameRenderer {
     /// `motion`: the picture in the middle of a change of lines (see ``Motion``), drawn whole.
     public func render(_ scene: Scene, motion: Motion? = nil, whole: Bool = false) throws(PosterError) -> RenderedFrame {
         if options.textLayer || motion != nil {
+            if !options.textLayer, let motion, options.compression == .fast {
+                let frame: Renderer.Frame
+                do { frame = try renderer.render(scene, motion: motion, timings: timings) } catch {
+                    throw PosterError(path: "frame", reason: "\(error)")
+                }
+                return RenderedFrame(png: try encodeWhole(frame.canvas), report: FrameReport(scene: scene, frame: frame), scene: scene)
+            }
             let (png, report) = try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
                 try timings.measure("encode") { () throws(PosterError) in
                     do { return try PNG.encode(pixels, method: options.compression.method) } catch {
@@ -144,10 +151,18 @@ public final class FrameRenderer {
             }
             return RenderedFrame(png: png, report: report, scene: scene)
         }
-        let (png, report) = try produce(scene, whole: whole) { (rgb, changed, base) throws(PosterError) in
-            try encode(rgb, changed: changed, base: base)
+        let (png, report) = try produce(scene, whole: whole, encodeWhole: options.compression == .fast ? encodeWhole : nil) {
+            (rgb, changed, base) throws(PosterError) in try encode(rgb, changed: changed, base: base)
         }
         return RenderedFrame(png: png, report: report, scene: scene)
+    }
+
+    /// A frame drawn whole, over no base, converted and compressed chunk by chunk on the cores
+    /// (the bytes of converting it whole, then `encode`).
+    private func encodeWhole(_ canvas: Canvas) throws(PosterError) -> [UInt8] {
+        try timings.measure("encode") { () throws(PosterError) in
+            do { return try canvas.opaquePNG() } catch { throw PosterError(path: "frame", reason: "\(error)") }
+        }
     }
 
     /// Draws `scene` whole (in the middle of `motion`, if any) and hands `body` its pixels: with
@@ -188,7 +203,9 @@ public final class FrameRenderer {
 
     /// Draws `scene` (from a base where it can) and gives `consume` the RGB pixels, the rows that
     /// differ from the base (nil when drawn whole) and the base they were drawn over.
-    private func produce<T>(_ scene: Scene, whole: Bool,
+    /// `encodeWhole`: what to make of a frame drawn whole over no base, from its canvas, instead of
+    /// converting it and calling `consume`.
+    private func produce<T>(_ scene: Scene, whole: Bool, encodeWhole: ((Canvas) throws(PosterError) -> T)? = nil,
                             _ consume: (UnsafeBufferPointer<UInt8>, [Range<Int>]?, FrameBase?) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
         let layout = renderer.layout(scene, timings: timings)
         let renderer = self.renderer
@@ -233,6 +250,9 @@ public final class FrameRenderer {
         let frame: Renderer.Frame
         do { frame = try renderer.render(scene, layout: layout, timings: timings) } catch {
             throw PosterError(path: "frame", reason: "\(error)")
+        }
+        if let encodeWhole, work?.base == nil {
+            return (try encodeWhole(frame.canvas), FrameReport(scene: scene, frame: frame))
         }
         let pixels = try timings.measure("convert") { () throws(PosterError) in
             do { return try frame.canvas.pixels(opaque: true) } catch { throw PosterError(path: "frame", reason: "\(error)") }

@@ -55,6 +55,16 @@ extension Canvas {
         cairo_surface_mark_dirty_rectangle(surface, 0, Int32(rows.lowerBound), Int32(width), Int32(rows.count))
     }
 
+    /// The canvas as an opaque RGB PNG, the bytes of `PNG.encode(pixels(opaque: true), method:
+    /// .isalOwnTables)`, converted chunk by chunk by the threads that compress them (no whole RGB
+    /// copy first).
+    public func opaquePNG() throws(GraphicsError) -> [UInt8] {
+        try finish()
+        guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
+        return try PNG.RowsEncoder.encodeOpaque(argb: data, stride: Int(cairo_image_surface_get_stride(surface)), width: width,
+                                                height: height)
+    }
+
     /// Encodes the canvas as PNG; `opaque` drops the alpha channel (RGB PNG).
     public func pngData(opaque: Bool = true, compression: PNG.Compression = .fast) throws(GraphicsError) -> [UInt8] {
         try PNG.encode(try pixels(opaque: opaque), method: compression.method)

@@ -149,16 +149,27 @@ extension PNG {
         /// the work was shared.
         static func compress(_ jobs: [(chunk: Int, pixels: UnsafePointer<UInt8>)], rowBytes: Int, rows: (Int) -> Range<Int>,
                              level: Int32 = level) throws(GraphicsError) -> [Int: Segment] {
-            let workers = jobs.count >= parallelChunks ? ProcessInfo.processInfo.activeProcessorCount : 1
+            let chunkRows = jobs.map { rows($0.chunk) }
+            // The pixels stay put and unchanged until every worker is done (compressEach returns).
+            nonisolated(unsafe) let jobs = jobs
+            return try compressEach(jobs.count) { (k) throws(GraphicsError) -> (Int, Segment) in
+                (jobs[k].chunk, try compress(jobs[k].pixels, rowBytes: rowBytes, rows: chunkRows[k], level: level))
+            }
+        }
+
+        /// Makes `count` segments with `make` (given 0..<count, it returns the chunk and its
+        /// segment), shared between the cores from `parallelChunks` up, else on this thread.
+        static func compressEach(_ count: Int, _ make: @Sendable (Int) throws(GraphicsError) -> (Int, Segment)) throws(GraphicsError) -> [Int: Segment] {
+            let workers = count >= parallelChunks ? ProcessInfo.processInfo.activeProcessorCount : 1
             guard workers > 1 else {
                 var made: [Int: Segment] = [:]
-                for job in jobs { made[job.chunk] = try compress(job.pixels, rowBytes: rowBytes, rows: rows(job.chunk), level: level) }
+                for k in 0..<count {
+                    let (chunk, segment) = try make(k)
+                    made[chunk] = segment
+                }
                 return made
             }
             let results = Guarded((made: [Int: Segment](), error: GraphicsError?.none))
-            let chunkRows = (0..<jobs.count).map { rows(jobs[$0].chunk) }
-            // The pixels stay put and unchanged until every worker is done (concurrentPerform returns).
-            nonisolated(unsafe) let jobs = jobs
             // The lock is taken once on each side of the hand-over as well: what this thread wrote
             // (the pixels) happens before the workers read it, as ThreadSanitizer can see it.
             results.withLock { _ in }
@@ -166,8 +177,11 @@ extension PNG {
                 results.withLock { _ in }
                 var mine: [Int: Segment] = [:]
                 var failure: GraphicsError?
-                for k in Swift.stride(from: worker, to: jobs.count, by: workers) {
-                    do throws(GraphicsError) { mine[jobs[k].chunk] = try compress(jobs[k].pixels, rowBytes: rowBytes, rows: chunkRows[k], level: level) } catch {
+                for k in Swift.stride(from: worker, to: count, by: workers) {
+                    do throws(GraphicsError) {
+                        let (chunk, segment) = try make(k)
+                        mine[chunk] = segment
+                    } catch {
                         failure = error
                         break
                     }
@@ -180,6 +194,33 @@ extension PNG {
             let (made, error) = results.withLock { ($0.made, $0.error) }
             if let error { throw error }
             return made
+        }
+
+        /// Encodes premultiplied ARGB32 pixels (a canvas's: `stride` bytes a row) as opaque RGB,
+        /// the bytes of `PNG.encode(_:method: .isalOwnTables)` of their RGB conversion: each
+        /// chunk's rows (and the row above it) are converted by the thread that compresses them.
+        public static func encodeOpaque(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int,
+                                        height: Int) throws(GraphicsError) -> [UInt8] {
+            precondition(width > 0 && height > 0 && stride >= width * 4)
+            let n = chunkRows, chunks = (height + n - 1) / n, rowBytes = width * channels
+            nonisolated(unsafe) let pixels = pixels
+            let made = try compressEach(chunks) { (c) throws(GraphicsError) -> (Int, Segment) in
+                let rows = c * n ..< min(height, (c + 1) * n)
+                let first = max(0, rows.lowerBound - 1)
+                let count = rows.upperBound - first
+                let rgb = [UInt8](unsafeUninitializedCapacity: count * rowBytes) { buffer, initialized in
+                    lp_argb32_to_rgb(pixels + first * stride, UInt32(width), UInt32(count), stride, 1, buffer.baseAddress)
+                    initialized = count * rowBytes
+                }
+                // Rows counted from `first`: the chunk's first row keeps the row above it (Up), or
+                // is the picture's first row (no filter).
+                let segment = try rgb.withUnsafeBufferPointer { (buffer) throws(GraphicsError) -> Segment in
+                    try compress(buffer.baseAddress!, rowBytes: rowBytes, rows: rows.lowerBound - first ..< rows.upperBound - first,
+                                 level: level)
+                }
+                return (c, segment)
+            }
+            return try assemble((0..<chunks).map { made[$0]! }, width: width, height: height, channels: channels)
         }
 
         /// Chunks below which a frame is compressed on the calling thread: a frame compressed whole
