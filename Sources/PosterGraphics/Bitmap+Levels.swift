@@ -7,12 +7,10 @@ extension Bitmap {
     public func halved() -> Bitmap? {
         let w = width / 2, h = height / 2
         guard w > 0, h > 0 else { return nil }
-        let out = [UInt8](unsafeUninitializedCapacity: w * 4 * h) { buffer, count in
+        let out = LargeBuffers.bytes(w * 4 * h) { out in
             pixels.withUnsafeBytes { src in
-                lp_halve_argb32(src.bindMemory(to: UInt8.self).baseAddress, stride, Int32(width), Int32(height),
-                                buffer.baseAddress, w * 4)
+                lp_halve_argb32(src.bindMemory(to: UInt8.self).baseAddress, stride, Int32(width), Int32(height), out, w * 4)
             }
-            count = w * 4 * h
         }
         return Bitmap(width: w, height: h, stride: w * 4, pixels: out)
     }

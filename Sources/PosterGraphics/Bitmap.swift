@@ -1,4 +1,5 @@
 import CPNGShim
+import Glibc
 /// Pixels in Cairo's `CAIRO_FORMAT_ARGB32` layout: premultiplied alpha, one native-endian
 /// `UInt32` per pixel (`0xAARRGGBB`), rows `stride` bytes apart.
 ///
@@ -16,7 +17,7 @@ public struct Bitmap: Sendable, Equatable {
         self.width = width
         self.height = height
         self.stride = width * 4
-        self.pixels = [UInt8](repeating: 0, count: width * 4 * height)
+        self.pixels = LargeBuffers.bytes(width * 4 * height) { memset($0, 0, width * 4 * height) }
     }
 
     public init(width: Int, height: Int, stride: Int, pixels: [UInt8]) {

@@ -11,7 +11,7 @@ extension Canvas {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return Bitmap(width: width, height: height) }
-        let pixels = [UInt8](UnsafeBufferPointer(start: data, count: stride * height))
+        let pixels = LargeBuffers.bytes(stride * height) { memcpy($0, data, stride * height) }
         return Bitmap(width: width, height: height, stride: stride, pixels: pixels)
     }
 
@@ -21,9 +21,8 @@ extension Canvas {
         guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
         let stride = Int(cairo_image_surface_get_stride(surface))
         let channels = opaque ? 3 : 4
-        let bytes = [UInt8](unsafeUninitializedCapacity: width * height * channels) { buffer, count in
-            lp_argb32_to_rgb(data, UInt32(width), UInt32(height), stride, opaque ? 1 : 0, buffer.baseAddress)
-            count = width * height * channels
+        let bytes = LargeBuffers.bytes(width * height * channels) { out in
+            lp_argb32_to_rgb(data, UInt32(width), UInt32(height), stride, opaque ? 1 : 0, out)
         }
         return PixelBuffer(width: width, height: height, channels: channels, bytes: bytes)
     }

@@ -30,6 +30,9 @@ public final class Canvas {
             cairo_surface_destroy(surface)
             throw .cairo(String(cString: cairo_status_to_string(status)))
         }
+        // Cleared by the allocator, not yet touched.
+        LargeBuffers.adviseHugePages(cairo_image_surface_get_data(surface),
+                                     count: Int(cairo_image_surface_get_stride(surface)) * height)
         guard let cr = cairo_create(surface) else {
             cairo_surface_destroy(surface)
             throw .cairo("out of memory")

@@ -24,7 +24,10 @@ enum JPEG {
             let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
             let format = cmyk ? TJPF_CMYK : TJPF_BGRA
             // Not zeroed first: a successful decode writes every pixel, and a failed one is thrown away.
-            var pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 4) { _, count in count = outWidth * outHeight * 4 }
+            var pixels = [UInt8](unsafeUninitializedCapacity: outWidth * outHeight * 4) { buffer, count in
+                LargeBuffers.adviseHugePages(buffer.baseAddress, count: buffer.count)
+                count = outWidth * outHeight * 4
+            }
             func run(_ flags: Int32) -> Int32 {
                 data.withUnsafeBytes { raw in
                     pixels.withUnsafeMutableBytes { out in
