@@ -173,14 +173,19 @@ public final class PosterSession: @unchecked Sendable {
         try self.init(source: .files(cover: coverPath, lyrics: lyricsPath), options: options, timings: timings)
     }
 
-    public convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings()) throws(PosterError) {
+    /// - Parameter oneFrame: the caller renders one picture (`frame`, `card`): the cover's thread,
+    ///   once the backdrop is made, compresses its PNG segments ahead while that picture is drawn
+    ///   (see `PNG.SegmentsAhead`). Batches share segments their own way and leave it off.
+    public convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings(),
+                            oneFrame: Bool = false) throws(PosterError) {
         // Cover and lyrics files: the cover is read first and its backdrop started on a thread
         // of its own, so that it is made while the lyrics are parsed. A lyrics error is still
         // the one reported when both files are bad.
         if case .files(let coverPath, let lyricsPath) = source {
             let coverRead = Result { () throws(PosterError) -> Data in try SongResolver.readCover(coverPath, options: options) }
             let backdrop = (try? coverRead.get()).flatMap { coverData in
-                coverData.isEmpty ? nil : BackdropJob(coverData: coverData, coverPath: coverPath, options: options, timings: timings)
+                coverData.isEmpty ? nil : BackdropJob(coverData: coverData, coverPath: coverPath, options: options, timings: timings,
+                                                      segmentsAhead: oneFrame)
             }
             let song: ResolvedSong
             do throws(PosterError) {
@@ -193,11 +198,11 @@ public final class PosterSession: @unchecked Sendable {
                 backdrop?.finish()
                 throw error
             }
-            try self.init(song: song, options: options, timings: timings, backdrop: backdrop)
+            try self.init(song: song, options: options, timings: timings, backdrop: backdrop, oneFrame: oneFrame)
             return
         }
         let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options) }
-        try self.init(song: song, options: options, timings: timings)
+        try self.init(song: song, options: options, timings: timings, backdrop: nil, oneFrame: oneFrame)
     }
 
     /// Prepares a song already found and read.
@@ -214,7 +219,7 @@ public final class PosterSession: @unchecked Sendable {
     /// `backdrop`: the backdrop's preparation, already started on `song`'s cover bytes (nil: it is
     /// started here).
     init(song: ResolvedSong, options: RenderOptions, timings: Timings, allowUntitled: Bool = false,
-         fonts sharedFonts: FontLibrary? = nil, backdrop started: BackdropJob?) throws(PosterError) {
+         fonts sharedFonts: FontLibrary? = nil, backdrop started: BackdropJob?, oneFrame: Bool = false) throws(PosterError) {
         self.options = options
         self.timings = timings
         self.song = song
@@ -237,7 +242,7 @@ public final class PosterSession: @unchecked Sendable {
         // shapes the first lines; the backdrop is stored in the cache from there too, while
         // frames render.
         let preparation = started ?? BackdropJob(coverData: song.coverData, coverPath: song.coverPath, options: options, timings: timings,
-                                                 placeholder: allowUntitled ? lyrics.metadata.title ?? "" : nil)
+                                                 placeholder: allowUntitled ? lyrics.metadata.title ?? "" : nil, segmentsAhead: oneFrame)
         self.preparation = preparation
         let fontResult = Result<FontLibrary, PosterError> { () throws(PosterError) -> FontLibrary in
             try timings.measure("fonts") { () throws(PosterError) -> FontLibrary in
@@ -275,8 +280,9 @@ public final class PosterSession: @unchecked Sendable {
         let background: Background
         let fonts: FontLibrary
         let coverDigest: String
+        let ahead: PNG.SegmentsAhead?
         do throws(PosterError) {
-            (background, coverDigest) = try preparation.value()
+            (background, coverDigest, ahead) = try preparation.value()
             fonts = try fontResult.get()
         } catch {
             preparation.finish()
@@ -291,7 +297,7 @@ public final class PosterSession: @unchecked Sendable {
         self.lyricsDigest = Digest.sha256(lyricsData)
         do throws(PosterError) {
             self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
-                                                  engine: engine)
+                                                  engine: engine, ahead: ahead)
         } catch {
             preparation.finish()
             throw error
@@ -300,6 +306,7 @@ public final class PosterSession: @unchecked Sendable {
 
     deinit {
         // The backdrop may still be on its way into the cache.
+        preparation.stopSegmentsAhead()
         preparation.finish()
     }
 
@@ -381,10 +388,13 @@ public final class PosterSession: @unchecked Sendable {
 /// meanwhile the calling thread takes the SHA-256 of the whole cover, which a cached entry must
 /// match and a stored one records.
 final class BackdropJob: Sendable {
-    private let work: Preparation<(Background, Bool), PosterError>
+    private let work: Preparation<(Background, Bool, PNG.SegmentsAhead?), PosterError>
     private let digest: Handoff<String>
 
-    init(coverData: Data, coverPath: String, options: RenderOptions, timings: Timings, placeholder: String? = nil) {
+    /// `segmentsAhead`: once the backdrop is handed over, compress its PNG segments on this
+    /// thread until the first frame is encoded (see `PNG.SegmentsAhead`), before storing it.
+    init(coverData: Data, coverPath: String, options: RenderOptions, timings: Timings, placeholder: String? = nil,
+         segmentsAhead: Bool = false) {
         let geometry = PosterGeometry(preset: options.preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
         let theme = options.theme, limits = options.limits
         let useCache = !coverData.isEmpty && options.backdropCache
@@ -392,17 +402,19 @@ final class BackdropJob: Sendable {
         let digest = Handoff<String>()
         self.digest = digest
         let slot = Handoff<String?>()
-        work = Preparation({ () throws(PosterError) -> (Background, Bool) in
+        work = Preparation({ () throws(PosterError) -> (Background, Bool, PNG.SegmentsAhead?) in
             let key = useCache ? BackdropCache.key(cover: coverData, geometry: geometry, theme: theme, before: before, after: after,
                                                    limits: "\(limits)") : nil
             slot.set(key)
             if let key, let cached = timings.measure("cache", { BackdropCache.load(key: key, geometry: geometry) }),
                cached.coverDigest == digest.value() {
-                return (cached.background, true)
+                return (cached.background, true, segmentsAhead ? PNG.SegmentsAhead(cached.background.bitmap) : nil)
             }
-            return (try PosterSession.prepareBackdrop(coverData: coverData, coverPath: coverPath, placeholder: placeholder,
-                                                      geometry: geometry, theme: theme, limits: limits, timings: timings), false)
+            let made = try PosterSession.prepareBackdrop(coverData: coverData, coverPath: coverPath, placeholder: placeholder,
+                                                         geometry: geometry, theme: theme, limits: limits, timings: timings)
+            return (made, false, segmentsAhead ? PNG.SegmentsAhead(made.bitmap) : nil)
         }, afterwards: { made in
+            made.2?.run()
             guard !made.1, let key = slot.value() else { return }
             timings.measure("cache") { () -> Void in BackdropCache.store(made.0, key: key, coverDigest: digest.value()) }
         })
@@ -410,7 +422,15 @@ final class BackdropJob: Sendable {
     }
 
     /// The backdrop and the cover's SHA-256, once made.
-    func value() throws(PosterError) -> (Background, String) { (try work.value().0, digest.value()) }
+    func value() throws(PosterError) -> (Background, String, PNG.SegmentsAhead?) {
+        let made = try work.value()
+        return (made.0, digest.value(), made.2)
+    }
+
+    /// Ends the segments made ahead, if any (the session is done with them).
+    func stopSegmentsAhead() {
+        (try? work.value())?.2?.stop()
+    }
 
     /// Waits until the backdrop is stored too.
     func finish() { work.finish() }

@@ -65,7 +65,7 @@ struct CardCommand: ParsableCommand {
         try picture.checkTargets(out, inputs: song.source.paths)
         let clock = Timings()
         do {
-            let session = try PosterSession(source: song.source, options: try render.renderOptions(), timings: clock)
+            let session = try PosterSession(source: song.source, options: try render.renderOptions(), timings: clock, oneFrame: true)
             session.warnings.forEach(warn)
             try picture.deliver(try session.renderCard(choice), to: out, clock: clock)
         } catch {

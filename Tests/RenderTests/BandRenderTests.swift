@@ -176,6 +176,46 @@ final class BandRenderTests: XCTestCase {
         XCTAssertEqual(back.rgba(x: 1, y: 0).a, 128)
         XCTAssertEqual(back.rgba(x: 0, y: 1).a, 0)
     }
+
+    /// A canvas encoded chunk by chunk from its own pixels gives the bytes of converting it whole
+    /// and encoding that; segments made ahead from the picture it was drawn over are taken only
+    /// where its rows are still that picture's: all made, some made, or none, the bytes are the
+    /// same.
+    func testCanvasEncodedByChunksAndWithSegmentsAheadGivesTheWholeFramesBytes() throws {
+        let width = 150, height = 300  // 10 chunks, the last one short
+        let picture = try Canvas(width: width, height: height)
+        picture.fillVerticalGradient(Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
+                                     stops: [(0, Color(red: 0.9, green: 0.2, blue: 0.1)), (1, Color(red: 0.1, green: 0.3, blue: 0.8))])
+        try picture.finish()
+        let backdrop = picture.snapshot()
+        func drawn() throws -> Canvas {
+            let canvas = try Canvas(width: width, height: height)
+            canvas.copyRows(0..<height, from: backdrop)
+            // Rows 100-139 change; rows 0-99 and 140-299 stay the backdrop's.
+            canvas.fill(Rect(x: 10, y: 100, width: 50, height: 40), color: Color(red: 0, green: 1, blue: 0))
+            try canvas.finish()
+            return canvas
+        }
+        let whole = try PNG.encode(try drawn().pixels(opaque: true), method: .isalOwnTables)
+        XCTAssertTrue(try drawn().opaquePNG() == whole, "chunk by chunk")
+        let allMade = PNG.SegmentsAhead(backdrop)
+        allMade.run()
+        XCTAssertTrue(try drawn().opaquePNG(reusing: allMade) == whole, "every segment made ahead")
+        let noneMade = PNG.SegmentsAhead(backdrop)
+        noneMade.stop()
+        noneMade.run()
+        XCTAssertTrue(try drawn().opaquePNG(reusing: noneMade) == whole, "none made ahead")
+        // Made from another picture: never taken for this one.
+        let other = try Canvas(width: width, height: height)
+        other.fill(Color(red: 0.5, green: 0.5, blue: 0.5))
+        try other.finish()
+        let wrong = PNG.SegmentsAhead(other.snapshot())
+        wrong.run()
+        XCTAssertTrue(try drawn().opaquePNG(reusing: wrong) == whole, "made from another picture")
+        let decoded = try ImageDecoder.decode(Data(whole))
+        XCTAssertEqual(decoded.rgba(x: 20, y: 120).g, 255)
+        XCTAssertEqual(decoded.rgba(x: 20, y: 50).r, backdrop.rgba(x: 20, y: 50).r)
+    }
 }
 
 /// A list the threads of a test append to.

@@ -81,9 +81,14 @@ public final class FrameRenderer {
     /// `lines` each frame is another line, and remembering would only cost time and memory.
     private let memory = PNG.RowsEncoder.Memory()
 
+    /// Segments of the backdrop made ahead on another thread (see `PNG.SegmentsAhead`).
+    private let ahead: PNG.SegmentsAhead?
+
     /// `engine`: a text engine over `fonts` made (and warmed) on this thread already.
+    /// `ahead`: the backdrop's segments, being made ahead for the first frame.
     init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases,
-         engine given: TextEngine? = nil) throws(PosterError) {
+         engine given: TextEngine? = nil, ahead: PNG.SegmentsAhead? = nil) throws(PosterError) {
+        self.ahead = ahead
         let engine: TextEngine
         if let given { engine = given } else {
             do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
@@ -161,7 +166,7 @@ public final class FrameRenderer {
     /// (the bytes of converting it whole, then `encode`).
     private func encodeWhole(_ canvas: Canvas) throws(PosterError) -> [UInt8] {
         try timings.measure("encode") { () throws(PosterError) in
-            do { return try canvas.opaquePNG() } catch { throw PosterError(path: "frame", reason: "\(error)") }
+            do { return try canvas.opaquePNG(reusing: ahead) } catch { throw PosterError(path: "frame", reason: "\(error)") }
         }
     }
 

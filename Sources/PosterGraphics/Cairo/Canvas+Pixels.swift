@@ -57,11 +57,12 @@ extension Canvas {
     /// The canvas as an opaque RGB PNG, the bytes of `PNG.encode(pixels(opaque: true), method:
     /// .isalOwnTables)`, converted chunk by chunk by the threads that compress them (no whole RGB
     /// copy first).
-    public func opaquePNG() throws(GraphicsError) -> [UInt8] {
+    /// `reusing`: segments made ahead from the picture the canvas was drawn over.
+    public func opaquePNG(reusing ahead: PNG.SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
         try finish()
         guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
         return try PNG.RowsEncoder.encodeOpaque(argb: data, stride: Int(cairo_image_surface_get_stride(surface)), width: width,
-                                                height: height)
+                                                height: height, reusing: ahead)
     }
 
     /// Encodes the canvas as PNG; `opaque` drops the alpha channel (RGB PNG).

@@ -199,28 +199,38 @@ extension PNG {
         /// Encodes premultiplied ARGB32 pixels (a canvas's: `stride` bytes a row) as opaque RGB,
         /// the bytes of `PNG.encode(_:method: .isalOwnTables)` of their RGB conversion: each
         /// chunk's rows (and the row above it) are converted by the thread that compresses them.
-        public static func encodeOpaque(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int,
-                                        height: Int) throws(GraphicsError) -> [UInt8] {
+        /// `reusing`: segments made ahead from a picture these pixels were drawn over, taken for
+        /// the chunks whose rows (and the row above) are still that picture's.
+        public static func encodeOpaque(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
+                                        reusing ahead: SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
             precondition(width > 0 && height > 0 && stride >= width * 4)
-            let n = chunkRows, chunks = (height + n - 1) / n, rowBytes = width * channels
+            let chunks = (height + chunkRows - 1) / chunkRows
+            let ahead = ahead.flatMap { $0.width == width && $0.height == height ? $0 : nil }
+            ahead?.stop()
             nonisolated(unsafe) let pixels = pixels
             let made = try compressEach(chunks) { (c) throws(GraphicsError) -> (Int, Segment) in
-                let rows = c * n ..< min(height, (c + 1) * n)
-                let first = max(0, rows.lowerBound - 1)
-                let count = rows.upperBound - first
-                let rgb = [UInt8](unsafeUninitializedCapacity: count * rowBytes) { buffer, initialized in
-                    lp_argb32_to_rgb(pixels + first * stride, UInt32(width), UInt32(count), stride, 1, buffer.baseAddress)
-                    initialized = count * rowBytes
-                }
-                // Rows counted from `first`: the chunk's first row keeps the row above it (Up), or
-                // is the picture's first row (no filter).
-                let segment = try rgb.withUnsafeBufferPointer { (buffer) throws(GraphicsError) -> Segment in
-                    try compress(buffer.baseAddress!, rowBytes: rowBytes, rows: rows.lowerBound - first ..< rows.upperBound - first,
-                                 level: level)
-                }
-                return (c, segment)
+                if let segment = ahead?.segment(c, matching: pixels, stride: stride) { return (c, segment) }
+                return (c, try opaqueSegment(c, argb: pixels, stride: stride, width: width, height: height))
             }
             return try assemble((0..<chunks).map { made[$0]! }, width: width, height: height, channels: channels)
+        }
+
+        /// The segment of chunk `c` of premultiplied ARGB32 pixels converted to opaque RGB.
+        static func opaqueSegment(_ c: Int, argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int,
+                                  height: Int) throws(GraphicsError) -> Segment {
+            let rowBytes = width * channels
+            let rows = c * chunkRows ..< min(height, (c + 1) * chunkRows)
+            let first = max(0, rows.lowerBound - 1)
+            let count = rows.upperBound - first
+            let rgb = [UInt8](unsafeUninitializedCapacity: count * rowBytes) { buffer, initialized in
+                lp_argb32_to_rgb(pixels + first * stride, UInt32(width), UInt32(count), stride, 1, buffer.baseAddress)
+                initialized = count * rowBytes
+            }
+            // Rows counted from `first`: the chunk's first row keeps the row above it (Up), or is
+            // the picture's first row (no filter).
+            return try rgb.withUnsafeBufferPointer { (buffer) throws(GraphicsError) -> Segment in
+                try compress(buffer.baseAddress!, rowBytes: rowBytes, rows: rows.lowerBound - first ..< rows.upperBound - first, level: level)
+            }
         }
 
         /// Chunks below which a frame is compressed on the calling thread: a frame compressed whole
@@ -289,6 +299,58 @@ extension PNG {
             out += be32(crc)
             chunk("IEND", [])
             return out
+        }
+    }
+}
+
+extension PNG {
+    /// The PNG segments of a picture's chunks (see ``RowsEncoder``), made ahead on a thread that
+    /// would otherwise wait, top chunk first, while a frame is drawn over the picture: encoding the
+    /// frame then takes them for the chunks its drawing left alone. A first poster's backdrop is
+    /// ready while its text is laid out and drawn.
+    public final class SegmentsAhead: Sendable {
+        let width: Int
+        let height: Int
+        private let picture: Bitmap
+        private let state = Mutex<(segments: [RowsEncoder.Segment?], stopped: Bool)>(([], false))
+
+        /// `picture`: opaque, as a canvas holds it.
+        public init(_ picture: Bitmap) {
+            self.picture = picture
+            width = picture.width
+            height = picture.height
+            state.withLock { $0.segments = Array(repeating: nil, count: (picture.height + RowsEncoder.chunkRows - 1) / RowsEncoder.chunkRows) }
+        }
+
+        /// Compresses chunks, top first, until all are made or ``stop()`` is called.
+        public func run() {
+            picture.pixels.withUnsafeBufferPointer { pixels in
+                let chunks = (height + RowsEncoder.chunkRows - 1) / RowsEncoder.chunkRows
+                for c in 0..<chunks {
+                    if state.withLock({ $0.stopped }) { return }
+                    guard let segment = try? RowsEncoder.opaqueSegment(c, argb: pixels.baseAddress!, stride: picture.stride,
+                                                                       width: width, height: height) else { return }
+                    state.withLock { $0.segments[c] = segment }
+                }
+            }
+        }
+
+        /// Ends ``run()`` after the chunk it is on.
+        public func stop() {
+            state.withLock { $0.stopped = true }
+        }
+
+        /// Chunk `c`'s segment, if it is made and `pixels` (same size, `stride` bytes a row)
+        /// hold the picture's rows for it: its own and the one above.
+        func segment(_ c: Int, matching pixels: UnsafePointer<UInt8>, stride: Int) -> RowsEncoder.Segment? {
+            guard let segment = state.withLock({ $0.segments[c] }) else { return nil }
+            let first = max(0, c * RowsEncoder.chunkRows - 1), end = min(height, (c + 1) * RowsEncoder.chunkRows)
+            return picture.pixels.withUnsafeBufferPointer { own in
+                for y in first..<end where memcmp(own.baseAddress! + y * picture.stride, pixels + y * stride, width * 4) != 0 {
+                    return nil
+                }
+                return segment
+            }
         }
     }
 }
