@@ -37,31 +37,38 @@ public struct Background: Sendable {
         // read from their halvings rather than whole.
         let artworkLevels = BitmapLevels(artwork)
         let coverLevels = inner.width == cover.width && inner.height == cover.height ? artworkLevels : BitmapLevels(cover)
+
+        // 1. The sharp cover card and its shadow, on a layer of their own made on another thread
+        // while this one draws the backdrop under them; the shadow's strength waits for the scheme.
+        var cardJob: Preparation<CardLayer, GraphicsError>?
+        var card: (rect: Rect, radius: Double)?
+        let shadowColour = Handoff<Color>()
+        if let slot = geometry.card, theme.card, geometry.layout != .classic {
+            let rect = cardRect(slot, cover: cover)
+            let radius = geometry.cardRadius * rect.width / max(1, slot.width)
+            card = (rect, radius)
+            cardJob = Preparation { () throws(GraphicsError) -> CardLayer in
+                try cardLayer(cover: coverLevels, card: rect, radius: radius, geometry: geometry, shadow: shadowColour)
+            }
+        }
+
         let colours = CoverColours(artwork)
         let average = colours.average
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
 
-        // 1. The scheme, decided on the cover itself (the same for every preset, so a song's
+        // 2. The scheme, decided on the cover itself (the same for every preset, so a song's
         // posters at several sizes belong together): whichever text — light or dark — its
         // backdrop serves with the lighter scrim. Classic rows sit on dark bands: light text.
         let zones = textZones(geometry)
-        let palette = try scheme(for: artworkLevels, colours: colours, theme: theme, layout: geometry.layout)
+        let palette: Palette
+        do { palette = try scheme(for: artworkLevels, colours: colours, theme: theme, layout: geometry.layout) } catch {
+            shadowColour.set(.black)
+            cardJob?.finish()
+            throw error
+        }
         let scheme = palette.scheme
         let tint = tint(for: palette, average: average)
-
-        // 2. The sharp cover card and its shadow, on a layer of their own made on another thread
-        // while this one draws the backdrop under them.
-        var cardJob: Preparation<CardLayer, GraphicsError>?
-        var card: (rect: Rect, radius: Double)?
-        if let slot = geometry.card, theme.card, geometry.layout != .classic {
-            let rect = cardRect(slot, cover: cover)
-            let radius = geometry.cardRadius * rect.width / max(1, slot.width)
-            let shadow = Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28)
-            card = (rect, radius)
-            cardJob = Preparation { () throws(GraphicsError) -> CardLayer in
-                try cardLayer(cover: coverLevels, card: rect, radius: radius, geometry: geometry, shadow: shadow)
-            }
-        }
+        shadowColour.set(Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28))
 
         // 3. The base: the cover, blurred or sharp, or a gradient of two of its colours.
         let frost: Bitmap?
@@ -136,7 +143,7 @@ public struct Background: Sendable {
     /// (`blur` 36 and an offset of 14 units down), on a layer just large enough for both, at whole
     /// pixels so that it is painted back without resampling.
     static func cardLayer(cover: BitmapLevels, card: Rect, radius: Double, geometry: PosterGeometry,
-                          shadow: Color) throws(GraphicsError) -> CardLayer {
+                          shadow: Handoff<Color>) throws(GraphicsError) -> CardLayer {
         let w = geometry.preset.width, h = geometry.preset.height
         let blur = Int(36 * geometry.unit), offsetY = 14 * geometry.unit
         let pad = Double(blur * 3)
@@ -145,7 +152,8 @@ public struct Background: Sendable {
         let layer = try Canvas(width: max(1, x1 - x0), height: max(1, y1 - y0))
         let local = Rect(x: card.x - Double(x0), y: card.y - Double(y0), width: card.width, height: card.height)
         let source = aspectFill(cover.full, into: card)
-        try layer.dropShadow(of: cover, source: source, in: local, cornerRadius: radius, blur: blur, offsetY: offsetY, color: shadow)
+        let mask = try Canvas.ShadowMask(of: cover, source: source, in: local, cornerRadius: radius, blur: blur)
+        layer.paint(mask, offsetY: offsetY, color: shadow.value())
         layer.draw(cover, source: source, in: local, cornerRadius: radius)
         try layer.finish()
         return CardLayer(canvas: layer, x: x0, y: y0)

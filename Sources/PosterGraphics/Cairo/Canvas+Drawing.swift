@@ -150,15 +150,33 @@ extension Canvas {
     /// cover casts a round or cut-out shadow), clipped like the card to `cornerRadius`.
     public func dropShadow(of bitmap: BitmapLevels, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double,
                            color: Color) throws(GraphicsError) {
-        let scale = blur >= 8 ? 0.25 : 1.0
-        let pad = Double(blur * 3)
-        let w = Int(((rect.width + 2 * pad) * scale).rounded(.up)), h = Int(((rect.height + 2 * pad) * scale).rounded(.up))
-        let mask = try Canvas(width: w, height: h)
-        mask.draw(bitmap, source: source, in: Rect(x: pad * scale, y: pad * scale, width: rect.width * scale, height: rect.height * scale),
-                  cornerRadius: cornerRadius * scale)
-        try mask.finish()
-        let blurred = mask.snapshot().blurred(radius: max(1, Int((Double(blur) / 2 * scale).rounded())), alphaOnly: true)
-        paintMask(blurred, at: Point(x: rect.x - pad, y: rect.y - pad + offsetY), color: color, scale: 1 / scale)
+        paint(try ShadowMask(of: bitmap, source: source, in: rect, cornerRadius: cornerRadius, blur: blur), offsetY: offsetY,
+              color: color)
+    }
+
+    /// The shadow of `dropShadow(of:source:in:cornerRadius:blur:offsetY:color:)` before it is
+    /// given a colour (so that it can be made before the colour is known).
+    public struct ShadowMask: Sendable {
+        let blurred: Bitmap
+        let origin: Point
+        let scale: Double
+
+        public init(of bitmap: BitmapLevels, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int) throws(GraphicsError) {
+            scale = blur >= 8 ? 0.25 : 1.0
+            let pad = Double(blur * 3)
+            let w = Int(((rect.width + 2 * pad) * scale).rounded(.up)), h = Int(((rect.height + 2 * pad) * scale).rounded(.up))
+            let mask = try Canvas(width: w, height: h)
+            mask.draw(bitmap, source: source, in: Rect(x: pad * scale, y: pad * scale, width: rect.width * scale, height: rect.height * scale),
+                      cornerRadius: cornerRadius * scale)
+            try mask.finish()
+            blurred = mask.snapshot().blurred(radius: max(1, Int((Double(blur) / 2 * scale).rounded())), alphaOnly: true)
+            origin = Point(x: rect.x - pad, y: rect.y - pad)
+        }
+    }
+
+    /// Paints `shadow` in `color`, `offsetY` pixels down.
+    public func paint(_ shadow: ShadowMask, offsetY: Double, color: Color) {
+        paintMask(shadow.blurred, at: Point(x: shadow.origin.x, y: shadow.origin.y + offsetY), color: color, scale: 1 / shadow.scale)
     }
 
     /// Strokes the outline of a (rounded) rectangle, `lineWidth` pixels wide, inside its edge.
