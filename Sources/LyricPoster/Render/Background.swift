@@ -192,7 +192,9 @@ public struct Background: Sendable {
                          unit: Double) throws(GraphicsError) -> Bitmap? {
         let w = canvas.width, h = canvas.height
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
-        canvas.fill(colours.average)
+        // The blurred cover is opaque and covers the canvas edge to edge (it is filled with the
+        // average first and drawn padded): nothing under it shows.
+        if layout == .classic || theme.background != .blurredCover { canvas.fill(colours.average) }
         // A cover enlarged more than twice to fill the canvas is not blown up into visible pixels:
         // it is drawn small, softened in proportion to its enlargement, and scaled up smoothly.
         let enlargement = max(Double(w) / Double(cover.full.width), Double(h) / Double(cover.full.height))
