@@ -176,8 +176,10 @@ public final class PosterSession: @unchecked Sendable {
     /// - Parameter oneFrame: the caller renders one picture (`frame`, `card`): the cover's thread,
     ///   once the backdrop is made, compresses its PNG segments ahead while that picture is drawn
     ///   (see `PNG.SegmentsAhead`). Batches share segments their own way and leave it off.
+    /// - Parameter firstFrameAt: the instant of the first frame the caller will ask for, if known:
+    ///   its lines are the ones shaped while the backdrop is made.
     public convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings(),
-                            oneFrame: Bool = false) throws(PosterError) {
+                            oneFrame: Bool = false, firstFrameAt: Timestamp? = nil) throws(PosterError) {
         // Cover and lyrics files: the cover is read first and its backdrop started on a thread
         // of its own, so that it is made while the lyrics are parsed. A lyrics error is still
         // the one reported when both files are bad.
@@ -198,11 +200,12 @@ public final class PosterSession: @unchecked Sendable {
                 backdrop?.finish()
                 throw error
             }
-            try self.init(song: song, options: options, timings: timings, backdrop: backdrop, oneFrame: oneFrame)
+            try self.init(song: song, options: options, timings: timings, backdrop: backdrop, oneFrame: oneFrame,
+                          firstFrameAt: firstFrameAt)
             return
         }
         let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options) }
-        try self.init(song: song, options: options, timings: timings, backdrop: nil, oneFrame: oneFrame)
+        try self.init(song: song, options: options, timings: timings, backdrop: nil, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
     }
 
     /// Prepares a song already found and read.
@@ -219,7 +222,8 @@ public final class PosterSession: @unchecked Sendable {
     /// `backdrop`: the backdrop's preparation, already started on `song`'s cover bytes (nil: it is
     /// started here).
     init(song: ResolvedSong, options: RenderOptions, timings: Timings, allowUntitled: Bool = false,
-         fonts sharedFonts: FontLibrary? = nil, backdrop started: BackdropJob?, oneFrame: Bool = false) throws(PosterError) {
+         fonts sharedFonts: FontLibrary? = nil, backdrop started: BackdropJob?, oneFrame: Bool = false,
+         firstFrameAt: Timestamp? = nil) throws(PosterError) {
         self.options = options
         self.timings = timings
         self.song = song
@@ -269,12 +273,16 @@ public final class PosterSession: @unchecked Sendable {
         scenes.lineFill = options.theme.lineProgressFill
         self.scenes = scenes
         // While the backdrop is made: a text engine for this thread's renderer, its fonts loaded
-        // by laying out the first sung scene (colours do not matter to shaping).
+        // by laying out the first frame's scene, or else the first sung one (colours do not matter
+        // to shaping); the renderer starts from what it shaped.
         let engine = (try? fontResult.get()).flatMap { try? TextEngine(fonts: $0) }
+        var warmed: LayoutEngine?
         if let engine {
             timings.measure("warm-up") {
-                let start = lyrics.lines.first(where: \.isSung)?.start ?? Timestamp(milliseconds: 0)
-                _ = LayoutEngine(geometry: geometry, text: engine, theme: options.theme).layout(scenes.scene(at: start))
+                let start = firstFrameAt ?? lyrics.lines.first(where: \.isSung)?.start ?? Timestamp(milliseconds: 0)
+                let layoutEngine = LayoutEngine(geometry: geometry, text: engine, theme: options.theme)
+                _ = layoutEngine.layout(scenes.scene(at: start))
+                warmed = layoutEngine
             }
         }
         let background: Background
@@ -297,7 +305,7 @@ public final class PosterSession: @unchecked Sendable {
         self.lyricsDigest = Digest.sha256(lyricsData)
         do throws(PosterError) {
             self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
-                                                  engine: engine, ahead: ahead)
+                                                  engine: engine, ahead: ahead, warmed: warmed)
         } catch {
             preparation.finish()
             throw error

@@ -42,7 +42,7 @@ struct FrameCommand: ParsableCommand {
         do {
             var options = try render.renderOptions(karaoke: karaoke.karaoke)
             options.textLayer = alpha.alpha
-            let session = try PosterSession(source: song.source, options: options, timings: clock, oneFrame: true)
+            let session = try PosterSession(source: song.source, options: options, timings: clock, oneFrame: true, firstFrameAt: at)
             session.warnings.forEach(warn)
             let frame = try session.render(at: at)
             if at > session.scenes.duration {

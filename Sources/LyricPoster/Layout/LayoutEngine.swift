@@ -117,6 +117,13 @@ public final class LayoutEngine {
         return area
     }
 
+    /// Takes the texts `other` has already shaped (the same text engine: shaping does not depend
+    /// on colours), so that laying out the same lines again shapes nothing.
+    func adoptFits(from other: LayoutEngine) {
+        guard other.text === text else { return }
+        fitCache = other.fitCache
+    }
+
     // MARK: Fitting
 
     /// Shapes `text` in `width`: at full size if it fits in `maxLines` lines and `maxHeight`

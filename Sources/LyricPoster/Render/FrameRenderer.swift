@@ -85,9 +85,10 @@ public final class FrameRenderer {
     private let ahead: PNG.SegmentsAhead?
 
     /// `engine`: a text engine over `fonts` made (and warmed) on this thread already.
-    /// `ahead`: the backdrop's segments, being made ahead for the first frame.
+    /// `ahead`: the backdrop's segments, being made ahead for the first frame. `warmed`: a layout
+    /// engine over `engine` whose shaped texts to start from.
     init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases,
-         engine given: TextEngine? = nil, ahead: PNG.SegmentsAhead? = nil) throws(PosterError) {
+         engine given: TextEngine? = nil, ahead: PNG.SegmentsAhead? = nil, warmed: LayoutEngine? = nil) throws(PosterError) {
         self.ahead = ahead
         let engine: TextEngine
         if let given { engine = given } else {
@@ -95,6 +96,7 @@ public final class FrameRenderer {
         }
         let layoutEngine = LayoutEngine(geometry: background.geometry, text: engine, theme: options.theme, palette: background.palette)
         layoutEngine.shadowsEverywhere = options.textLayer
+        if let warmed { layoutEngine.adoptFits(from: warmed) }
         renderer = Renderer(background: background, layoutEngine: layoutEngine)
         self.options = options
         self.timings = timings
