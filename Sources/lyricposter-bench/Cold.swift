@@ -112,6 +112,7 @@ enum ColdBench {
 
         // sequence --fps 30 of the word-timed 3-minute song, cold
         var sequenceRate: [String: Double] = [:]
+        var written = (files: 0, bytes: 0)
         for (label, binary) in binaries {
             var rates: [Double] = []
             for _ in 0..<max(1, runs / 2) {
@@ -124,13 +125,34 @@ enum ColdBench {
                                              "--jobs", "\(cores)", "--quiet"])
                     }
                     guard m.status == 0 else { throw BenchError("sequence failed: \(m.stderr)") }
-                    let written = (try FileManager.default.contentsOfDirectory(atPath: out)).filter { $0.hasSuffix(".png") }.count
-                    rates.append(Double(written) / m.wall)
+                    let pngs = (try FileManager.default.contentsOfDirectory(atPath: out)).filter { $0.hasSuffix(".png") }
+                    rates.append(Double(pngs.count) / m.wall)
+                    written = (pngs.count, pngs.reduce(0) {
+                        $0 + (((try? FileManager.default.attributesOfItem(atPath: out + "/" + $1))?[.size] as? Int) ?? 0)
+                    })
                 }
             }
             sequenceRate[label] = median(rates)
         }
         rows.append(Row(name: "`sequence --fps 30`, 3-minute word-timed song, cold (PNGs/s)", values: sequenceRate))
+        // What the disk takes: as many files of the PNGs' mean size, written the same way (a
+        // temporary file and a rename, one thread per core) by a C program doing nothing else.
+        if written.files > 0 {
+            let floor = try buildWriteFloor(work: work)
+            let out = work + "/write-floor"
+            var rates: [Double] = []
+            for _ in 0..<max(1, runs / 2) {
+                try? FileManager.default.removeItem(atPath: out)
+                try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+                let m = try measure(floor, [out, "\(written.files)", "\(written.bytes / written.files)", "\(cores)"])
+                guard m.status == 0 else { throw BenchError("write-floor failed: \(m.stderr)") }
+                rates.append(Double(written.files) / m.wall)
+            }
+            try? FileManager.default.removeItem(atPath: out)
+            let rate = median(rates)
+            rows.append(Row(name: "the same disk, \(written.files) files of \(written.bytes / written.files / 1024) KB written and nothing else (C, temp + rename, \(cores) threads; files/s)",
+                            values: Dictionary(uniqueKeysWithValues: binaries.map { ($0.label, rate) })))
+        }
 
         // A catalogue: songs with covers all different, a few lines each, so that what is paid
         // once per song dominates.

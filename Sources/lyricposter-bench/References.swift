@@ -13,27 +13,39 @@ import LyricPoster
 /// Compiles scripts/bench/floor.c into `work/floor` unless that is newer than the source, and
 /// returns the binary's path.
 func buildFloor(work: String) throws -> String {
-    let source = floorSource()
+    try buildC("floor", work: work, flags: "$(pkg-config --cflags --libs pangocairo fontconfig libturbojpeg) -ldeflate",
+               needsPkgConfig: true)
+}
+
+/// Compiles scripts/bench/write-floor.c into `work/write-floor` the same way.
+func buildWriteFloor(work: String) throws -> String {
+    try buildC("write-floor", work: work, flags: "", needsPkgConfig: false)
+}
+
+/// Compiles scripts/bench/`name`.c into `work/name` unless that is newer than the source, with
+/// `flags` (shell words, evaluated), and returns the binary's path.
+private func buildC(_ name: String, work: String, flags: String, needsPkgConfig: Bool) throws -> String {
+    let source = benchSource(name + ".c")
     guard FileManager.default.fileExists(atPath: source) else {
-        throw BenchError("floor: \(source) not found (run the benchmark from the repository)")
+        throw BenchError("\(name): \(source) not found (run the benchmark from the repository)")
     }
     try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-    let binary = work + "/floor"
+    let binary = work + "/" + name
     if let built = modified(binary), let edited = modified(source), built >= edited { return binary }
     let temporary = binary + ".building"
     // Paths are passed as $1 and $2, so no quoting is needed; pkg-config failing stops the build.
     let script = """
         command -v "${CC:-cc}" >/dev/null 2>&1 || { echo "no C compiler (${CC:-cc}) in PATH" >&2; exit 127; }
-        command -v pkg-config >/dev/null 2>&1 || { echo "pkg-config not found in PATH" >&2; exit 127; }
-        flags=$(pkg-config --cflags --libs pangocairo fontconfig libturbojpeg) || exit 1
-        exec "${CC:-cc}" -O2 -pthread "$1" -o "$2" $flags -ldeflate
+        \(needsPkgConfig ? "command -v pkg-config >/dev/null 2>&1 || { echo \"pkg-config not found in PATH\" >&2; exit 127; }" : "")
+        flags="\(flags)" || exit 1
+        exec "${CC:-cc}" -O2 -pthread "$1" -o "$2" $flags
         """
     let m = try measure("/bin/sh", ["-c", script, "sh", source, temporary])
     guard m.status == 0 else {
         unlink(temporary)
-        throw BenchError("floor: building \(source) failed (exit \(m.status)): \(m.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
+        throw BenchError("\(name): building \(source) failed (exit \(m.status)): \(m.stderr.trimmingCharacters(in: .whitespacesAndNewlines))")
     }
-    guard rename(temporary, binary) == 0 else { throw BenchError("floor: cannot move the build to \(binary)") }
+    guard rename(temporary, binary) == 0 else { throw BenchError("\(name): cannot move the build to \(binary)") }
     return binary
 }
 
@@ -118,13 +130,13 @@ func framesWritten(in folder: String) throws -> (count: Int, bytesPerFrame: Doub
 
 // MARK: helpers
 
-private func floorSource() -> String {
-    // This file is Sources/lyricposter-bench/References.swift; the script is scripts/bench/floor.c.
+private func benchSource(_ file: String) -> String {
+    // This file is Sources/lyricposter-bench/References.swift; the sources are in scripts/bench.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    let beside = root.appendingPathComponent("scripts/bench/floor.c").path
+    let beside = root.appendingPathComponent("scripts/bench/" + file).path
     if FileManager.default.fileExists(atPath: beside) { return beside }
-    return FileManager.default.currentDirectoryPath + "/scripts/bench/floor.c"
+    return FileManager.default.currentDirectoryPath + "/scripts/bench/" + file
 }
 
 private func modified(_ path: String) -> Date? {
