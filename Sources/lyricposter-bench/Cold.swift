@@ -139,7 +139,7 @@ enum ColdBench {
         // temporary file and a rename, one thread per core) by a C program doing nothing else.
         if written.files > 0 {
             let floor = try buildWriteFloor(work: work)
-            let out = work + "/write-floor"
+            let out = work + "/write-floor-files"
             var rates: [Double] = []
             for _ in 0..<max(1, runs / 2) {
                 try? FileManager.default.removeItem(atPath: out)
