@@ -396,7 +396,9 @@ public final class PosterSession: @unchecked Sendable {
 /// meanwhile the calling thread takes the SHA-256 of the whole cover, which a cached entry must
 /// match and a stored one records.
 final class BackdropJob: Sendable {
-    private let work: Preparation<(Background, Bool, PNG.SegmentsAhead?), PosterError>
+    /// The backdrop, the cache slot to store it in (nil: it came from there, or no cache), and
+    /// its segments made ahead.
+    private let work: Preparation<(Background, store: String?, PNG.SegmentsAhead?), PosterError>
     private let digest: Handoff<String>
 
     /// `segmentsAhead`: once the backdrop is handed over, compress its PNG segments on this
@@ -409,21 +411,19 @@ final class BackdropJob: Sendable {
         let before = options.linesBefore, after = options.linesAfter
         let digest = Handoff<String>()
         self.digest = digest
-        let slot = Handoff<String?>()
-        work = Preparation({ () throws(PosterError) -> (Background, Bool, PNG.SegmentsAhead?) in
+        work = Preparation({ () throws(PosterError) -> (Background, store: String?, PNG.SegmentsAhead?) in
             let key = useCache ? BackdropCache.key(cover: coverData, geometry: geometry, theme: theme, before: before, after: after,
                                                    limits: "\(limits)") : nil
-            slot.set(key)
             if let key, let cached = timings.measure("cache", { BackdropCache.load(key: key, geometry: geometry) }),
                cached.coverDigest == digest.value() {
-                return (cached.background, true, segmentsAhead ? PNG.SegmentsAhead(cached.background.bitmap) : nil)
+                return (cached.background, nil, segmentsAhead ? PNG.SegmentsAhead(cached.background.bitmap) : nil)
             }
             let made = try PosterSession.prepareBackdrop(coverData: coverData, coverPath: coverPath, placeholder: placeholder,
                                                          geometry: geometry, theme: theme, limits: limits, timings: timings)
-            return (made, false, segmentsAhead ? PNG.SegmentsAhead(made.bitmap) : nil)
+            return (made, key, segmentsAhead ? PNG.SegmentsAhead(made.bitmap) : nil)
         }, afterwards: { made in
             made.2?.run()
-            guard !made.1, let key = slot.value() else { return }
+            guard let key = made.store else { return }
             timings.measure("cache") { () -> Void in BackdropCache.store(made.0, key: key, coverDigest: digest.value()) }
         })
         digest.set(Digest.sha256(coverData))
