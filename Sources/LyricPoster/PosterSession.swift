@@ -191,11 +191,11 @@ public final class PosterSession: @unchecked Sendable {
             }
             let song: ResolvedSong
             do throws(PosterError) {
-                let (lyrics, lyricsData) = try timings.measure("lyrics") { () throws(PosterError) in
-                    try SongResolver.readLyrics(lyricsPath, options: options)
+                song = try timings.measure("lyrics") { () throws(PosterError) in
+                    try SongResolver.files(cover: coverPath, lyrics: lyricsPath, options: options) { () throws(PosterError) in
+                        try coverRead.get()
+                    }
                 }
-                song = ResolvedSong(lyrics: lyrics, lyricsData: lyricsData, lyricsPath: lyricsPath, lyricsSource: "file:" + lyricsPath,
-                                    coverData: try coverRead.get(), coverPath: coverPath, coverSource: "file:" + coverPath, audio: nil)
             } catch {
                 backdrop?.finish()
                 throw error

@@ -75,10 +75,9 @@ public enum SongResolver {
     public static func resolve(_ source: SongSource, options: RenderOptions, needCover: Bool = true) throws(PosterError) -> ResolvedSong {
         switch source {
         case .files(let cover, let lyrics):
-            let (parsed, data) = try readLyrics(lyrics, options: options)
-            return ResolvedSong(lyrics: parsed, lyricsData: data, lyricsPath: lyrics, lyricsSource: "file:" + lyrics,
-                                coverData: needCover ? try readCover(cover, options: options) : Data(), coverPath: cover, coverSource: "file:" + cover,
-                                audio: nil)
+            return try files(cover: cover, lyrics: lyrics, options: options) { () throws(PosterError) in
+                needCover ? try readCover(cover, options: options) : Data()
+            }
         case .audio(let audioPath, let coverOverride, let lyricsOverride):
             let tags: AudioTags
             do {
@@ -242,6 +241,15 @@ public enum SongResolver {
     }
 
     // MARK: - Files
+
+    /// A song of a cover file and a lyrics file: the lyrics are read and parsed first (their error
+    /// is the one reported when both files are bad), then `coverData` gives the cover's bytes.
+    static func files(cover: String, lyrics: String, options: RenderOptions,
+                      coverData: () throws(PosterError) -> Data) throws(PosterError) -> ResolvedSong {
+        let (parsed, data) = try readLyrics(lyrics, options: options)
+        return ResolvedSong(lyrics: parsed, lyricsData: data, lyricsPath: lyrics, lyricsSource: "file:" + lyrics,
+                            coverData: try coverData(), coverPath: cover, coverSource: "file:" + cover, audio: nil)
+    }
 
     public static func readLyrics(_ path: String, options: RenderOptions) throws(PosterError) -> (Lyrics, Data) {
         let data = try Inputs.read(path, limit: options.maxLyricsBytes)
