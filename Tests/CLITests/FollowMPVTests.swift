@@ -16,7 +16,7 @@ final class FollowMPVTests: FollowTestCase {
         XCTAssertTrue(waitFor("line 5") { events in events.contains { $0.kind == "poster" && $0.line == 5 } })
         let early = posters.filter { $0.track == "First Song" }
         let lines = early.compactMap(\.line)
-        XCTAssertEqual(lines, Array((lines.first ?? 0)...(lines.last ?? 0)), "posters skipped or repeated a line")
+        XCTAssertEqual(lines, Array((lines.first ?? 0)...(lines.last ?? 0)), "posters skipped or repeated a line; \(record)")
         let lateness = boundaryLateness(early, rate: 2)
         XCTAssertGreaterThanOrEqual(lateness.count, 3)
         for late in lateness { XCTAssertLessThanOrEqual(late, 100, "a line change was \(late) ms late") }

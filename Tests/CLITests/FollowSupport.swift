@@ -139,8 +139,15 @@ class FollowTestCase: CLITestCase {
             if condition(events()) { return true }
             usleep(20_000)
         }
-        XCTFail("timed out waiting for \(what); follow said:\n\((try? String(contentsOfFile: temp("follow.log"), encoding: .utf8)) ?? "")")
+        XCTFail("timed out waiting for \(what); \(record)")
         return false
+    }
+
+    /// What follow logged and its events so far, for a failure's message.
+    var record: String {
+        let log = (try? String(contentsOfFile: temp("follow.log"), encoding: .utf8)) ?? ""
+        let events = (try? String(contentsOfFile: temp("events.jsonl"), encoding: .utf8)) ?? ""
+        return "follow said:\n\(log)\nits events:\n\(events)"
     }
 
     var nowMs: Int { Int((Date().timeIntervalSince1970 * 1000).rounded()) }
