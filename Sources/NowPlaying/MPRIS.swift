@@ -6,6 +6,11 @@ public enum MPRIS {
     public static let path = "/org/mpris/MediaPlayer2"
     public static let rootInterface = "org.mpris.MediaPlayer2"
     public static let playerInterface = "org.mpris.MediaPlayer2.Player"
+    /// The track id the specification gives "no track".
+    public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+    /// Track ids that name no track: the specification's, and the one mpv-mpris 0.7 sends while
+    /// its playlist position is unknown.
+    static let placeholderTrackIDs: Set<String> = [noTrack, "/noplaylist"]
 
     /// `PlaybackStatus`.
     public enum Status: String, Sendable {
@@ -50,12 +55,24 @@ public enum MPRIS {
 
         /// What identifies the track: a new value means another song. A file is its URL (players
         /// update the title of the same file once its tags are read); a stream is its title and
-        /// artist (a radio station keeps one URL). The track id joins both: some players keep one
-        /// id for every track.
+        /// artist (a radio station keeps one URL). The track id joins both (some players keep one
+        /// id for every track), unless it names no track.
         public var identity: String {
-            if let url, !url.isEmpty, !url.lowercased().hasPrefix("http") { return (trackID ?? "") + "\u{1F}" + url }
-            return [trackID ?? "", url ?? "", title ?? "", artist ?? ""].joined(separator: "\u{1F}")
+            if let url, !url.isEmpty, !url.lowercased().hasPrefix("http") { return (knownTrackID ?? "") + "\u{1F}" + url }
+            return [knownTrackID ?? "", url ?? "", title ?? "", artist ?? ""].joined(separator: "\u{1F}")
         }
+
+        /// Whether this is the track `earlier` named: the same identity, or the same file sent
+        /// first without a track id of its own (mpv-mpris sends a placeholder id until it knows
+        /// the file's playlist position, then the position's id).
+        public func isSameTrack(as earlier: Metadata) -> Bool {
+            if identity == earlier.identity { return true }
+            guard let url, !url.isEmpty, !url.lowercased().hasPrefix("http"), url == earlier.url else { return false }
+            return earlier.knownTrackID == nil
+        }
+
+        /// The track id, unless it is one that names no track.
+        var knownTrackID: String? { trackID.flatMap { MPRIS.placeholderTrackIDs.contains($0) ? nil : $0 } }
 
         /// `xesam:url` as a local path, when it is a `file://` URL (percent-decoded).
         public var localPath: String? { url.flatMap(MPRIS.localPath(fromFileURL:)) }

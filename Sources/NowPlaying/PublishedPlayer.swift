@@ -52,7 +52,7 @@ public final class PublishedPlayer: Sendable {
                 case (MPRIS.rootInterface, "SupportedUriSchemes"), (MPRIS.rootInterface, "SupportedMimeTypes"): return .strings([])
                 case (MPRIS.playerInterface, "PlaybackStatus"): return .string(mirror.status.rawValue)
                 case (MPRIS.playerInterface, "Metadata"):
-                    return .dictionary(mirror.metadata.isEmpty ? ["mpris:trackid": .objectPath(Self.noTrack)] : mirror.metadata)
+                    return .dictionary(mirror.metadata.isEmpty ? ["mpris:trackid": .objectPath(MPRIS.noTrack)] : mirror.metadata)
                 case (MPRIS.playerInterface, "Position"): return .int64(mirror.clock.position())
                 case (MPRIS.playerInterface, "Rate"): return .double(mirror.clock.rate)
                 case (MPRIS.playerInterface, "Volume"), (MPRIS.playerInterface, "MaximumRate"): return .double(1)
@@ -71,7 +71,7 @@ public final class PublishedPlayer: Sendable {
     /// Mirrors `player` with `title` (the current lyric line) and `artURL` (the poster) in its metadata.
     public func mirror(_ player: PlayerState?, title: String?, artURL: String?) {
         var metadata = player?.metadata.raw ?? [:]
-        if metadata["mpris:trackid"] == nil { metadata["mpris:trackid"] = .objectPath(Self.noTrack) }
+        if metadata["mpris:trackid"] == nil { metadata["mpris:trackid"] = .objectPath(MPRIS.noTrack) }
         if let title { metadata["xesam:title"] = .string(title) }
         if let artURL { metadata["mpris:artUrl"] = .string(artURL) }
         let status = player?.status ?? .stopped
@@ -95,8 +95,6 @@ public final class PublishedPlayer: Sendable {
         }
         if let seeked { try? bus.emit(path: MPRIS.path, interface: MPRIS.playerInterface, member: "Seeked", [.int64(seeked)]) }
     }
-
-    static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
 
     /// Gives the name back and forgets the mirrored state (on exit: the handlers stay registered
     /// with GLib until the process ends, and should hold nothing the player sent).

@@ -131,7 +131,7 @@ extension Follower {
         var player: PlayerState?
         var song: PreparedSong?
         /// The track `song` was prepared for (also when preparing it failed, so it is not retried).
-        var preparedFor: String?
+        var preparedFor: MPRIS.Metadata?
         /// The frame in place at the output, for the current song.
         var shown: Int?
         /// The next frame, being rendered and written beside the output on its own task (so the
@@ -257,8 +257,11 @@ extension Follower {
             }
             options.observer?(.status(state))
             outputs.mirror(state, line: nil)
-            if preparedFor != state.metadata.identity {
-                preparedFor = state.metadata.identity
+            if let preparedFor, state.metadata.isSameTrack(as: preparedFor) {
+                // The same track, perhaps with its own id now: kept, with the id remembered.
+                self.preparedFor = state.metadata
+            } else {
+                preparedFor = state.metadata
                 discardAhead()
                 shown = nil
                 song = nil

@@ -35,6 +35,23 @@ final class FollowPlayerTests: FollowTestCase {
         XCTAssertTrue(follower.isRunning)
     }
 
+    /// mpv-mpris may send a file first with a placeholder track id (its playlist position not
+    /// known yet), then with its position's id: the same song, prepared and shown once.
+    func testAFileSentFirstWithAPlaceholderTrackIDIsOneSong() throws {
+        let song = try makeSong("song", title: "Placed", seconds: 20, in: "music")
+        try copyCover(to: "music")
+        _ = try follow()
+        try startPlayer()
+        try track(["xesam:title": "song.mp3", "xesam:url": fileURL(song), "mpris:trackid": "/noplaylist"])
+        try send(["cmd": "play"])
+        XCTAssertTrue(waitFor("line 0") { $0.contains { $0.kind == "poster" && $0.line == 0 } })
+        try track(["xesam:title": "Placed", "xesam:url": fileURL(song), "mpris:trackid": "/0", "mpris:length": 20_000_000], at: 0.3)
+        XCTAssertTrue(waitFor("line 1") { $0.contains { $0.kind == "poster" && $0.line == 1 } })
+        let all = events()
+        XCTAssertEqual(all.filter { $0.kind == "song" }.count, 1, "the song was prepared again; \(record)")
+        XCTAssertEqual(posters.compactMap(\.line), [0, 1], "a line was shown twice; \(record)")
+    }
+
     func testSwitchesToThePlayerThatStartsPlaying() throws {
         let one = try makeSong("one", title: "One", seconds: 30, in: "music")
         let two = try makeSong("two", title: "Two", seconds: 30, in: "music")

@@ -62,10 +62,37 @@ import Testing
         let before = file.identity
         file.title = "A (from its tags)"
         #expect(file.identity == before)
+        // mpv-mpris may send a file with a placeholder id, then with its playlist position's: the
+        // same track. The same file under another real id (a second playlist entry) is not.
+        var placeholder = file
+        placeholder.trackID = "/noplaylist"
+        var numbered = file
+        numbered.trackID = "/0"
+        #expect(numbered.isSameTrack(as: placeholder))
+        #expect(numbered.isSameTrack(as: file))
+        var again = file
+        again.trackID = "/1"
+        #expect(!again.isSameTrack(as: numbered))
+        var other = numbered
+        other.url = "file:///m/b.mp3"
+        #expect(!other.isSameTrack(as: placeholder))
         var stream = MPRIS.Metadata(["xesam:url": .string("http://radio/live"), "xesam:title": .string("One")])
         let first = stream.identity
         stream.title = "Two"
         #expect(stream.identity != first)
+        // The same title again under another track id is another track; an id naming no track is none.
+        stream.trackID = "/t/2"
+        let second = stream.identity
+        stream.trackID = "/t/3"
+        #expect(stream.identity != second)
+        stream.trackID = MPRIS.noTrack
+        let none = stream.identity
+        stream.trackID = nil
+        #expect(stream.identity == none)
+        // A stream is never taken for the track before it by its URL alone.
+        var next = stream
+        next.title = "Three"
+        #expect(!next.isSameTrack(as: stream))
     }
 }
 
