@@ -83,6 +83,48 @@ final class BandRenderTests: XCTestCase {
         print("band rendering: \(partial) of \(compared) frames drawn from the base, all byte-identical to whole frames")
     }
 
+    /// Pictures in the middle of a change (scroll and fade, early, midway and late in the move)
+    /// drawn from the base: the same bytes and report as drawn whole, and most of them are drawn
+    /// from the base (the captions stay where they are while the lines move).
+    func testMovesDrawnFromTheBaseEqualWholeFrames() throws {
+        var compared = 0, partial = 0
+        for (t, theme) in Theme.builtIn.enumerated() {
+            for (p, preset) in Self.presets.enumerated() {
+                // Light and dark covers in turn (the whole matrix takes minutes in a debug build).
+                do {
+                    let cover = (t + p) % 2 == 0 ? "busy" : "white"
+                    let session = try session(cover: cover, theme: theme, preset: preset, karaoke: true)
+                    let fast = try session.makeRenderer(), whole = try session.makeRenderer()
+                    var moves = 0
+                    for style in [Transition.Style.scroll, .fade] {
+                        let plan = MotionPlan(session.scenes, transition: Transition(style: style, durationMs: 600))
+                        for (n, change) in plan.changes.enumerated() {
+                            // Early in the move (lines nearly where they were) or past its middle, in turn.
+                            for offset in [n % 2 == 0 ? 40 : 330] {
+                                let ms = change.at + offset
+                                guard let motion = plan.motion(at: ms) else { continue }
+                                let scene = session.scenes.scene(at: Timestamp(milliseconds: ms))
+                                let a = try fast.render(scene, motion: motion), b = try whole.render(scene, motion: motion, whole: true)
+                                XCTAssertEqual(a.png, b.png, "\(theme.name) \(preset) \(cover) \(style) @\(ms)")
+                                XCTAssertEqual(a.report.json(), b.report.json(), "\(theme.name) \(preset) \(cover) \(style) @\(ms): report")
+                                compared += 1
+                                moves += 1
+                            }
+                        }
+                    }
+                    XCTAssertEqual(whole.partialFrames, 0, "whole: true draws whole")
+                    if preset.arrangement != .split {
+                        XCTAssertGreaterThan(fast.partialFrames, moves / 2,
+                                             "\(theme.name) \(preset) \(cover): most moves should be drawn from the base")
+                    }
+                    partial += fast.partialFrames
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 150)
+        print("band rendering: \(partial) of \(compared) moving frames drawn from the base, all byte-identical to whole frames")
+    }
+
     func testBaseSegmentPNGsDecodeToThePixelsDrawn() throws {
         for theme in [Theme.card, .immersive] {
             let session = try session(cover: "busy", theme: theme, preset: .custom(width: 270, height: 480), karaoke: true)

@@ -139,16 +139,10 @@ public final class FrameRenderer {
     /// Frames drawn from a base so far (the rest were drawn whole).
     public private(set) var partialFrames = 0
 
-    /// `motion`: the picture in the middle of a change of lines (see ``Motion``), drawn whole.
+    /// `motion`: the picture in the middle of a change of lines (see ``Motion``), drawn from the
+    /// base like a still where it can be. `whole`: drawn whole all the same (the same bytes).
     public func render(_ scene: Scene, motion: Motion? = nil, whole: Bool = false) throws(PosterError) -> RenderedFrame {
-        if options.textLayer || motion != nil {
-            if !options.textLayer, let motion, options.compression == .fast {
-                let frame: Renderer.Frame
-                do { frame = try renderer.render(scene, motion: motion, timings: timings) } catch {
-                    throw PosterError(path: "frame", reason: "\(error)")
-                }
-                return RenderedFrame(png: try encodeWhole(frame.canvas), report: FrameReport(scene: scene, frame: frame), scene: scene)
-            }
+        if options.textLayer {
             let (png, report) = try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
                 try timings.measure("encode") { () throws(PosterError) in
                     do { return try PNG.encode(pixels, method: options.compression.method) } catch {
@@ -158,7 +152,7 @@ public final class FrameRenderer {
             }
             return RenderedFrame(png: png, report: report, scene: scene)
         }
-        let (png, report) = try produce(scene, whole: whole, encodeWhole: options.compression == .fast ? encodeWhole : nil) {
+        let (png, report) = try produce(scene, motion: motion, whole: whole, encodeWhole: options.compression == .fast ? encodeWhole : nil) {
             (rgb, changed, base) throws(PosterError) in try encode(rgb, changed: changed, base: base)
         }
         return RenderedFrame(png: png, report: report, scene: scene)
@@ -200,19 +194,19 @@ public final class FrameRenderer {
     /// The pixels are the same `render` encodes, and valid only during the call.
     public func renderPixels<T>(_ scene: Scene, motion: Motion? = nil,
                                 _ body: (UnsafeBufferPointer<UInt8>) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
-        if options.textLayer || motion != nil {
+        if options.textLayer {
             return try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
                 try pixels.bytes.withUnsafeBufferPointer { (bytes) throws(PosterError) -> T in try body(bytes) }
             }
         }
-        return try produce(scene, whole: false) { (rgb, _, _) throws(PosterError) in try body(rgb) }
+        return try produce(scene, motion: motion, whole: false) { (rgb, _, _) throws(PosterError) in try body(rgb) }
     }
 
-    /// Draws `scene` (from a base where it can) and gives `consume` the RGB pixels, the rows that
-    /// differ from the base (nil when drawn whole) and the base they were drawn over.
-    /// `encodeWhole`: what to make of a frame drawn whole over no base, from its canvas, instead of
-    /// converting it and calling `consume`.
-    private func produce<T>(_ scene: Scene, whole: Bool, encodeWhole: ((Canvas) throws(PosterError) -> T)? = nil,
+    /// Draws `scene`, in the middle of `motion` if any (from a base where it can), and gives
+    /// `consume` the RGB pixels, the rows that differ from the base (nil when drawn whole) and the
+    /// base they were drawn over. `encodeWhole`: what to make of a frame drawn whole over no base,
+    /// from its canvas, instead of converting it and calling `consume`.
+    private func produce<T>(_ scene: Scene, motion: Motion? = nil, whole: Bool, encodeWhole: ((Canvas) throws(PosterError) -> T)? = nil,
                             _ consume: (UnsafeBufferPointer<UInt8>, [Range<Int>]?, FrameBase?) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
         let layout = renderer.layout(scene, timings: timings)
         let renderer = self.renderer
@@ -226,7 +220,14 @@ public final class FrameRenderer {
         }) {
             let work = try workState(base)
             let drawn: (frame: Renderer.Frame, rows: [Range<Int>])?
-            do { drawn = try renderer.renderChanges(scene, layout: layout, on: work.canvas, base: base.layer, timings: timings) } catch {
+            do {
+                if let motion {
+                    drawn = try renderer.renderMotionChanges(scene, motion: motion, layout: layout, on: work.canvas, base: base.layer,
+                                                             timings: timings)
+                } else {
+                    drawn = try renderer.renderChanges(scene, layout: layout, on: work.canvas, base: base.layer, timings: timings)
+                }
+            } catch {
                 // The canvas may be half drawn: start the next frame from a fresh copy.
                 self.work?.rgb.deallocate()
                 self.work = nil
@@ -255,7 +256,13 @@ public final class FrameRenderer {
             }
         }
         let frame: Renderer.Frame
-        do { frame = try renderer.render(scene, layout: layout, timings: timings) } catch {
+        do {
+            if let motion {
+                frame = try renderer.render(scene, motion: motion, timings: timings)
+            } else {
+                frame = try renderer.render(scene, layout: layout, timings: timings)
+            }
+        } catch {
             throw PosterError(path: "frame", reason: "\(error)")
         }
         if let encodeWhole, work?.base == nil {

@@ -17,17 +17,63 @@ extension Renderer {
     /// progress bar as the still of `scene`, and every block on its way there. With `backdrop`
     /// false, over a transparent canvas (the text layer).
     public func render(_ scene: Scene, motion: Motion, timings: Timings? = nil, backdrop: Bool = true) throws(GraphicsError) -> Frame {
-        var from = layout(motion.from, timings: timings)
-        var to = layout(scene, timings: timings)
+        let from = layout(motion.from, timings: timings)
+        let to = layout(scene, timings: timings)
         let start = DispatchTime.now().uptimeNanoseconds
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
-        let geometry = background.geometry
         let canvas = try startCanvas(backdrop: backdrop)
+        var contrasts: [String: Double] = [:]
+        let drawn = try drawMotion(scene, motion: motion, from: from, to: to, on: canvas, contrasts: &contrasts)
+        try canvas.finish()
+        return Frame(canvas: canvas, layout: drawn, scheme: layoutEngine.palette.scheme, contrasts: contrasts)
+    }
+
+    /// Draws `scene` in the middle of `motion` over `canvas`, which must hold `base` (as
+    /// ``renderChanges(_:layout:on:base:timings:)`` does for a still): only the blocks that are not
+    /// captions, and what lies under them, which gives exactly the pixels ``render(_:motion:timings:backdrop:)``
+    /// would. `layout`: the scene's own. Returns the frame and the rows that may differ from the
+    /// base, or nil (nothing drawn) when the captions of either picture differ from the base's, or
+    /// when anything drawn or measured reaches the captions' rows.
+    public func renderMotionChanges(_ scene: Scene, motion: Motion, layout to: FrameLayout, on canvas: Canvas, base: BaseLayer,
+                                    timings: Timings? = nil) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>])? {
+        let from = layout(motion.from, timings: timings)
+        let start = DispatchTime.now().uptimeNanoseconds
+        for picture in [from, to] {
+            let captions = picture.blocks.filter { Self.isCaption($0.role) }
+            guard captions.map(Self.signature) == base.signatures, captions.isEmpty || picture.band == nil else { return nil }
+        }
+        var changingFrom = from, changingTo = to
+        changingFrom.blocks = from.blocks.filter { !Self.isCaption($0.role) }
+        changingTo.blocks = to.blocks.filter { !Self.isCaption($0.role) }
+        // Everything the move draws (each block where it is on its way, clipped to its reach) and
+        // everything measured before it (both pictures' blocks where their stills have them).
+        var rects = changingFrom.blocks.map { reach(of: $0) }
+        for step in Self.steps(motion, from: changingFrom, to: changingTo, geometry: background.geometry,
+                                    size: (Double(canvas.width), Double(canvas.height))) {
+            let block = step.side == .from ? changingFrom.blocks[step.index] : changingTo.blocks[step.index]
+            if let r = drawnReach(block, step) { rects.append(r) }
+        }
+        let rows = Self.merge(rects + changedRects(changingTo, scene: scene), height: canvas.height)
+        for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
+        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
+        var contrasts = base.contrasts
+        let drawn = try drawMotion(scene, motion: motion, from: changingFrom, to: changingTo, on: canvas, contrasts: &contrasts)
+        try canvas.finish()
+        return (Frame(canvas: canvas, layout: withCaptions(drawn, of: to, base: base), scheme: layoutEngine.palette.scheme,
+                      contrasts: contrasts), rows)
+    }
+
+    /// Everything of a move drawn over what `canvas` holds: the band, scrim and progress bar of
+    /// the still of `scene`, then the blocks of `from` and `to` on their way. Returns `to` with
+    /// its colours as drawn.
+    private func drawMotion(_ scene: Scene, motion: Motion, from laidOutFrom: FrameLayout, to laidOutTo: FrameLayout, on canvas: Canvas,
+                            contrasts: inout [String: Double]) throws(GraphicsError) -> FrameLayout {
+        var from = laidOutFrom, to = laidOutTo
+        let geometry = background.geometry
         // What lies under the text, as the still of the instant has it; the colours of both
         // pictures' blocks as their stills draw them (dimmed lines raised to 3:1 where the pixels
         // behind them need it), measured before any text is drawn.
         if let band = to.band { drawClassicBand(band, on: canvas, layout: to) }
-        var contrasts: [String: Double] = [:]
         let focusRole: Scene.Role = scene.state == .quote ? .quote : .current
         contrasts[focusRole.rawValue] = checkCurrentLine(on: canvas, layout: to, role: focusRole)
         var ignored: [String: Double] = [:]
@@ -38,40 +84,66 @@ extension Renderer {
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }
+        for step in Self.steps(motion, from: from, to: to, geometry: geometry, size: (Double(canvas.width), Double(canvas.height))) {
+            var block = step.side == .from ? from.blocks[step.index] : to.blocks[step.index]
+            if let mix = step.mix { block.color = Self.mix(from.blocks[mix.from].color, block.color, mix.t) }
+            try draw(block, unsung: step.side == .from ? unsungFrom[step.index] : unsungTo[step.index], on: canvas,
+                     opacity: step.opacity, scale: step.scale, anchor: step.anchor, offset: step.offset)
+        }
+        return to
+    }
 
-        let pairs = Self.pair(from.blocks, to.blocks)
-        let t = motion.style == .scroll ? Self.eased(motion.progress) : Self.smooth(motion.progress)
+    /// One block of a move, drawn `scale` times its size about `anchor`, moved by `offset`, at
+    /// `opacity`; `mix`: its colour that far from the colour of `from`'s block of that index.
+    struct Step {
+        enum Side { case from, to }
+        var side: Side
+        var index: Int
+        var opacity: Double
+        var scale: Double
+        var anchor: Point
+        var offset: Point
+        var mix: (from: Int, t: Double)?
+    }
+
+    /// The blocks of a move in the order they are drawn, each where it is on its way. Depends
+    /// only on where the blocks are, not on their colours.
+    static func steps(_ motion: Motion, from: FrameLayout, to: FrameLayout, geometry: PosterGeometry,
+                      size: (width: Double, height: Double)) -> [Step] {
+        let width = size.width
+        let pairs = pair(from.blocks, to.blocks)
+        let t = motion.style == .scroll ? eased(motion.progress) : smooth(motion.progress)
         // Blocks that come or go with no counterpart move with the lines that have one (the
         // whole stack scrolls), or rise a little into place when nothing else moves.
-        let shift = motion.style == .scroll ? Self.stackShift(pairs, from: from.blocks, to: to.blocks) : 0
+        let shift = motion.style == .scroll ? stackShift(pairs, from: from.blocks, to: to.blocks) : 0
         let enter = motion.style == .scroll ? (shift == 0 ? 24 * geometry.unit : -shift) : 0
         let alignment = geometry.lyricsAlignment
-        let width = Double(canvas.width)
+        let none = Point(x: 0, y: 0)
+        var steps: [Step] = []
 
         // Leaving blocks first, then the ones that stay or arrive (drawn over them).
         for (i, block) in from.blocks.enumerated() where pairs.fromMatch[i] == nil {
             let offset = Point(x: 0, y: motion.style == .scroll ? shift * t : 0)
-            try draw(block, unsung: unsungFrom[i], on: canvas, opacity: 1 - t, scale: 1,
-                     anchor: Self.anchor(block, alignment, width), offset: offset)
+            steps.append(Step(side: .from, index: i, opacity: 1 - t, scale: 1, anchor: anchor(block, alignment, width), offset: offset))
         }
         for (j, block) in to.blocks.enumerated() {
             guard let i = pairs.toMatch[j] else {
-                try draw(block, unsung: unsungTo[j], on: canvas, opacity: t, scale: 1,
-                         anchor: Self.anchor(block, alignment, width), offset: Point(x: 0, y: enter * (1 - t)))
+                steps.append(Step(side: .to, index: j, opacity: t, scale: 1, anchor: anchor(block, alignment, width),
+                                  offset: Point(x: 0, y: enter * (1 - t))))
                 continue
             }
             let old = from.blocks[i]
-            if Self.samePicture(old, block) {
-                try draw(block, unsung: unsungTo[j], on: canvas, opacity: 1, scale: 1, anchor: Point(x: 0, y: 0), offset: Point(x: 0, y: 0))
+            if samePicture(old, block) {
+                steps.append(Step(side: .to, index: j, opacity: 1, scale: 1, anchor: none, offset: none))
                 continue
             }
             // Blocks above the sung line travel by their lower edge, the rest by their upper one:
             // a line that shrinks or grows does so away from its neighbour across the anchor.
-            let above = block.box.midY < (to.focus?.minY ?? Double(canvas.height) / 2)
-            let a = Self.anchor(old, alignment, width, above: above), b = Self.anchor(block, alignment, width, above: above)
+            let above = block.box.midY < (to.focus?.minY ?? size.height / 2)
+            let a = anchor(old, alignment, width, above: above), b = anchor(block, alignment, width, above: above)
             if motion.style == .fade {
-                try draw(old, unsung: unsungFrom[i], on: canvas, opacity: 1 - t, scale: 1, anchor: a, offset: Point(x: 0, y: 0))
-                try draw(block, unsung: unsungTo[j], on: canvas, opacity: t, scale: 1, anchor: b, offset: Point(x: 0, y: 0))
+                steps.append(Step(side: .from, index: i, opacity: 1 - t, scale: 1, anchor: a, offset: none))
+                steps.append(Step(side: .to, index: j, opacity: t, scale: 1, anchor: b, offset: none))
                 continue
             }
             // On its way: where it is and how large, between the two pictures.
@@ -80,25 +152,40 @@ extension Renderer {
             if old.text == block.text, old.fontSize == block.fontSize, old.layout.lineCount == block.layout.lineCount,
                old.sung == block.sung || (old.sung.isEmpty && block.sung.allSatisfy { $0 == 0 }) {
                 // The same text at the same size: only its place and colour change.
-                var moving = block
-                moving.color = Self.mix(old.color, block.color, t)
-                try draw(moving, unsung: unsungTo[j], on: canvas, opacity: 1, scale: 1, anchor: b,
-                         offset: Point(x: at.x - b.x, y: at.y - b.y))
+                steps.append(Step(side: .to, index: j, opacity: 1, scale: 1, anchor: b, offset: Point(x: at.x - b.x, y: at.y - b.y),
+                                  mix: (i, t)))
                 continue
             }
             // Another size, weight or wrapping (the sung line becoming the last one, the next
             // becoming the sung one): both drawings at the size between, the old one gone early
             // in the move, before the new one is more than faint, so that two texts are never
             // seen over each other for more than a glimpse.
-            let out = 1 - Self.smooth(t / 0.35)
-            let into = Self.smooth((t - 0.15) / 0.3)
-            try draw(old, unsung: unsungFrom[i], on: canvas, opacity: out, scale: size / old.fontSize,
-                     anchor: a, offset: Point(x: at.x - a.x, y: at.y - a.y))
-            try draw(block, unsung: unsungTo[j], on: canvas, opacity: into, scale: size / block.fontSize,
-                     anchor: b, offset: Point(x: at.x - b.x, y: at.y - b.y))
+            let out = 1 - smooth(t / 0.35)
+            let into = smooth((t - 0.15) / 0.3)
+            steps.append(Step(side: .from, index: i, opacity: out, scale: size / old.fontSize, anchor: a,
+                              offset: Point(x: at.x - a.x, y: at.y - a.y)))
+            steps.append(Step(side: .to, index: j, opacity: into, scale: size / block.fontSize, anchor: b,
+                              offset: Point(x: at.x - b.x, y: at.y - b.y)))
         }
-        try canvas.finish()
-        return Frame(canvas: canvas, layout: to, scheme: layoutEngine.palette.scheme, contrasts: contrasts)
+        return steps
+    }
+
+    /// Where a step can put pixels: its block's reach, moved and scaled as the step draws it,
+    /// grown by the block's own shadow or blur margin again (a blur drawn under a transform may
+    /// spread by its unscaled radius) and two pixels; nil when the step draws nothing.
+    func drawnReach(_ block: TextBlock, _ step: Step) -> Rect? {
+        guard step.opacity > 0.002, step.scale > 0 else { return nil }
+        let r = reach(of: block)
+        guard !Self.isSettled(scale: step.scale, offset: step.offset) else { return r }
+        let s = step.scale, a = step.anchor, o = step.offset
+        let moved = Rect(x: a.x + o.x + (r.minX - a.x) * s, y: a.y + o.y + (r.minY - a.y) * s, width: r.width * s, height: r.height * s)
+        let margin = reachMargin(of: block) + 2
+        return moved.insetBy(dx: -margin, dy: -margin)
+    }
+
+    /// Within a hair of its place, a block is drawn as the still draws it.
+    static func isSettled(scale: Double, offset: Point) -> Bool {
+        abs(scale - 1) < 0.001 && abs(offset.x) < 0.25 && abs(offset.y) < 0.25
     }
 
     /// Smoothstep: the fade's curve.
@@ -113,7 +200,7 @@ extension Renderer {
         guard opacity > 0.002, scale > 0 else { return }
         // Within a hair of its place, a block is drawn as the still draws it (transformed text is
         // not hinted), so that a move settles on the still's exact pixels.
-        let settled = abs(scale - 1) < 0.001 && abs(offset.x) < 0.25 && abs(offset.y) < 0.25
+        let settled = Self.isSettled(scale: scale, offset: offset)
         try canvas.transformed(scale: settled ? 1 : scale, about: anchor, offset: settled ? Point(x: 0, y: 0) : offset) { () throws(GraphicsError) in
             try canvas.withOpacity(opacity, clip: reach(of: block)) { () throws(GraphicsError) in
                 try canvas.fading(block.fade) { () throws(GraphicsError) in

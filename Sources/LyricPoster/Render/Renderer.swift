@@ -143,7 +143,7 @@ public final class Renderer {
     /// Blocks that are the same in every frame of a song.
     static func isCaption(_ role: Scene.Role) -> Bool { role == .title || role == .artist }
 
-    private static func signature(_ block: TextBlock) -> String {
+    static func signature(_ block: TextBlock) -> String {
         "\(block.role)|\(block.text)|\(block.origin.x),\(block.origin.y)|\(block.fontSize)|\(block.color)|"
             + "\(String(describing: block.shadow))|\(block.blur)|\(block.cut)|\(block.sung)|\(block.box)"
     }
@@ -194,17 +194,24 @@ public final class Renderer {
         defer { canvas.luminanceMemo?.end() }
         try drawLayers(scene, layout: &changing, on: canvas, contrasts: &contrasts)
         try canvas.finish()
+        return (Frame(canvas: canvas, layout: withCaptions(changing, of: layout, base: base), scheme: layoutEngine.palette.scheme,
+                      contrasts: contrasts), rows)
+    }
+
+    /// `layout` with its blocks as drawn over `base`: the captions in the base's colours, the
+    /// others as `drawn` (the same blocks without the captions, in order) has them.
+    func withCaptions(_ drawn: FrameLayout, of layout: FrameLayout, base: BaseLayer) -> FrameLayout {
         var merged = layout
-        var drawn = changing.blocks.makeIterator()
+        var blocks = drawn.blocks.makeIterator()
         var colors = base.colors.makeIterator()
         for i in merged.blocks.indices {
             if Self.isCaption(merged.blocks[i].role) {
                 merged.blocks[i].color = colors.next() ?? merged.blocks[i].color
-            } else if let block = drawn.next() {
+            } else if let block = blocks.next() {
                 merged.blocks[i] = block
             }
         }
-        return (Frame(canvas: canvas, layout: merged, scheme: layoutEngine.palette.scheme, contrasts: contrasts), rows)
+        return merged
     }
 
     /// A frame's layout but for how far each line is sung, and its base.
@@ -224,16 +231,29 @@ public final class Renderer {
         let ink = block.layout.inkRect
         var r = block.box.union(Rect(x: block.origin.x + ink.x, y: block.origin.y + ink.y, width: ink.width, height: ink.height))
         if let fade = block.fade { r = r.union(fade.zone) }
+        let pad = reachMargin(of: block)
+        return r.insetBy(dx: -pad, dy: -pad)
+    }
+
+    /// How far beyond its box, ink and fade zone a block's pixels can reach: its shadow or blur,
+    /// or a pixel for antialiasing.
+    func reachMargin(of block: TextBlock) -> Double {
         var pad = 1.0
         if let shadow = block.shadow, shadow.color.alpha > 0 {
             pad = max(pad, Double(shadow.radius * 3 + 2) + abs(shadow.offset.y) + 2)
         }
         if block.blur > 0 { pad = max(pad, Double(Int(block.blur.rounded()) * 3 + 2) + 2) }
-        return r.insetBy(dx: -pad, dy: -pad)
+        return pad
     }
 
     /// The rows the time-dependent layers of `layout` can change.
     private func changedRows(_ layout: FrameLayout, scene: Scene, height: Int) -> [Range<Int>] {
+        Self.merge(changedRects(layout, scene: scene), height: height)
+    }
+
+    /// What the time-dependent layers of `layout` can change: each block's reach, the band, the
+    /// current line's fallback scrims and the progress bar.
+    func changedRects(_ layout: FrameLayout, scene: Scene) -> [Rect] {
         let geometry = background.geometry
         var rects = layout.blocks.map { reach(of: $0) }
         if let band = layout.band {
@@ -248,7 +268,7 @@ public final class Renderer {
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             rects.append(bar.insetBy(dx: 0, dy: -1))
         }
-        return Self.merge(rects, height: height)
+        return rects
     }
 
     /// Whole pixel rows covering `rects`, clamped to the canvas, sorted and merged.
