@@ -277,12 +277,18 @@ public final class PosterSession: @unchecked Sendable {
         // to shaping); the renderer starts from what it shaped.
         let engine = (try? fontResult.get()).flatMap { try? TextEngine(fonts: $0) }
         var warmed: LayoutEngine?
+        var spare: Canvas?
         if let engine {
             timings.measure("warm-up") {
                 let start = firstFrameAt ?? lyrics.lines.first(where: \.isSung)?.start ?? Timestamp(milliseconds: 0)
                 let layoutEngine = LayoutEngine(geometry: geometry, text: engine, theme: options.theme)
                 _ = layoutEngine.layout(scenes.scene(at: start))
                 warmed = layoutEngine
+                if oneFrame {
+                    // The frame's canvas, its pages touched now rather than while it is drawn.
+                    spare = try? Canvas(width: preset.width, height: preset.height)
+                    spare?.prefault()
+                }
             }
         }
         let background: Background
@@ -305,7 +311,7 @@ public final class PosterSession: @unchecked Sendable {
         self.lyricsDigest = Digest.sha256(lyricsData)
         do throws(PosterError) {
             self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
-                                                  engine: engine, ahead: ahead, warmed: warmed)
+                                                  engine: engine, ahead: ahead, warmed: warmed, spare: spare)
         } catch {
             preparation.finish()
             throw error

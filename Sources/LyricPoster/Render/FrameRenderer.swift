@@ -86,9 +86,11 @@ public final class FrameRenderer {
 
     /// `engine`: a text engine over `fonts` made (and warmed) on this thread already.
     /// `ahead`: the backdrop's segments, being made ahead for the first frame. `warmed`: a layout
-    /// engine over `engine` whose shaped texts to start from.
+    /// engine over `engine` whose shaped texts to start from. `spare`: a canvas of the frame's
+    /// size for the first frame drawn whole.
     init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases,
-         engine given: TextEngine? = nil, ahead: PNG.SegmentsAhead? = nil, warmed: LayoutEngine? = nil) throws(PosterError) {
+         engine given: TextEngine? = nil, ahead: PNG.SegmentsAhead? = nil, warmed: LayoutEngine? = nil,
+         spare: Canvas? = nil) throws(PosterError) {
         self.ahead = ahead
         let engine: TextEngine
         if let given { engine = given } else {
@@ -98,6 +100,7 @@ public final class FrameRenderer {
         layoutEngine.shadowsEverywhere = options.textLayer
         if let warmed { layoutEngine.adoptFits(from: warmed) }
         renderer = Renderer(background: background, layoutEngine: layoutEngine)
+        renderer.spareCanvas = spare
         self.options = options
         self.timings = timings
         self.bases = bases

@@ -15,6 +15,9 @@ public final class Renderer {
 
     public let background: Background
     public let layoutEngine: LayoutEngine
+    /// A canvas of the frame's size made (and its pages touched) while the backdrop was being
+    /// prepared: the first frame drawn whole starts on it instead of a new one.
+    public var spareCanvas: Canvas?
 
     public init(background: Background, layoutEngine: LayoutEngine) {
         self.background = background
@@ -54,7 +57,13 @@ public final class Renderer {
     /// A canvas of the frame's size holding the prepared background (`backdrop`), or clear.
     func startCanvas(backdrop: Bool) throws(GraphicsError) -> Canvas {
         let geometry = background.geometry
-        let canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
+        let canvas: Canvas
+        if let spare = spareCanvas, spare.width == geometry.preset.width, spare.height == geometry.preset.height {
+            spareCanvas = nil
+            canvas = spare
+        } else {
+            canvas = try Canvas(width: geometry.preset.width, height: geometry.preset.height)
+        }
         guard backdrop else { return canvas }
         let bitmap = background.bitmap
         if bitmap.width == canvas.width, bitmap.height == canvas.height {

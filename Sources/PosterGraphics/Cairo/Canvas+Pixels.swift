@@ -39,6 +39,16 @@ extension Canvas {
                          out.baseAddress! + rows.lowerBound * width * 3)
     }
 
+    /// Touches every page of the pixels, writing the zeros a new canvas holds (the same pixels):
+    /// a thread with time to spare pays the page faults of a fresh canvas before it is drawn on.
+    public func prefault() {
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        cairo_surface_flush(surface)
+        let count = Int(cairo_image_surface_get_stride(surface)) * height
+        for offset in stride(from: 0, to: count, by: 4096) { data[offset] = 0 }
+        cairo_surface_mark_dirty(surface)
+    }
+
     /// Puts rows `rows` of `bitmap` (the canvas's size) back over the canvas, as they are.
     public func copyRows(_ rows: Range<Int>, from bitmap: Bitmap) {
         precondition(bitmap.width == width && bitmap.height == height && rows.lowerBound >= 0 && rows.upperBound <= height)
