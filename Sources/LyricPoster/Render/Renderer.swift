@@ -152,10 +152,17 @@ public final class Renderer {
     /// Blocks that are the same in every frame of a song.
     static func isCaption(_ role: Scene.Role) -> Bool { role == .title || role == .artist }
 
+    /// Everything that decides a block's pixels, as text. Spelled out field by field: describing
+    /// a value by reflection costs a search of the runtime's conformance records the first time
+    /// for each kind of value, and several microseconds every time (frames make these keys).
     static func signature(_ block: TextBlock) -> String {
-        "\(block.role)|\(block.text)|\(block.origin.x),\(block.origin.y)|\(block.fontSize)|\(block.color)|"
-            + "\(String(describing: block.shadow))|\(block.blur)|\(block.cut)|\(block.sung)|\(block.box)"
+        let shadow = block.shadow.map { "\(describe($0.color)),\($0.radius),\($0.offset.x),\($0.offset.y)" } ?? "-"
+        return "\(block.role.rawValue)|\(block.text)|\(block.origin.x),\(block.origin.y)|\(block.fontSize)|\(describe(block.color))|"
+            + "\(shadow)|\(block.blur)|\(block.cut)|\(block.sung.map { "\($0)" }.joined(separator: ","))|\(describe(block.box))"
     }
+
+    private static func describe(_ color: Color) -> String { "\(color.red),\(color.green),\(color.blue),\(color.alpha)" }
+    private static func describe(_ rect: Rect?) -> String { rect.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "-" }
 
     /// Draws the base layer that frames laid out like `layout` share: their captions on the
     /// background.
@@ -225,7 +232,7 @@ public final class Renderer {
 
     /// A frame's layout but for how far each line is sung, and its base.
     private static func memoKey(_ layout: FrameLayout, base: BaseLayer) -> String {
-        var key = base.signatures.joined(separator: "\n") + "\n\(String(describing: layout.band))|\(String(describing: layout.focus))"
+        var key = base.signatures.joined(separator: "\n") + "\n\(describe(layout.band))|\(describe(layout.focus))"
         for block in layout.blocks {
             var unsung = block
             unsung.sung = unsung.sung.map { _ in 0 }
