@@ -1,0 +1,99 @@
+import Foundation
+import PosterGraphics
+import XCTest
+
+/// The C pixel loops (CPNGShim's lp_pixels.c) against plain Swift written the obvious way: the box
+/// blur against a window's mean taken whole at every pixel, and the brightest and darkest pixel of
+/// an area against every pixel's luminance, on seeded random pixels. Both loops take shortcuts
+/// (a table of quotients; a search over undominated colours for large areas, pixel by pixel for
+/// small ones) that must not change a single value.
+final class PixelKernelTests: XCTestCase {
+    /// A small seeded generator (SplitMix64), so that every run sees the same pixels.
+    struct Seeded {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    }
+
+    /// Pixels with runs of full values (where a window's sum reaches its largest) between random ones.
+    func randomPixels(_ count: Int, _ random: inout Seeded) -> [UInt8] {
+        (0..<count).map { _ in random.below(3) == 0 ? 255 : UInt8(truncatingIfNeeded: random.next()) }
+    }
+
+    /// Three horizontal-then-vertical passes, each pixel the floor of its clamped window's mean.
+    func referenceBlur(_ pixels: [UInt8], width: Int, height: Int, radius: Int, channels: Range<Int>) -> [UInt8] {
+        var p = pixels
+        func pass(count: Int, length: Int, at index: (Int, Int) -> Int) {
+            for line in 0..<count {
+                for c in channels {
+                    let before = (0..<length).map { Int(p[index(line, $0) + c]) }
+                    for i in 0..<length {
+                        var sum = 0
+                        for k in -radius...radius { sum += before[min(max(i + k, 0), length - 1)] }
+                        p[index(line, i) + c] = UInt8(sum / (2 * radius + 1))
+                    }
+                }
+            }
+        }
+        for _ in 0..<3 {
+            pass(count: height, length: width) { y, x in (y * width + x) * 4 }
+            pass(count: width, length: height) { x, y in (y * width + x) * 4 }
+        }
+        return p
+    }
+
+    func testBoxBlurIsTheMeanOfEachClampedWindow() {
+        var random = Seeded(state: 27)
+        for trial in 0..<40 {
+            let width = 1 + random.below(70), height = 1 + random.below(50), radius = 1 + random.below(30)
+            let alphaOnly = trial % 2 == 0
+            let pixels = randomPixels(width * height * 4, &random)
+            let blurred = Bitmap(width: width, height: height, stride: width * 4, pixels: pixels).blurred(radius: radius, alphaOnly: alphaOnly)
+            let expected = referenceBlur(pixels, width: width, height: height, radius: radius, channels: alphaOnly ? 3..<4 : 0..<4)
+            XCTAssertEqual(Array(blurred.pixels.prefix(width * height * 4)), expected,
+                           "\(width)×\(height), radius \(radius), \(alphaOnly ? "alpha" : "every channel")")
+        }
+    }
+
+    func testBrightestAndDarkestPixelsAreThoseOfEveryPixel() throws {
+        var random = Seeded(state: 91)
+        // Large enough for areas on both sides of the C loop's switch (131 072 pixels).
+        let width = 640, height = 400
+        let canvas = try Canvas(width: width, height: height)
+        let linear = (0..<256).map { Color.linear(Double($0) / 255) }
+        for trial in 0..<24 {
+            // Opaque pixels in memory order B, G, R, A; some trials in a narrow range of colours,
+            // where many pixels share their red and green.
+            var pixels = [UInt8](repeating: 255, count: width * height * 4)
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                for c in 0..<3 {
+                    pixels[i + c] = trial % 3 == 0 ? UInt8(100 + random.below(40)) : UInt8(truncatingIfNeeded: random.next())
+                }
+            }
+            canvas.copyRows(0..<height, from: Bitmap(width: width, height: height, stride: width * 4, pixels: pixels))
+            let x0 = random.below(width - 1), y0 = random.below(height - 1)
+            // Small boxes (a line of text) and large areas in turn.
+            let big = trial % 2 == 1
+            let x1 = big ? width : min(width, x0 + 1 + random.below(300)), y1 = big ? height : min(height, y0 + 1 + random.below(120))
+            var brightest = -1.0, darkest = 2.0
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let i = (y * width + x) * 4
+                    let l = 0.2126 * linear[Int(pixels[i + 2])] + 0.7152 * linear[Int(pixels[i + 1])] + 0.0722 * linear[Int(pixels[i])]
+                    brightest = max(brightest, l)
+                    darkest = min(darkest, l)
+                }
+            }
+            func bucketed(_ l: Double) -> Double { min(1024, (l * 1024).rounded(.up)) / 1024 }
+            let rect = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
+            XCTAssertEqual(canvas.luminance(in: rect, quantile: 1), bucketed(brightest), "brightest in \(rect)")
+            XCTAssertEqual(canvas.luminance(in: rect, quantile: 0), bucketed(darkest), "darkest in \(rect)")
+        }
+    }
+}
