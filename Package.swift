@@ -118,11 +118,11 @@ let package = Package(
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics"]),
 
-        .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore", "CZlib"]),
+        .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore", "CZlib", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),
         .testTarget(
             name: "RenderTests",
-            dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics"],
+            dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "TestSupport"],
             resources: [.copy("Goldens")]
         ),
         // Fixtures shared by the test targets (generated once per test process).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LyricsCore
+import TestSupport
 
 /// A script with libass's default columns and the given events.
 private func script(_ events: String...) -> String {

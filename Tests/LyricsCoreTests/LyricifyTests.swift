@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LyricsCore
+import TestSupport
 
 /// A backing-run expectation: interval, text, words, translation and romanisation (times in ms).
 struct Run: Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LyricsCore
+import TestSupport
 
 /// QQ Music's QRC: the body, the XML wrapper, encrypted hex, client cache files, and hostile input.
 /// Lyrics are made up for the tests; encrypted fixtures come from the test encoder.

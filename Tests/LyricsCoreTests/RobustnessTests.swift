@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LyricsCore
+import TestSupport
 
 /// The loader never crashes, hangs or breaks its invariants, whatever the bytes.
 @Suite struct RobustnessTests {

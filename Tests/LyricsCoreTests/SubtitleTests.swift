@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LyricsCore
+import TestSupport
 
 /// SubRip and WebVTT cues read as lyric lines. Texts are made up for the tests.
 @Suite struct SubtitleTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LyricsCore
+import TestSupport
 
 /// TTML as Apple Music and AMLL write it: the cases their suites document, in our own words.
 @Suite struct TTMLTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import LyricsCore
+import TestSupport
 
 /// `Timeline` and `Cursor`: half-open intervals, gaps, before/after, binary search.
 @Suite struct TimelineTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LyricsCore
+import TestSupport
 
 /// The writers of `convert`: every format round-trips through its reader (write, read back, and
 /// get the song as the format carries it, ``Lyrics/carried(by:)``), writes the same bytes every

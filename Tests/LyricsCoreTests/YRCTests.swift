@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import LyricsCore
+import TestSupport
 
 /// NetEase YRC: line headers, absolute word groups, JSON credit lines, metadata tags, and input
 /// that is broken or hostile. Lyrics here are made up for the tests.

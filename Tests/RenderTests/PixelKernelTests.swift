@@ -1,6 +1,11 @@
 import Foundation
 import PosterGraphics
+import TestSupport
 import XCTest
+
+extension SplitMix64 {
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
 
 /// The C pixel loops (CPNGShim's lp_pixels.c) against plain Swift written the obvious way: the box
 /// blur against a window's mean taken whole at every pixel, and the brightest and darkest pixel of
@@ -8,21 +13,8 @@ import XCTest
 /// (a table of quotients; a search over undominated colours for large areas, pixel by pixel for
 /// small ones) that must not change a single value.
 final class PixelKernelTests: XCTestCase {
-    /// A small seeded generator (SplitMix64), so that every run sees the same pixels.
-    struct Seeded {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     /// Pixels with runs of full values (where a window's sum reaches its largest) between random ones.
-    func randomPixels(_ count: Int, _ random: inout Seeded) -> [UInt8] {
+    func randomPixels(_ count: Int, _ random: inout SplitMix64) -> [UInt8] {
         (0..<count).map { _ in random.below(3) == 0 ? 255 : UInt8(truncatingIfNeeded: random.next()) }
     }
 
@@ -49,7 +41,7 @@ final class PixelKernelTests: XCTestCase {
     }
 
     func testBoxBlurIsTheMeanOfEachClampedWindow() {
-        var random = Seeded(state: 27)
+        var random = SplitMix64(seed: 27)
         for trial in 0..<40 {
             let width = 1 + random.below(70), height = 1 + random.below(50), radius = 1 + random.below(30)
             let alphaOnly = trial % 2 == 0
@@ -62,7 +54,7 @@ final class PixelKernelTests: XCTestCase {
     }
 
     func testBrightestAndDarkestPixelsAreThoseOfEveryPixel() throws {
-        var random = Seeded(state: 91)
+        var random = SplitMix64(seed: 91)
         // Large enough for areas on both sides of the C loop's switch (131 072 pixels).
         let width = 640, height = 400
         let canvas = try Canvas(width: width, height: height)
