@@ -261,7 +261,7 @@ public final class FrameRenderer {
         let frame: Renderer.Frame
         do {
             if let motion {
-                frame = try renderer.render(scene, motion: motion, timings: timings)
+                frame = try renderer.render(scene, motion: motion, layout: layout, timings: timings)
             } else {
                 frame = try renderer.render(scene, layout: layout, timings: timings)
             }

@@ -15,10 +15,11 @@ extension Renderer {
 
     /// Draws `scene` in the middle of a change (`motion`): the same background, band, scrim and
     /// progress bar as the still of `scene`, and every block on its way there. With `backdrop`
-    /// false, over a transparent canvas (the text layer).
-    public func render(_ scene: Scene, motion: Motion, timings: Timings? = nil, backdrop: Bool = true) throws(GraphicsError) -> Frame {
+    /// false, over a transparent canvas (the text layer). `layout`: the scene's, if already made.
+    public func render(_ scene: Scene, motion: Motion, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
+                       backdrop: Bool = true) throws(GraphicsError) -> Frame {
         let from = layout(motion.from, timings: timings)
-        let to = layout(scene, timings: timings)
+        let to = laidOutAlready ?? layout(scene, timings: timings)
         let start = DispatchTime.now().uptimeNanoseconds
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
         let canvas = try startCanvas(backdrop: backdrop)
