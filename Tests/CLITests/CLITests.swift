@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Help, exit codes, messages and files of `frame` and `inspect`.
@@ -169,7 +170,7 @@ final class CLITests: CLITestCase {
         }
         // Under the sanitizers (make test-sanitized) each process is several times slower, and the
         // point there is the parallel paths' memory and races, which fewer processes exercise too.
-        let sanitized = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil }
+        let sanitized = Sanitizers.active
         let runs = sanitized ? 16 : 96
         let results = Results()
         let paths = (0..<runs).map { temp("same-\($0).png") }

@@ -3,6 +3,7 @@ import LyricPoster
 import LyricsCore
 import PosterGraphics
 import Synchronization
+import TestSupport
 import XCTest
 
 /// Frames drawn from the song's base picture (only the rows the time-dependent layers reach,
@@ -90,7 +91,7 @@ final class BandRenderTests: XCTestCase {
         var compared = 0, partial = 0
         // Under the sanitizers (make test-sanitized, several times slower) two themes are enough to
         // run the code; the whole matrix runs in make test.
-        let sanitized = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil }
+        let sanitized = Sanitizers.active
         let themes = sanitized ? [Theme.card, .immersive] : Theme.builtIn
         for (t, theme) in themes.enumerated() {
             for (p, preset) in Self.presets.enumerated() {

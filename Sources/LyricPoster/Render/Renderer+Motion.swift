@@ -107,8 +107,10 @@ extension Renderer {
         var mix: (from: Int, t: Double)?
     }
 
-    /// The blocks of a move in the order they are drawn, each where it is on its way. Depends
-    /// only on where the blocks are, not on their colours.
+    /// The blocks of a move in the order they are drawn, each where it is on its way. Where each
+    /// step puts its block depends only on the blocks' places, sizes and texts: colours decide only
+    /// whether an unmoved block is drawn as it is or with its colour mixed, at the same place (so
+    /// the rows of a move can be found before the colours are measured).
     static func steps(_ motion: Motion, from: FrameLayout, to: FrameLayout, geometry: PosterGeometry,
                       size: (width: Double, height: Double)) -> [Step] {
         let width = size.width
