@@ -312,7 +312,11 @@ extension PNG {
         let width: Int
         let height: Int
         private let picture: Bitmap
-        private let state = Mutex<(segments: [RowsEncoder.Segment?], stopped: Bool)>(([], false))
+        /// Behind a pthread mutex (``Guarded``), which ThreadSanitizer understands: the encoder's
+        /// threads ask for segments while this one writes them, and a `Synchronization.Mutex`
+        /// hands such a contended lock over in the kernel, unseen (the cache above tells TSan
+        /// through ``RaceDetector`` instead).
+        private let state = Guarded<(segments: [RowsEncoder.Segment?], stopped: Bool)>(([], false))
 
         /// `picture`: opaque, as a canvas holds it.
         public init(_ picture: Bitmap) {
