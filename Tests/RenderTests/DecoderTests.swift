@@ -1,5 +1,6 @@
 import Foundation
 @testable import PosterGraphics
+import TestSupport
 import XCTest
 
 /// The cover decoders on the fixtures in Tests/Fixtures/covers (see its README): every good file
@@ -102,7 +103,7 @@ final class DecoderTests: XCTestCase {
             XCTAssertThrowsError(try decode(name), name) { error in
                 guard case ImageError.tooLarge = error else { return XCTFail("\(name): \(error)") }
             }
-            XCTAssertLessThan(Date().timeIntervalSince(start), 1.0, "\(name) must be refused before decoding")
+            XCTAssertLessThan(Date().timeIntervalSince(start), 1.0 * Sanitizers.allowance, "\(name) must be refused before decoding")
         }
         // The limit is a setting: a tiny limit refuses even the small fixtures.
         XCTAssertThrowsError(try decode("rgb8.png", limits: DecodeLimits(maxPixels: 100)))

@@ -6,4 +6,9 @@ public enum Sanitizers {
     public static var active: Bool {
         ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil }
     }
+
+    /// How many times longer a guard against runaway work (a parser that went quadratic, a decoder
+    /// that did not refuse early) waits than in a plain debug build: ThreadSanitizer makes such
+    /// loops 5–10× slower. These bounds catch work that takes hours, not a slow second.
+    public static var allowance: Double { active ? 8 : 1 }
 }
