@@ -410,8 +410,13 @@ final class CatalogTests: CLITestCase {
     func testAMillionLineManifestKeepsMemoryFlat() throws {
         // Manifests of missing files, 100 000 and 1 000 000 lines: every line is read and
         // hashed; one shard in 64 is tried (and fails). Peak memory must not follow the length.
+        // Under a sanitizer the peak measures its allocator (AddressSanitizer keeps freed blocks
+        // in a quarantine that fills with the volume allocated, up to 256 MB), and the million
+        // lines take minutes: there the 100 000-line manifest is read and checked, and the
+        // memory comparison is left to the plain build.
+        let sanitized = Sanitizers.active
         var peaks: [Int: Double] = [:]
-        for count in [100_000, 1_000_000] {
+        for count in sanitized ? [100_000] : [100_000, 1_000_000] {
             let path = temp("m\(count).jsonl")
             FileManager.default.createFile(atPath: path, contents: nil)
             let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
@@ -431,6 +436,10 @@ final class CatalogTests: CLITestCase {
             let lines = try String(contentsOfFile: root + "/catalog/shard-00-of-64.jsonl", encoding: .utf8).split(separator: "\n")
             XCTAssertEqual(Double(lines.count), Double(count) / 64, accuracy: Double(count) / 64 * 0.1)
             XCTAssertTrue(lines.allSatisfy { $0.contains("\"failed\"") && $0.contains("no such file") })
+        }
+        if sanitized {
+            print("peak RSS under a sanitizer: \(peaks[100_000] ?? 0) MB for 100 000 lines; not compared (its allocator's figure)")
+            return
         }
         let small = try XCTUnwrap(peaks[100_000]), large = try XCTUnwrap(peaks[1_000_000])
         print("peak RSS: \(small) MB for 100 000 lines, \(large) MB for 1 000 000")

@@ -57,7 +57,7 @@ final class BandRenderTests: XCTestCase {
 
     func testFramesDrawnFromTheBaseEqualWholeFrames() throws {
         var compared = 0, partial = 0
-        for theme in Theme.builtIn {
+        for theme in Theme.tested {
             for preset in Self.presets {
                 for karaoke in [false, true] {
                     for cover in ["busy", "white"] {
@@ -89,10 +89,8 @@ final class BandRenderTests: XCTestCase {
     /// from the base (the captions stay where they are while the lines move).
     func testMovesDrawnFromTheBaseEqualWholeFrames() throws {
         var compared = 0, partial = 0
-        // Under the sanitizers (make test-sanitized, several times slower) two themes are enough to
-        // run the code; the whole matrix runs in make test.
         let sanitized = Sanitizers.active
-        let themes = sanitized ? [Theme.card, .immersive] : Theme.builtIn
+        let themes = Theme.tested
         for (t, theme) in themes.enumerated() {
             for (p, preset) in Self.presets.enumerated() {
                 // Light and dark covers in turn (the whole matrix takes minutes in a debug build).

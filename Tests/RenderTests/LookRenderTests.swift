@@ -39,7 +39,7 @@ final class LookRenderTests: XCTestCase {
 
     func testEveryRoleReachesItsContrastOnEveryCoverAndState() throws {
         var lowest: [String: Double] = [:]
-        for theme in Theme.builtIn {
+        for theme in Theme.tested {
             for (name, cover) in Self.covers {
                 for preset in Self.presets {
                     for t in Self.times {
@@ -64,7 +64,7 @@ final class LookRenderTests: XCTestCase {
     func testScrimsHaveNoVisibleStep() throws {
         let flat = Self.covers.filter { ["white", "black", "yellow", "cream", "pastel", "cyan-magenta"].contains($0.0) }
         var worst = 0.0, worstWindow = 0.0
-        for theme in Theme.builtIn where theme.layout != .classic {
+        for theme in Theme.tested where theme.layout != .classic {
             for (name, cover) in flat {
                 for preset in [Preset.custom(width: 540, height: 960), .custom(width: 960, height: 540), .custom(width: 600, height: 600)] {
                     let geometry = PosterGeometry(preset: preset, before: theme.before, after: theme.after, theme: theme)
@@ -194,7 +194,7 @@ final class LookRenderTests: XCTestCase {
 extension LookRenderTests {
     /// A song's posters at several sizes belong together: the text scheme is decided on the cover.
     func testSchemeIsTheSameAtEveryPreset() throws {
-        for theme in Theme.builtIn {
+        for theme in Theme.tested {
             for (name, cover) in Self.covers {
                 let schemes = try Set([Preset.custom(width: 270, height: 480), .custom(width: 270, height: 338), .custom(width: 300, height: 300),
                                        .custom(width: 480, height: 270)].map { preset in

@@ -47,7 +47,7 @@ final class LookV3RenderTests: XCTestCase {
         let preset = Preset.custom(width: 540, height: 960)
         var worst: (Double, String) = (.infinity, "")
         for (name, cover) in try generatedCovers() {
-            for theme in Theme.builtIn {
+            for theme in Theme.tested {
                 let none = try renderFrame(cover: cover, lrc: Self.song, at: 4_000, preset: preset, theme: theme, karaoke: true)
                 let all = try renderFrame(cover: cover, lrc: Self.song, at: 8_990, preset: preset, theme: theme, karaoke: true)
                 let block = try XCTUnwrap(all.layout.blocks.first { $0.role == .current })

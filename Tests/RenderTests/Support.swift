@@ -2,6 +2,7 @@ import Foundation
 import LyricPoster
 import LyricsCore
 import PosterGraphics
+import TestSupport
 import XCTest
 
 enum Paths {
@@ -11,6 +12,12 @@ enum Paths {
     static let goldens = package.appendingPathComponent("Tests/RenderTests/Goldens")
     static let failures = package.appendingPathComponent(".build/golden-failures")
     static func fixture(_ name: String) -> URL { fixtures.appendingPathComponent(name) }
+}
+
+extension Theme {
+    /// The themes a table of renders runs through: all of them, or under the sanitizers (make
+    /// test-sanitized, several times slower) a card and a full-bleed theme, which run the same code.
+    static var tested: [Theme] { Sanitizers.active ? [.card, .immersive] : builtIn }
 }
 
 enum Shared {
