@@ -73,9 +73,17 @@ bench: deps
 # The test suite under AddressSanitizer, then ThreadSanitizer (the CLI tests run the sanitized
 # binary too, so the parallel batch runs under TSan), then a LeakSanitizer pass over the binary.
 # Leaks are checked on the binary only: the test process's own reports come from XCTest itself.
+# Under both, tests see the sanitizer (TestSupport.Sanitizers): the heaviest tables run a share
+# of their cases, and the .deb and Slurm tests, which add nothing a sanitizer checks, skip.
+# ThreadSanitizer (about twice AddressSanitizer's time) leaves out the suites whose code runs on
+# one thread: the look and layout tables in the test process, and the CLI suites about input
+# mistakes, hostile input, completion and conversion (single frames, run just before under ASan),
+# and the catalogue's and video's cases whose threads are the same as those of the cases it keeps.
+TSAN_SKIP = LookRenderTests|LookV3RenderTests|ThemeRenderTests|RenderTests\.RenderTests/|PixelKernelTests|MotionRenderTests|DecoderTests|^LayoutTests\.|InputMistakesTests|HostileInputTests|CompletionTests|ConvertCLITests|FormatsCLITests|InstallTests|CatalogTests/(testTwoRunsOfOneShard|testAKilledShard|testSlurmArraysMap|testAMillionLine)|VideoTests/testOptionsAreChecked
 test-sanitized: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
-	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
+		--skip '$(TSAN_SKIP)'
 	scripts/leak-check.sh .build-asan/debug/lyricposter
 
 # Coverage-guided fuzzing of the LRC path and the cover decoders (libFuzzer + AddressSanitizer).
