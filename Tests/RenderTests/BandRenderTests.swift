@@ -25,6 +25,13 @@ final class BandRenderTests: XCTestCase {
     [00:21.00]After the gap
     [00:25.00]
     """
+    /// A translation whose stacked marks rise into the sung line above it.
+    static let stacked = """
+    [ti:Stacked]
+    [00:01.00]<00:01.00>Marks <00:02.00>rise <00:03.00>above <00:04.00>the <00:05.00>line<00:06.00>
+    [00:01.00]\u{E3}\u{303}\u{303}\u{303}\u{303}\u{303}\u{303}\u{303}\u{303} q\u{303}\u{303}\u{303}\u{303}\u{303}\u{303}\u{303}\u{303}\u{303} \u{1EBD}\u{303}\u{303}\u{303}\u{303}\u{303}\u{303}\u{303}\u{303}
+    [00:07.00]The next line
+    """
     static let times = [0, 500, 1_500, 4_200, 5_500, 6_900, 9_500, 14_000, 18_000, 22_000, 29_000]
     static let presets: [Preset] = [.custom(width: 270, height: 480), .custom(width: 360, height: 360),
                                     .custom(width: 480, height: 270), Preset(name: "classic-half", width: 240, height: 400, arrangement: .classic)]
@@ -36,6 +43,7 @@ final class BandRenderTests: XCTestCase {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             try Data(song.utf8).write(to: folder.appendingPathComponent("song.lrc"))
+            try Data(stacked.utf8).write(to: folder.appendingPathComponent("stacked.lrc"))
             for (name, cover) in try generatedCovers() where ["busy", "white", "black"].contains(name) {
                 let canvas = try Canvas(width: cover.width, height: cover.height)
                 canvas.draw(cover, in: Rect(x: 0, y: 0, width: Double(cover.width), height: Double(cover.height)))
@@ -45,14 +53,15 @@ final class BandRenderTests: XCTestCase {
         return folder
     }()
 
-    func session(cover: String, theme: Theme, preset: Preset, karaoke: Bool, compression: PNG.Compression = .fast) throws -> PosterSession {
+    func session(cover: String, theme: Theme, preset: Preset, karaoke: Bool, compression: PNG.Compression = .fast,
+                 lyrics: String = "song.lrc") throws -> PosterSession {
         var options = RenderOptions()
         options.theme = theme
         options.preset = preset
         options.karaoke = karaoke
         options.compression = compression
         return try PosterSession(cover: Self.folder.appendingPathComponent(cover + ".png").path,
-                                 lyrics: Self.folder.appendingPathComponent("song.lrc").path, options: options)
+                                 lyrics: Self.folder.appendingPathComponent(lyrics).path, options: options)
     }
 
     func testFramesDrawnFromTheBaseEqualWholeFrames() throws {
@@ -126,6 +135,62 @@ final class BandRenderTests: XCTestCase {
         }
         XCTAssertGreaterThan(compared, sanitized ? 60 : 150)
         print("band rendering: \(partial) of \(compared) moving frames drawn from the base, all byte-identical to whole frames")
+    }
+
+    /// Ticks of karaoke lines rendered one after another, as `sequence` and `video` do: after a
+    /// line's first tick the renderer redraws only its sung part over the tick before
+    /// (Renderer.SungLine). The same bytes and report as frames drawn whole, through word-timed
+    /// and line-filled lines, right-to-left text, moves, jumps away and back, and a repeated tick.
+    func testTicksOfASungLineEqualWholeFrames() throws {
+        var compared = 0, redrawn = 0
+        let ticks = Array(stride(from: 4_000, through: 5_300, by: 100)) + [5_300, 1_500, 6_950, 7_400, 4_200]
+            + Array(stride(from: 7_500, through: 10_400, by: 150)) + [13_050, 13_400, 29_000]
+        // Wide, dark shadows and blurred neighbours reach into the sung line's rows from the
+        // blocks drawn after it; lines without word timing fill across the line.
+        var heavy = Theme.card
+        heavy.name = "card-heavy"
+        heavy.shadowRadius = 40
+        heavy.shadowOpacity = 0.95
+        heavy.depthBlur = 16
+        heavy.lineProgressFill = true
+        for theme in Theme.tested + [heavy] {
+            for preset in [Preset.custom(width: 270, height: 480), .custom(width: 480, height: 270),
+                           Preset(name: "classic-half", width: 240, height: 400, arrangement: .classic)] {
+                let cover = theme.name == "card-heavy" ? "black" : theme.name.count % 2 == 0 ? "busy" : "white"
+                let session = try session(cover: cover, theme: theme, preset: preset, karaoke: true)
+                let fast = try session.makeRenderer(), whole = try session.makeRenderer()
+                let plan = MotionPlan(session.scenes, transition: Transition(style: .scroll, durationMs: 400))
+                for t in ticks {
+                    let scene = session.scenes.scene(at: Timestamp(milliseconds: t))
+                    let motion = plan.motion(at: t)
+                    let a = try fast.render(scene, motion: motion), b = try whole.render(scene, motion: motion, whole: true)
+                    XCTAssertTrue(a.png == b.png, "\(theme.name) \(preset) @\(t): other bytes than drawn whole")
+                    XCTAssertEqual(a.report.json(), b.report.json(), "\(theme.name) \(preset) @\(t): report")
+                    compared += 1
+                }
+                XCTAssertEqual(whole.sungRedraws, 0)
+                // Side by side (split), frames are drawn whole (see above).
+                if theme.name.hasPrefix("card"), preset.arrangement != .split {
+                    XCTAssertGreaterThan(fast.sungRedraws, ticks.count / 3, "\(preset): most ticks of a sung line should redraw it alone")
+                }
+                redrawn += fast.sungRedraws
+            }
+        }
+        // Blocks drawn after the sung line whose ink reaches its rows are drawn again there.
+        for theme in [Theme.card, .minimal] {
+            let session = try session(cover: "busy", theme: theme, preset: .custom(width: 270, height: 480), karaoke: true, lyrics: "stacked.lrc")
+            let fast = try session.makeRenderer(), whole = try session.makeRenderer()
+            for t in stride(from: 1_500, through: 5_900, by: 200) {
+                let scene = session.scenes.scene(at: Timestamp(milliseconds: t))
+                let a = try fast.render(scene), b = try whole.render(scene, whole: true)
+                XCTAssertTrue(a.png == b.png, "\(theme.name) stacked marks @\(t): other bytes than drawn whole")
+                XCTAssertEqual(a.report.json(), b.report.json(), "\(theme.name) stacked marks @\(t): report")
+                compared += 1
+            }
+            XCTAssertGreaterThan(fast.sungRedraws, 15, theme.name)
+            redrawn += fast.sungRedraws
+        }
+        print("sung lines: \(redrawn) of \(compared) ticks redrew their line alone, all byte-identical to whole frames")
     }
 
     func testBaseSegmentPNGsDecodeToThePixelsDrawn() throws {

@@ -81,6 +81,13 @@ public final class FrameRenderer {
     /// `lines` each frame is another line, and remembering would only cost time and memory.
     private let memory = PNG.RowsEncoder.Memory()
 
+    /// With karaoke on: the last still frame drawn from `work`'s base, left on the canvas and in
+    /// the RGB rows (in its rows that differ from the base) so that the next tick of its line
+    /// redraws the line alone (see Renderer.SungLine); nil when `work` holds the base.
+    private var sung: Renderer.SungLine?
+    /// Ticks drawn that way so far.
+    public private(set) var sungRedraws = 0
+
     /// Segments of the backdrop made ahead on another thread (see `PNG.SegmentsAhead`).
     private let ahead: PNG.SegmentsAhead?
 
@@ -113,6 +120,7 @@ public final class FrameRenderer {
     /// The working state over `base`, reset to its pixels when it was over another one.
     private func workState(_ base: FrameBase) throws(PosterError) -> (canvas: Canvas, rgb: UnsafeMutableBufferPointer<UInt8>) {
         if let work, work.base === base { return (work.canvas, work.rgb) }
+        sung = nil
         let bitmap = base.layer.bitmap
         let canvas: Canvas
         if let work, work.canvas.width == bitmap.width, work.canvas.height == bitmap.height {
@@ -222,37 +230,65 @@ public final class FrameRenderer {
             }
         }) {
             let work = try workState(base)
+            /// Puts `rows` of the canvas and the RGB rows back to the base's.
+            func restore(_ rows: [Range<Int>]) {
+                let rowBytes = base.encoder.width * 3
+                base.layer.rgb.withUnsafeBufferPointer { source in
+                    for rows in rows {
+                        work.canvas.copyRows(rows, from: base.layer.bitmap)
+                        let span = rows.lowerBound * rowBytes ..< rows.upperBound * rowBytes
+                        _ = UnsafeMutableBufferPointer(rebasing: work.rgb[span]).update(fromContentsOf: source[span])
+                    }
+                }
+            }
             let drawn: (frame: Renderer.Frame, rows: [Range<Int>])?
+            // The rows to convert (nil: all of `drawn.rows`), and what the next tick can keep.
+            var redrawn: Range<Int>?
+            var keep: Renderer.SungLine?
             do {
-                if let motion {
-                    drawn = try renderer.renderMotionChanges(scene, motion: motion, layout: layout, on: work.canvas, base: base.layer,
-                                                             timings: timings)
+                if motion == nil, let kept = sung,
+                   let again = try renderer.redrawSung(scene, layout: layout, on: work.canvas, base: base.layer, kept: kept, timings: timings) {
+                    drawn = (again.frame, again.rows)
+                    redrawn = again.redrawn
+                    keep = kept
+                    sungRedraws += 1
                 } else {
-                    drawn = try renderer.renderChanges(scene, layout: layout, on: work.canvas, base: base.layer, timings: timings)
+                    if let kept = sung {
+                        sung = nil
+                        restore(kept.changed)
+                    }
+                    if let motion {
+                        drawn = try renderer.renderMotionChanges(scene, motion: motion, layout: layout, on: work.canvas, base: base.layer,
+                                                                 timings: timings)
+                    } else {
+                        let full = try renderer.renderChanges(scene, layout: layout, on: work.canvas, base: base.layer, timings: timings,
+                                                              keep: options.karaoke)
+                        drawn = full.map { ($0.frame, $0.rows) }
+                        keep = full?.sung
+                    }
                 }
             } catch {
                 // The canvas may be half drawn: start the next frame from a fresh copy.
                 self.work?.rgb.deallocate()
                 self.work = nil
+                sung = nil
                 throw PosterError(path: "frame", reason: "\(error)")
             }
             if let drawn {
                 partialFrames += 1
+                sung = keep
                 defer {
-                    // Back to the base for the next frame.
-                    let rowBytes = base.encoder.width * 3
-                    base.layer.rgb.withUnsafeBufferPointer { source in
-                        for rows in drawn.rows {
-                            work.canvas.copyRows(rows, from: base.layer.bitmap)
-                            let span = rows.lowerBound * rowBytes ..< rows.upperBound * rowBytes
-                            _ = UnsafeMutableBufferPointer(rebasing: work.rgb[span]).update(fromContentsOf: source[span])
-                        }
-                    }
+                    // Back to the base for the next frame, unless its line can be redrawn alone.
+                    if keep == nil { restore(drawn.rows) }
                 }
-                try timings.measure("convert") { () throws(PosterError) in
-                    do { for rows in drawn.rows { try work.canvas.convertRows(rows, into: work.rgb) } } catch {
-                        throw PosterError(path: "frame", reason: "\(error)")
+                do {
+                    try timings.measure("convert") { () throws(GraphicsError) in
+                        for rows in redrawn.map({ [$0] }) ?? drawn.rows { try work.canvas.convertRows(rows, into: work.rgb) }
                     }
+                } catch {
+                    keep = nil
+                    sung = nil
+                    throw PosterError(path: "frame", reason: "\(error)")
                 }
                 let value = try consume(UnsafeBufferPointer(work.rgb), drawn.rows, base)
                 return (value, FrameReport(scene: scene, frame: drawn.frame))

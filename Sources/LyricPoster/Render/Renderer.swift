@@ -77,8 +77,9 @@ public final class Renderer {
 
     /// Everything drawn over the background, in order: the classic band, the current line's
     /// scrim, the progress bar, the text blocks (dimmed ones raised to 3:1 first).
+    /// `beforeSung`: called with a karaoke block's index just before its sung part is drawn.
     private func drawLayers(_ scene: Scene, layout: inout FrameLayout, on canvas: Canvas,
-                            contrasts: inout [String: Double]) throws(GraphicsError) {
+                            contrasts: inout [String: Double], beforeSung: ((Int) -> Void)? = nil) throws(GraphicsError) {
         let geometry = background.geometry
         if let band = layout.band { drawClassicBand(band, on: canvas, layout: layout) }
         let focusRole: Scene.Role = scene.state == .quote ? .quote : .current
@@ -88,7 +89,7 @@ public final class Renderer {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }
 
-        for block in layout.blocks {
+        for (index, block) in layout.blocks.enumerated() {
             try canvas.fading(block.fade) { () throws(GraphicsError) in
                 var unsung: Color?
                 if !block.sung.isEmpty {
@@ -97,7 +98,7 @@ public final class Renderer {
                     contrasts["unsung"] = measured.contrast
                     unsung = measured.color
                 }
-                try paint(block, unsung: unsung, on: canvas)
+                try paint(block, unsung: unsung, on: canvas, beforeSung: beforeSung.map { call in { call(index) } })
             }
         }
     }
@@ -105,17 +106,23 @@ public final class Renderer {
     /// Draws one text block: plain (with its shadow or depth blur), or for a karaoke line (with
     /// `unsung`, the colour of its part not yet sung) the whole line in the unsung colour, then
     /// the sung part over it in full colour, its front edge a soft half-em gradient rather than a cut.
-    func paint(_ block: TextBlock, unsung: Color?, on canvas: Canvas) throws(GraphicsError) {
+    func paint(_ block: TextBlock, unsung: Color?, on canvas: Canvas, beforeSung: (() -> Void)? = nil) throws(GraphicsError) {
         if let unsung, !block.sung.isEmpty {
             try canvas.draw(block.layout, at: block.origin, color: unsung, shadow: block.shadow)
             // What is drawn from here on depends on how far the line is sung.
             canvas.luminanceMemo?.end()
-            canvas.draw(block.layout, at: block.origin, color: block.color,
-                        revealed: Self.sungRegion(block, text: block.text, shares: block.sung), feather: 0.5 * block.fontSize)
+            beforeSung?()
+            drawSung(block, on: canvas)
         } else {
             try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow,
                             blur: Int(block.blur.rounded()))
         }
+    }
+
+    /// The sung part of a karaoke block, over the block drawn in its unsung colour.
+    private func drawSung(_ block: TextBlock, on canvas: Canvas) {
+        canvas.draw(block.layout, at: block.origin, color: block.color,
+                    revealed: Self.sungRegion(block, text: block.text, shares: block.sung), feather: 0.5 * block.fontSize)
     }
 
     /// Lays `scene` out; with `timings`, adds the time spent to the "layout" stage.
@@ -193,25 +200,129 @@ public final class Renderer {
     /// `render(_:)` would. Returns the frame and the rows that may differ from the base, or nil
     /// (nothing drawn) when this frame cannot be drawn that way: its captions differ from the
     /// base's, or its changing layers reach rows the captions occupy.
+    /// `keep`: when the frame's only karaoke line can be redrawn alone on the next tick (see
+    /// ``SungLine``), also return what that takes.
     public func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer,
                               timings: Timings? = nil) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>])? {
+        try renderChanges(scene, layout: layout, on: canvas, base: base, timings: timings, keep: false).map { ($0.frame, $0.rows) }
+    }
+
+    func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer, timings: Timings?,
+                       keep: Bool) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>], sung: SungLine?)? {
         let laidOut = DispatchTime.now().uptimeNanoseconds
-        let captions = layout.blocks.filter { Self.isCaption($0.role) }
-        guard captions.map(Self.signature) == base.signatures, captions.isEmpty || layout.band == nil else { return nil }
-        var changing = layout
-        changing.blocks = layout.blocks.filter { !Self.isCaption($0.role) }
+        guard var changing = changingLayers(layout, base: base) else { return nil }
         let rows = changedRows(changing, scene: scene, height: canvas.height)
         for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
         var contrasts = base.contrasts
         // Everything drawn before the measurements depends on the base and the layout, not on how
         // far a line is sung (see LuminanceMemo).
-        canvas.luminanceMemo?.begin(Self.memoKey(changing, base: base))
+        let memoKey = Self.memoKey(changing, base: base)
+        canvas.luminanceMemo?.begin(memoKey)
         defer { canvas.luminanceMemo?.end() }
-        try drawLayers(scene, layout: &changing, on: canvas, contrasts: &contrasts)
+        let sungRows = keep ? redrawableRows(changing, scene: scene, height: canvas.height) : nil
+        var saved: (index: Int, pixels: [UInt8])?
+        try drawLayers(scene, layout: &changing, on: canvas, contrasts: &contrasts, beforeSung: sungRows.map { sungRows in
+            { index in if index == sungRows.index { saved = (index, canvas.savedRows(sungRows.rows)) } }
+        })
         try canvas.finish()
-        return (Frame(canvas: canvas, layout: withCaptions(changing, of: layout, base: base), scheme: layoutEngine.palette.scheme,
-                      contrasts: contrasts), rows)
+        let frame = Frame(canvas: canvas, layout: withCaptions(changing, of: layout, base: base), scheme: layoutEngine.palette.scheme,
+                          contrasts: contrasts)
+        var sung: SungLine?
+        if let sungRows, let saved {
+            sung = SungLine(key: Self.sungKey(memoKey, scene: scene), index: saved.index, rows: sungRows.rows, saved: saved.pixels,
+                            later: sungRows.later, drawn: changing, contrasts: contrasts, changed: rows)
+        }
+        return (frame, rows, sung)
+    }
+
+    /// The layout's blocks but its captions, when they are the base's (nil: it cannot be drawn
+    /// over this base).
+    private func changingLayers(_ layout: FrameLayout, base: BaseLayer) -> FrameLayout? {
+        let captions = layout.blocks.filter { Self.isCaption($0.role) }
+        guard captions.map(Self.signature) == base.signatures, captions.isEmpty || layout.band == nil else { return nil }
+        var changing = layout
+        changing.blocks = layout.blocks.filter { !Self.isCaption($0.role) }
+        return changing
+    }
+
+    /// What the next tick of a still frame needs to redraw its karaoke line alone: the canvas's
+    /// rows under that line as they were just before its sung part was drawn, and what the frame
+    /// reported. Ticks of one line (the same layout but for how far it is sung, on the same base)
+    /// draw the same pixels up to that point (see LuminanceMemo), and the sung part changes
+    /// nothing outside those rows; so the next tick puts them back, draws its own sung part and,
+    /// clipped to them, the blocks drawn after it there, and has exactly the frame drawn in full.
+    final class SungLine {
+        /// The layout but for how far it is sung, its base and its scene's state.
+        let key: String
+        /// The karaoke block's index among the drawn (non-caption) blocks.
+        let index: Int
+        /// The rows its sung part can reach, and their pixels before it was drawn.
+        let rows: Range<Int>
+        let saved: [UInt8]
+        /// The indices of the blocks drawn after it that reach those rows.
+        let later: [Int]
+        /// The non-caption blocks as drawn (dimmed ones raised), the contrasts measured, and the
+        /// rows that differ from the base.
+        let drawn: FrameLayout
+        let contrasts: [String: Double]
+        let changed: [Range<Int>]
+
+        init(key: String, index: Int, rows: Range<Int>, saved: [UInt8], later: [Int], drawn: FrameLayout, contrasts: [String: Double],
+             changed: [Range<Int>]) {
+            self.key = key; self.index = index; self.rows = rows; self.saved = saved; self.later = later
+            self.drawn = drawn; self.contrasts = contrasts; self.changed = changed
+        }
+    }
+
+    private static func sungKey(_ memoKey: String, scene: Scene) -> String { scene.state.rawValue + "\n" + memoKey }
+
+    /// The karaoke block whose sung part the next tick can redraw alone, the rows it can reach
+    /// and the blocks drawn after it that reach them too; nil when there is none: no block or
+    /// several are being sung, it is cut (drawn through a fade), or a progress bar moves with
+    /// the time.
+    private func redrawableRows(_ changing: FrameLayout, scene: Scene, height: Int) -> (index: Int, rows: Range<Int>, later: [Int])? {
+        if background.geometry.progress != nil, let duration = scene.duration, duration.milliseconds > 0 { return nil }
+        let sung = changing.blocks.indices.filter { !changing.blocks[$0].sung.isEmpty }
+        guard sung.count == 1, let index = sung.first, changing.blocks[index].fade == nil else { return nil }
+        let block = changing.blocks[index]
+        // The sung part is the block's text drawn again, clipped to its spans: it changes no pixel
+        // outside its ink (and a pixel of antialiasing), whatever the spans.
+        let ink = block.layout.inkRect
+        let inked = Rect(x: block.origin.x + ink.x, y: block.origin.y + ink.y, width: ink.width, height: ink.height).insetBy(dx: 0, dy: -1)
+        guard ink.height > 0, let rows = Self.merge([inked], height: height).first else { return nil }
+        // Blocks drawn after it that reach its rows are drawn again there (clipped to them).
+        let later = changing.blocks.indices.filter { i in
+            i > index && Self.merge([reach(of: changing.blocks[i])], height: height).contains { $0.overlaps(rows) }
+        }
+        return (index, rows, later)
+    }
+
+    /// Draws the next tick of the still frame `kept` was made from: puts back the rows under its
+    /// karaoke line and draws the line's sung part as `scene` has it (the same pixels and report
+    /// as `renderChanges`). Nil (nothing drawn) when `scene` is not a tick of that frame: the
+    /// canvas must then be put back to the base first. Returns the rows redrawn too.
+    func redrawSung(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer, kept: SungLine,
+                    timings: Timings?) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>], redrawn: Range<Int>)? {
+        let laidOut = DispatchTime.now().uptimeNanoseconds
+        guard let changing = changingLayers(layout, base: base), changing.blocks.count == kept.drawn.blocks.count,
+              Self.sungKey(Self.memoKey(changing, base: base), scene: scene) == kept.key else { return nil }
+        var block = kept.drawn.blocks[kept.index]
+        block.sung = changing.blocks[kept.index].sung
+        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
+        canvas.restoreRows(kept.rows, from: kept.saved)
+        drawSung(block, on: canvas)
+        try canvas.clipped(toRows: kept.rows) { () throws(GraphicsError) in
+            for index in kept.later {
+                let later = kept.drawn.blocks[index]
+                try canvas.fading(later.fade) { () throws(GraphicsError) in try paint(later, unsung: nil, on: canvas) }
+            }
+        }
+        try canvas.finish()
+        var drawn = kept.drawn
+        for i in drawn.blocks.indices { drawn.blocks[i].sung = changing.blocks[i].sung }
+        return (Frame(canvas: canvas, layout: withCaptions(drawn, of: layout, base: base), scheme: layoutEngine.palette.scheme,
+                      contrasts: kept.contrasts), kept.changed, kept.rows)
     }
 
     /// `layout` with its blocks as drawn over `base`: the captions in the base's colours, the

@@ -277,6 +277,17 @@ extension Canvas {
 
     /// Runs `body` and composites what it drew at `opacity` as one layer (overlapping parts do
     /// not show through each other); `clip` (in the current coordinates) bounds the layer.
+    /// Runs `body` (drawing calls on this canvas) changing rows `rows` alone: inside them, the
+    /// pixels `body` would draw unclipped.
+    public func clipped(toRows rows: Range<Int>, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
+        guard !rows.isEmpty else { return }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_rectangle(cr, 0, Double(rows.lowerBound), Double(width), Double(rows.count))
+        cairo_clip(cr)
+        try body()
+    }
+
     public func withOpacity(_ opacity: Double, clip: Rect, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
         guard opacity < 1 else { return try body() }
         guard opacity > 0, !clip.isEmpty else { return }

@@ -64,6 +64,30 @@ extension Canvas {
         cairo_surface_mark_dirty_rectangle(surface, 0, Int32(rows.lowerBound), Int32(width), Int32(rows.count))
     }
 
+    /// Rows `rows` of the canvas as they are now, to put back with `restoreRows`.
+    public func savedRows(_ rows: Range<Int>) -> [UInt8] {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height)
+        guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return [] }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        return [UInt8](unsafeUninitializedCapacity: rows.count * stride) { out, count in
+            memcpy(out.baseAddress!, data + rows.lowerBound * stride, rows.count * stride)
+            count = rows.count * stride
+        }
+    }
+
+    /// Puts back rows `rows` saved by `savedRows(rows)`.
+    public func restoreRows(_ rows: Range<Int>, from saved: [UInt8]) {
+        guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= height && saved.count == rows.count * stride)
+        cairo_surface_flush(surface)
+        saved.withUnsafeBufferPointer { source in
+            _ = memcpy(data + rows.lowerBound * stride, source.baseAddress!, rows.count * stride)
+        }
+        cairo_surface_mark_dirty_rectangle(surface, 0, Int32(rows.lowerBound), Int32(width), Int32(rows.count))
+    }
+
     /// The canvas as an opaque RGB PNG, the bytes of `PNG.encode(pixels(opaque: true), method:
     /// .isalOwnTables)`, converted chunk by chunk by the threads that compress them (no whole RGB
     /// copy first).
