@@ -200,13 +200,13 @@ public final class Renderer {
     /// `render(_:)` would. Returns the frame and the rows that may differ from the base, or nil
     /// (nothing drawn) when this frame cannot be drawn that way: its captions differ from the
     /// base's, or its changing layers reach rows the captions occupy.
-    /// `keep`: when the frame's only karaoke line can be redrawn alone on the next tick (see
-    /// ``SungLine``), also return what that takes.
     public func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer,
                               timings: Timings? = nil) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>])? {
         try renderChanges(scene, layout: layout, on: canvas, base: base, timings: timings, keep: false).map { ($0.frame, $0.rows) }
     }
 
+    /// `keep`: when the frame's only karaoke line can be redrawn alone on the next tick (see
+    /// ``SungLine``), also return what that takes.
     func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer, timings: Timings?,
                        keep: Bool) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>], sung: SungLine?)? {
         let laidOut = DispatchTime.now().uptimeNanoseconds
