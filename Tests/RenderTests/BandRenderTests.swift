@@ -25,7 +25,8 @@ final class BandRenderTests: XCTestCase {
     [00:21.00]After the gap
     [00:25.00]
     """
-    /// A translation whose stacked marks rise into the sung line above it.
+    /// A translation whose stacked marks rise towards the sung line above it (the layout keeps
+    /// their ink apart; SungLineTests puts a block over the line).
     static let stacked = """
     [ti:Stacked]
     [00:01.00]<00:01.00>Marks <00:02.00>rise <00:03.00>above <00:04.00>the <00:05.00>line<00:06.00>
@@ -145,8 +146,8 @@ final class BandRenderTests: XCTestCase {
         var compared = 0, redrawn = 0
         let ticks = Array(stride(from: 4_000, through: 5_300, by: 100)) + [5_300, 1_500, 6_950, 7_400, 4_200]
             + Array(stride(from: 7_500, through: 10_400, by: 150)) + [13_050, 13_400, 29_000]
-        // Wide, dark shadows and blurred neighbours reach into the sung line's rows from the
-        // blocks drawn after it; lines without word timing fill across the line.
+        // Wide, dark shadows and blurred neighbours, whose reach meets the sung line's rows from
+        // the blocks drawn after it; lines without word timing fill across the line.
         var heavy = Theme.card
         heavy.name = "card-heavy"
         heavy.shadowRadius = 40
@@ -176,7 +177,7 @@ final class BandRenderTests: XCTestCase {
                 redrawn += fast.sungRedraws
             }
         }
-        // Blocks drawn after the sung line whose ink reaches its rows are drawn again there.
+        // Tall ink (stacked marks) in the translation drawn after the sung line.
         for theme in [Theme.card, .minimal] {
             let session = try session(cover: "busy", theme: theme, preset: .custom(width: 270, height: 480), karaoke: true, lyrics: "stacked.lrc")
             let fast = try session.makeRenderer(), whole = try session.makeRenderer()

@@ -221,16 +221,16 @@ public final class Renderer {
         canvas.luminanceMemo?.begin(memoKey)
         defer { canvas.luminanceMemo?.end() }
         let sungRows = keep ? redrawableRows(changing, scene: scene, height: canvas.height) : nil
-        var saved: (index: Int, pixels: [UInt8])?
+        var saved: [UInt8]?
         try drawLayers(scene, layout: &changing, on: canvas, contrasts: &contrasts, beforeSung: sungRows.map { sungRows in
-            { index in if index == sungRows.index { saved = (index, canvas.savedRows(sungRows.rows)) } }
+            { index in if index == sungRows.index { saved = canvas.savedRows(sungRows.rows) } }
         })
         try canvas.finish()
         let frame = Frame(canvas: canvas, layout: withCaptions(changing, of: layout, base: base), scheme: layoutEngine.palette.scheme,
                           contrasts: contrasts)
         var sung: SungLine?
         if let sungRows, let saved {
-            sung = SungLine(key: Self.sungKey(memoKey, scene: scene), index: saved.index, rows: sungRows.rows, saved: saved.pixels,
+            sung = SungLine(key: Self.sungKey(memoKey, scene: scene), index: sungRows.index, rows: sungRows.rows, saved: saved,
                             later: sungRows.later, drawn: changing, contrasts: contrasts, changed: rows)
         }
         return (frame, rows, sung)

@@ -275,8 +275,6 @@ extension Canvas {
         try body()
     }
 
-    /// Runs `body` and composites what it drew at `opacity` as one layer (overlapping parts do
-    /// not show through each other); `clip` (in the current coordinates) bounds the layer.
     /// Runs `body` (drawing calls on this canvas) changing rows `rows` alone: inside them, the
     /// pixels `body` would draw unclipped.
     public func clipped(toRows rows: Range<Int>, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
@@ -288,6 +286,8 @@ extension Canvas {
         try body()
     }
 
+    /// Runs `body` and composites what it drew at `opacity` as one layer (overlapping parts do
+    /// not show through each other); `clip` (in the current coordinates) bounds the layer.
     public func withOpacity(_ opacity: Double, clip: Rect, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
         guard opacity < 1 else { return try body() }
         guard opacity > 0, !clip.isEmpty else { return }
