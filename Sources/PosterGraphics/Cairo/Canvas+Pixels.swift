@@ -15,6 +15,26 @@ extension Canvas {
         return Bitmap(width: width, height: height, stride: stride, pixels: pixels)
     }
 
+    /// `body` run on the current pixels as a bitmap: the canvas's own memory for a canvas that
+    /// owns its pixels (no copy; `body` must not keep the bitmap, which later drawing would
+    /// change), else a snapshot.
+    public func withPixels<Result>(_ body: (Bitmap) throws(GraphicsError) -> Result) throws(GraphicsError) -> Result {
+        guard let ownedPixels else { return try body(snapshot()) }
+        try finish()
+        return try body(Bitmap(width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), pixels: ownedPixels))
+    }
+
+    /// The pixels as a bitmap, and the canvas done with: for a canvas that owns its pixels they
+    /// are handed over without a copy, and its surface is finished so that nothing drawn on it
+    /// afterwards can reach them (`finish()` then throws). Else a snapshot.
+    public func takeBitmap() throws(GraphicsError) -> Bitmap {
+        try finish()
+        guard let ownedPixels else { return snapshot() }
+        let bitmap = Bitmap(width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), pixels: ownedPixels)
+        cairo_surface_finish(surface)
+        return bitmap
+    }
+
     /// The pixels as packed 8-bit RGB (`opaque`: alpha dropped) or straight RGBA, ready to encode.
     public func pixels(opaque: Bool = true) throws(GraphicsError) -> PixelBuffer {
         try finish()

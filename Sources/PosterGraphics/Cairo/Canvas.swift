@@ -18,21 +18,40 @@ public final class Canvas {
     /// Luminance measurements replayed for frames drawn the same way up to the measurement.
     public var luminanceMemo: LuminanceMemo?
 
-    public init(width: Int, height: Int) throws(GraphicsError) {
+    /// The pixels, for a canvas drawn into an array of its own (`init(width:height:ownPixels:)`):
+    /// Cairo writes them through a pointer taken once; Swift never mutates the array, so its
+    /// storage stays where it is while the canvas holds it.
+    let ownedPixels: [UInt8]?
+
+    /// A transparent canvas. `ownPixels`: Cairo draws into a Swift array the canvas holds, so
+    /// that the pixels can be read (`withPixels`) and handed over (`takeBitmap`) without a copy
+    /// (the same pixels either way; the array is cleared up front instead of page by page).
+    public init(width: Int, height: Int, ownPixels: Bool = false) throws(GraphicsError) {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
             throw .cairo("invalid canvas size \(width)×\(height)")
         }
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)) else {
-            throw .cairo("out of memory")
+        let made: OpaquePointer?
+        if ownPixels {
+            let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(width)))
+            var pixels = LargeBuffers.bytes(stride * height) { memset($0, 0, stride * height) }
+            let data = pixels.withUnsafeMutableBytes { $0.baseAddress!.assumingMemoryBound(to: UInt8.self) }
+            made = cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
+            ownedPixels = pixels
+        } else {
+            made = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+            ownedPixels = nil
         }
+        guard let surface = made else { throw .cairo("out of memory") }
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             cairo_surface_destroy(surface)
             throw .cairo(String(cString: cairo_status_to_string(status)))
         }
-        // Cleared by the allocator, not yet touched.
-        LargeBuffers.adviseHugePages(cairo_image_surface_get_data(surface),
-                                     count: Int(cairo_image_surface_get_stride(surface)) * height)
+        if !ownPixels {
+            // Cleared by the allocator, not yet touched.
+            LargeBuffers.adviseHugePages(cairo_image_surface_get_data(surface),
+                                         count: Int(cairo_image_surface_get_stride(surface)) * height)
+        }
         guard let cr = cairo_create(surface) else {
             cairo_surface_destroy(surface)
             throw .cairo("out of memory")
