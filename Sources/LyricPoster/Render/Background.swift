@@ -27,7 +27,8 @@ public struct Background: Sendable {
     /// Prepares the backdrop for `geometry` and `theme` from an upright cover.
     public static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
         let w = geometry.preset.width, h = geometry.preset.height
-        let canvas = try Canvas(width: w, height: h)
+        // Drawn into memory of its own: the scrim reads it and the backdrop takes it, no copies.
+        let canvas = try Canvas(width: w, height: h, ownPixels: true)
         // The backdrop is made from the artwork inside any plain frame the cover has (a border,
         // a letterbox): blurred and stretched over the canvas, a frame's hard edge would show as
         // dark bars at its sides. The sharp card keeps the cover whole.
@@ -108,8 +109,7 @@ public struct Background: Sendable {
             }
             // 5. A smooth scrim fitted to the text: as strong as each row of the text regions
             // needs for its contrast target, eased out far beyond them (no edge, no rectangle).
-            try canvas.finish()
-            let alphas = fogProfile(canvas.snapshot(), zones: zones, tint: tint, palette: palette, theme: theme)
+            let alphas = try canvas.withPixels { fogProfile($0, zones: zones, tint: tint, palette: palette, theme: theme) }
             if alphas.contains(where: { $0 > 0.004 }) { canvas.fillRows(color: tint, alphas: alphas) }
         }
 
@@ -126,8 +126,7 @@ public struct Background: Sendable {
                 if l > 0.8 { canvas.stroke(card.rect, color: Color.black.withAlpha(0.12), lineWidth: hairline, cornerRadius: card.radius) }
             }
         }
-        try canvas.finish()
-        return Background(geometry: geometry, bitmap: canvas.snapshot(), tint: tint, average: average, vibrant: colours.vibrant,
+        return Background(geometry: geometry, bitmap: try canvas.takeBitmap(), tint: tint, average: average, vibrant: colours.vibrant,
                           muted: colours.muted, palette: palette, frost: frost)
     }
 
