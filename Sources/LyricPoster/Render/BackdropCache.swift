@@ -37,7 +37,7 @@ enum BackdropCache {
         let p = geometry.preset
         let quick = "\(cover.count):" + Digest.sha256(cover.prefix(quickPrefix))
         return Digest.sha256(["backdrop-\(FrameRenderer.version)", quick, "\(p.width)x\(p.height)", p.arrangement.rawValue,
-                              "\(p.isLockScreen)", "\(before)", "\(after)", "\(theme)", limits].joined(separator: "\n")
+                              "\(p.isLockScreen)", "\(before)", "\(after)", theme.keyText, limits].joined(separator: "\n")
                              + (p.safeArea.map { "\n\($0)" } ?? ""))
     }
 

@@ -191,3 +191,33 @@ public struct Theme: Hashable, Sendable {
 
     public static func named(_ name: String) -> Theme? { builtIn.first { $0.name == name.lowercased() } }
 }
+
+extension Theme {
+    /// Every field as `label=value`, spelled out (strings with their length first, so that no two
+    /// themes read alike): the theme's part of a backdrop's cache key. Describing the theme by
+    /// reflection searched the runtime's conformance records for each kind of field, on the cover's
+    /// thread before a cold decode. `ThemeKeyTests` holds it to every stored property.
+    var keyText: String { keyFields.map { "\($0.label)=\($0.value)" }.joined(separator: ";") }
+
+    /// The stored properties in declaration order, each with its value as `keyText` spells it.
+    var keyFields: [(label: String, value: String)] {
+        func text(_ s: String?) -> String { s.map { "\($0.utf8.count):\($0)" } ?? "-" }
+        func colour(_ c: Color?) -> String { c.map { "\($0.red),\($0.green),\($0.blue),\($0.alpha)" } ?? "-" }
+        return [
+            ("name", text(name)), ("description", text(description)), ("layout", layout.rawValue),
+            ("background", background.rawValue), ("backgroundBlur", "\(backgroundBlur)"),
+            ("backgroundBrightness", "\(backgroundBrightness)"), ("backgroundSaturation", "\(backgroundSaturation)"),
+            ("scheme", scheme.rawValue), ("accentFallback", colour(accentFallback)),
+            ("scrim", scrim.map { "\($0)" }.joined(separator: ",")), ("card", "\(card)"), ("cardRadius", "\(cardRadius)"),
+            ("currentSize", "\(currentSize)"), ("neighbourSize", "\(neighbourSize)"), ("translationScale", "\(translationScale)"),
+            ("titleSize", "\(titleSize)"), ("artistSize", "\(artistSize)"), ("currentWeight", "\(currentWeight)"),
+            ("neighbourWeight", "\(neighbourWeight)"), ("fontFamily", text(fontFamily)), ("textColor", colour(textColor)),
+            ("accentColor", colour(accentColor)), ("accentFromCover", "\(accentFromCover)"),
+            ("neighbourOpacity", "\(neighbourOpacity)"), ("opacityFalloff", "\(opacityFalloff)"), ("depthBlur", "\(depthBlur)"),
+            ("translationOpacity", "\(translationOpacity)"), ("artistOpacity", "\(artistOpacity)"), ("before", "\(before)"),
+            ("after", "\(after)"), ("alignment", alignment.rawValue), ("margin", "\(margin)"), ("shadowRadius", "\(shadowRadius)"),
+            ("shadowOpacity", "\(shadowOpacity)"), ("showTitle", "\(showTitle)"), ("showArtist", "\(showArtist)"),
+            ("showAlbum", "\(showAlbum)"), ("showProgress", "\(showProgress)"), ("lineProgressFill", "\(lineProgressFill)"),
+        ]
+    }
+}
