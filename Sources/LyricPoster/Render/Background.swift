@@ -24,11 +24,27 @@ public struct Background: Sendable {
     /// does not run through the text.
     public let frost: Bitmap?
 
+    /// A new canvas of a poster's size that owns its pixels, made on one thread and drawn on
+    /// by the one it is handed to (never shared).
+    struct FreshCanvas: @unchecked Sendable {
+        let canvas: Canvas
+    }
+
     /// Prepares the backdrop for `geometry` and `theme` from an upright cover.
     public static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
+        try prepare(cover: cover, geometry: geometry, theme: theme, fresh: nil)
+    }
+
+    /// The same, drawn on `fresh` (a canvas made ahead for it) when it has the poster's size.
+    static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme, fresh: FreshCanvas?) throws(GraphicsError) -> Background {
         let w = geometry.preset.width, h = geometry.preset.height
         // Drawn into memory of its own: the scrim reads it and the backdrop takes it, no copies.
-        let canvas = try Canvas(width: w, height: h, ownPixels: true)
+        let canvas: Canvas
+        if let fresh, fresh.canvas.width == w, fresh.canvas.height == h {
+            canvas = fresh.canvas
+        } else {
+            canvas = try Canvas(width: w, height: h, ownPixels: true)
+        }
         // The backdrop is made from the artwork inside any plain frame the cover has (a border,
         // a letterbox): blurred and stretched over the canvas, a frame's hard edge would show as
         // dark bars at its sides. The sharp card keeps the cover whole.
