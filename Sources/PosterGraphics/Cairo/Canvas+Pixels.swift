@@ -19,19 +19,21 @@ extension Canvas {
     /// owns its pixels (no copy; `body` must not keep the bitmap, which later drawing would
     /// change), else a snapshot.
     public func withPixels<Result>(_ body: (Bitmap) throws(GraphicsError) -> Result) throws(GraphicsError) -> Result {
-        guard let ownedPixels else { return try body(snapshot()) }
         try finish()
+        guard let ownedPixels else { return try body(snapshot()) }
         return try body(Bitmap(width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), pixels: ownedPixels))
     }
 
     /// The pixels as a bitmap, and the canvas done with: for a canvas that owns its pixels they
-    /// are handed over without a copy, and its surface is finished so that nothing drawn on it
-    /// afterwards can reach them (`finish()` then throws). Else a snapshot.
+    /// are handed over without a copy. Its surface is finished, so that Cairo draws nothing more
+    /// there (a drawing call sets an error that the next `finish()` throws), and the row copies
+    /// (`copyRows`, `restoreRows`, `prefault`) refuse to run. Else a snapshot.
     public func takeBitmap() throws(GraphicsError) -> Bitmap {
         try finish()
         guard let ownedPixels else { return snapshot() }
         let bitmap = Bitmap(width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), pixels: ownedPixels)
         cairo_surface_finish(surface)
+        pixelsTaken = true
         return bitmap
     }
 
@@ -62,6 +64,7 @@ extension Canvas {
     /// Touches every page of the pixels, writing the zeros a new canvas holds (the same pixels):
     /// a thread with time to spare pays the page faults of a fresh canvas before it is drawn on.
     public func prefault() {
+        precondition(!pixelsTaken, "the canvas's pixels were handed to a bitmap")
         guard let data = cairo_image_surface_get_data(surface) else { return }
         cairo_surface_flush(surface)
         let count = Int(cairo_image_surface_get_stride(surface)) * height
@@ -72,6 +75,7 @@ extension Canvas {
     /// Puts rows `rows` of `bitmap` (the canvas's size) back over the canvas, as they are.
     public func copyRows(_ rows: Range<Int>, from bitmap: Bitmap) {
         precondition(bitmap.width == width && bitmap.height == height && rows.lowerBound >= 0 && rows.upperBound <= height)
+        precondition(!pixelsTaken, "the canvas's pixels were handed to a bitmap")
         guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
@@ -98,6 +102,7 @@ extension Canvas {
 
     /// Puts back rows `rows` saved by `savedRows(rows)`.
     public func restoreRows(_ rows: Range<Int>, from saved: [UInt8]) {
+        precondition(!pixelsTaken, "the canvas's pixels were handed to a bitmap")
         guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(surface))
         precondition(rows.lowerBound >= 0 && rows.upperBound <= height && saved.count == rows.count * stride)

@@ -19,9 +19,14 @@ public final class Canvas {
     public var luminanceMemo: LuminanceMemo?
 
     /// The pixels, for a canvas drawn into an array of its own (`init(width:height:ownPixels:)`):
-    /// Cairo writes them through a pointer taken once; Swift never mutates the array, so its
-    /// storage stays where it is while the canvas holds it.
+    /// Cairo writes them through a pointer taken once from `withUnsafeMutableBytes` and kept past
+    /// it (formally outside the pointer's scope). That holds because the array is made here,
+    /// uniquely referenced, and never mutated or resized through Swift while the canvas lives: its
+    /// storage stays where it is. Bitmaps that share it (`withPixels`, `takeBitmap`) copy it before
+    /// any change of their own.
     let ownedPixels: [UInt8]?
+    /// Set by `takeBitmap`: the pixels belong to a bitmap now, and nothing may write them.
+    var pixelsTaken = false
 
     /// A transparent canvas. `ownPixels`: Cairo draws into a Swift array the canvas holds, so
     /// that the pixels can be read (`withPixels`) and handed over (`takeBitmap`) without a copy
@@ -64,6 +69,9 @@ public final class Canvas {
 
     deinit {
         cairo_destroy(cr)
+        // A surface over the canvas's own array must not outlive it, even if something Cairo
+        // keeps (a pattern) still refers to it.
+        if ownedPixels != nil { cairo_surface_finish(surface) }
         cairo_surface_destroy(surface)
     }
 
