@@ -438,7 +438,7 @@ final class BackdropJob: Sendable {
         self.digest = digest
         work = Preparation({ () throws(PosterError) -> (Background, store: String?, PNG.SegmentsAhead?) in
             let key = useCache ? BackdropCache.key(cover: coverData, geometry: geometry, theme: theme, before: before, after: after,
-                                                   limits: "\(limits.maxPixels),\(limits.maxSide)") : nil
+                                                   limits: limits.keyText) : nil
             if let key, let cached = timings.measure("cache", { BackdropCache.load(key: key, geometry: geometry) }),
                cached.coverDigest == digest.value() {
                 return (cached.background, nil, segmentsAhead ? PNG.SegmentsAhead(cached.background.bitmap) : nil)

@@ -6,6 +6,13 @@ import XCTest
 /// The cover decoders on the fixtures in Tests/Fixtures/covers (see its README): every good file
 /// decodes upright to red | green over blue | white quadrants; every bad file fails with a reason.
 final class DecoderTests: XCTestCase {
+    /// The limits' part of a backdrop's cache key names every stored property with its value.
+    func testLimitsKeySpellsOutEveryField() {
+        let limits = DecodeLimits(maxPixels: 12_345, maxSide: 678)
+        let fields = Mirror(reflecting: limits).children.map { "\($0.label ?? "?")=\($0.value)" }
+        XCTAssertEqual(limits.keyText, fields.joined(separator: ";"), "DecodeLimits changed: spell it out in keyText")
+    }
+
     func decode(_ name: String, limits: DecodeLimits = DecodeLimits()) throws -> Bitmap {
         try ImageDecoder.decode(try Data(contentsOf: Paths.fixture(name)), limits: limits)
     }

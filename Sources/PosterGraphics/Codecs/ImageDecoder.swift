@@ -11,6 +11,10 @@ public struct DecodeLimits: Sendable, Equatable {
         self.maxSide = maxSide
     }
 
+    /// Every field, spelled out (a cache key's part: describing the value by reflection searches
+    /// the runtime's conformance records). `DecoderTests` holds it to every stored property.
+    public var keyText: String { "maxPixels=\(maxPixels);maxSide=\(maxSide)" }
+
     func check(width: Int, height: Int) throws(ImageError) {
         guard width > 0, height > 0 else { throw .malformed("image has no pixels (\(width)×\(height))") }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
