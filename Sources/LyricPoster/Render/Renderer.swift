@@ -163,12 +163,11 @@ public final class Renderer {
     /// a value by reflection costs a search of the runtime's conformance records the first time
     /// for each kind of value, and several microseconds every time (frames make these keys).
     static func signature(_ block: TextBlock) -> String {
-        let shadow = block.shadow.map { "\(describe($0.color)),\($0.radius),\($0.offset.x),\($0.offset.y)" } ?? "-"
-        return "\(block.role.rawValue)|\(block.text)|\(block.origin.x),\(block.origin.y)|\(block.fontSize)|\(describe(block.color))|"
+        let shadow = block.shadow.map { "\($0.color.keyText),\($0.radius),\($0.offset.x),\($0.offset.y)" } ?? "-"
+        return "\(block.role.rawValue)|\(block.text)|\(block.origin.x),\(block.origin.y)|\(block.fontSize)|\(block.color.keyText)|"
             + "\(shadow)|\(block.blur)|\(block.cut)|\(block.sung.map { "\($0)" }.joined(separator: ","))|\(describe(block.box))"
     }
 
-    private static func describe(_ color: Color) -> String { "\(color.red),\(color.green),\(color.blue),\(color.alpha)" }
     private static func describe(_ rect: Rect?) -> String { rect.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "-" }
 
     /// Draws the base layer that frames laid out like `layout` share: their captions on the

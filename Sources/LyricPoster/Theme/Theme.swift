@@ -202,7 +202,7 @@ extension Theme {
     /// The stored properties in declaration order, each with its value as `keyText` spells it.
     var keyFields: [(label: String, value: String)] {
         func text(_ s: String?) -> String { s.map { "\($0.utf8.count):\($0)" } ?? "-" }
-        func colour(_ c: Color?) -> String { c.map { "\($0.red),\($0.green),\($0.blue),\($0.alpha)" } ?? "-" }
+        func colour(_ c: Color?) -> String { c?.keyText ?? "-" }
         return [
             ("name", text(name)), ("description", text(description)), ("layout", layout.rawValue),
             ("background", background.rawValue), ("backgroundBlur", "\(backgroundBlur)"),
@@ -220,4 +220,9 @@ extension Theme {
             ("showAlbum", "\(showAlbum)"), ("showProgress", "\(showProgress)"), ("lineProgressFill", "\(lineProgressFill)"),
         ]
     }
+}
+
+extension Color {
+    /// The four components spelled out, for keys (`Renderer.signature`, `Theme.keyFields`).
+    var keyText: String { "\(red),\(green),\(blue),\(alpha)" }
 }
