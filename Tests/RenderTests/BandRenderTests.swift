@@ -138,6 +138,40 @@ final class BandRenderTests: XCTestCase {
         print("band rendering: \(partial) of \(compared) moving frames drawn from the base, all byte-identical to whole frames")
     }
 
+    /// Every frame of a move rendered one after another, as `sequence` and `video` do: the frames
+    /// after a move's first answer its contrast measurements from the record of the one before
+    /// (the same pixels: the base and the still's band, before any block is drawn). The same
+    /// bytes and report as frames drawn whole, karaoke on and off, scroll and fade.
+    func testFramesOfAMoveEqualWholeFrames() throws {
+        var compared = 0, replayed = 0
+        for theme in Theme.tested {
+            for (p, preset) in [Preset.custom(width: 270, height: 480), Preset(name: "classic-half", width: 240, height: 400, arrangement: .classic)].enumerated() {
+                for karaoke in [true, false] {
+                    let cover = (theme.name.count + p) % 2 == 0 ? "busy" : "white"
+                    let session = try session(cover: cover, theme: theme, preset: preset, karaoke: karaoke)
+                    let fast = try session.makeRenderer(), whole = try session.makeRenderer()
+                    for style in [Transition.Style.scroll, .fade] {
+                        let plan = MotionPlan(session.scenes, transition: Transition(style: style, durationMs: 300))
+                        for change in plan.changes.prefix(3) {
+                            for ms in stride(from: change.at, to: change.at + 300, by: 75) {
+                                guard let motion = plan.motion(at: ms) else { continue }
+                                let scene = session.scenes.scene(at: Timestamp(milliseconds: ms))
+                                let a = try fast.render(scene, motion: motion), b = try whole.render(scene, motion: motion, whole: true)
+                                XCTAssertTrue(a.png == b.png, "\(theme.name) \(preset) karaoke \(karaoke) \(style) @\(ms): other bytes than drawn whole")
+                                XCTAssertEqual(a.report.json(), b.report.json(), "\(theme.name) \(preset) \(style) @\(ms): report")
+                                compared += 1
+                            }
+                        }
+                    }
+                    XCTAssertGreaterThan(fast.measurementsReplayed, 0, "\(theme.name) \(preset) karaoke \(karaoke): frames of a move measure again")
+                    replayed += fast.measurementsReplayed
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 200)
+        print("moves: \(compared) moving frames byte-identical to whole frames, \(replayed) measurements replayed")
+    }
+
     /// Ticks of karaoke lines rendered one after another, as `sequence` and `video` do: after a
     /// line's first tick the renderer redraws only its sung part over the tick before
     /// (Renderer.SungLine). The same bytes and report as frames drawn whole, through word-timed

@@ -87,6 +87,9 @@ public final class FrameRenderer {
     private var sung: Renderer.SungLine?
     /// Ticks drawn that way so far.
     public private(set) var sungRedraws = 0
+    /// Luminance measurements answered from the ones of the frame before (ticks of one line,
+    /// frames of one move) instead of read from the pixels again.
+    public var measurementsReplayed: Int { work?.canvas.luminanceMemo?.replayed ?? 0 }
 
     /// Segments of the backdrop made ahead on another thread (see `PNG.SegmentsAhead`).
     private let ahead: PNG.SegmentsAhead?
@@ -130,8 +133,9 @@ public final class FrameRenderer {
             if options.karaoke {
                 // Consecutive frames are mostly ticks of one sung line: keep what they share.
                 canvas.blurCache = BlurCache()
-                canvas.luminanceMemo = LuminanceMemo()
             }
+            // The ticks of one sung line, and the frames of one move, measure the same pixels.
+            canvas.luminanceMemo = LuminanceMemo()
         }
         canvas.copyRows(0..<bitmap.height, from: bitmap)
         let rgb: UnsafeMutableBufferPointer<UInt8>

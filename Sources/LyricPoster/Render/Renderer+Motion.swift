@@ -58,6 +58,10 @@ extension Renderer {
         for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
         var contrasts = base.contrasts
+        // The measurements come before any block is drawn (see drawMotion): every frame of one
+        // move asks them of the same pixels, the base with the still's band.
+        canvas.luminanceMemo?.begin(Self.motionMemoKey(from: changingFrom, to: changingTo, base: base))
+        defer { canvas.luminanceMemo?.end() }
         let drawn = try drawMotion(scene, motion: motion, from: changingFrom, to: changingTo, on: canvas, contrasts: &contrasts)
         try canvas.finish()
         return (Frame(canvas: canvas, layout: withCaptions(drawn, of: to, base: base), scheme: layoutEngine.palette.scheme,
@@ -82,6 +86,8 @@ extension Renderer {
         raiseDimmedOpacity(on: canvas, layout: &to, contrasts: &contrasts)
         let unsungFrom = from.blocks.map { $0.sung.isEmpty ? nil : unsungColor($0, on: canvas).color }
         let unsungTo = to.blocks.map { $0.sung.isEmpty ? nil : unsungColor($0, on: canvas).color }
+        // Nothing measured from here on may be replayed: what follows moves with the frame.
+        canvas.luminanceMemo?.end()
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }

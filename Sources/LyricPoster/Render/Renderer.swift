@@ -341,6 +341,19 @@ public final class Renderer {
     }
 
     /// A frame's layout but for how far each line is sung, and its base.
+    /// The luminance memo's key for the frames of a move from `from` to `to` over `base`: the
+    /// pixels its measurements see are the base's and the band's of `to`; the blocks (how far a
+    /// line is sung left out) stand for the questions asked.
+    static func motionMemoKey(from: FrameLayout, to: FrameLayout, base: BaseLayer) -> String {
+        var key = "move\n" + memoKey(to, base: base) + "\nfrom"
+        for block in from.blocks {
+            var unsung = block
+            unsung.sung = unsung.sung.map { _ in 0 }
+            key += "\n" + signature(unsung)
+        }
+        return key
+    }
+
     private static func memoKey(_ layout: FrameLayout, base: BaseLayer) -> String {
         var key = base.signatures.joined(separator: "\n") + "\n\(describe(layout.band))|\(describe(layout.focus))"
         for block in layout.blocks {

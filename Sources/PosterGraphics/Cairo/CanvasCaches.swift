@@ -50,6 +50,9 @@ public final class LuminanceMemo {
     private var index = 0
     private var active = false
 
+    /// How many measurements were answered from the record.
+    public private(set) var replayed = 0
+
     public init() {}
 
     public func begin(_ key: String) {
@@ -70,6 +73,7 @@ public final class LuminanceMemo {
             return nil
         }
         index += 1
+        replayed += 1
         return recorded[index - 1].value
     }
 
