@@ -159,3 +159,79 @@ void lp_halve_argb32(const uint8_t *src, size_t src_stride, int width, int heigh
         }
     }
 }
+
+// The source spans each output pixel covers along one axis: `first` and `count` source indices
+// (clamped to the picture) and their weights, which sum to 1.
+typedef struct {
+    int *first, *count;
+    float *weight;
+    int taps;
+} lp_spans;
+
+static int spans_make(lp_spans *s, double start, double length, int out, int size) {
+    double step = length / out;
+    s->taps = (int)ceil(step) + 2;
+    s->first = malloc(sizeof(int) * (size_t)out);
+    s->count = malloc(sizeof(int) * (size_t)out);
+    s->weight = malloc(sizeof(float) * (size_t)out * (size_t)s->taps);
+    if (!s->first || !s->count || !s->weight) return -1;
+    for (int i = 0; i < out; i++) {
+        double a = start + step * i, b = start + step * (i + 1);
+        int lo = (int)floor(a), n = 0;
+        float *w = s->weight + (size_t)i * (size_t)s->taps;
+        s->first[i] = lo;
+        for (int k = lo; k < b && n < s->taps; k++, n++) {
+            double cover = fmin(b, k + 1.0) - fmax(a, (double)k);
+            w[n] = (float)(cover / step);
+        }
+        s->count[i] = n;
+    }
+    (void)size;
+    return 0;
+}
+
+static void spans_free(lp_spans *s) {
+    free(s->first);
+    free(s->count);
+    free(s->weight);
+}
+
+static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw, double sh,
+                          uint8_t *dst, size_t dst_stride, int dw, int dh) {
+    if (width <= 0 || height <= 0 || dw <= 0 || dh <= 0 || !(sw > 0) || !(sh > 0) || sw / dw > 4096 || sh / dh > 4096
+        || !isfinite(sx) || !isfinite(sy) || fabs(sx) > 1e7 || fabs(sy) > 1e7 || sw > 1e7 || sh > 1e7) return -1;
+    lp_spans xs = {0}, ys = {0};
+    float *row = malloc(sizeof(float) * 4 * (size_t)width);
+    int status = (row && spans_make(&xs, sx, sw, dw, width) == 0 && spans_make(&ys, sy, sh, dh, height) == 0) ? 0 : -1;
+    for (int y = 0; status == 0 && y < dh; y++) {
+        // The source rows this output row covers, weighted, over the columns any output reads.
+        int c0 = clampi(xs.first[0], 0, width - 1);
+        int c1 = clampi(xs.first[dw - 1] + xs.count[dw - 1] - 1, 0, width - 1);
+        for (int i = 4 * c0; i < 4 * (c1 + 1); i++) row[i] = 0;
+        const float *wy = ys.weight + (size_t)y * (size_t)ys.taps;
+        for (int k = 0; k < ys.count[y]; k++) {
+            const uint8_t *line = src + (size_t)clampi(ys.first[y] + k, 0, height - 1) * src_stride;
+            float w = wy[k];
+            for (int i = 4 * c0; i < 4 * (c1 + 1); i++) row[i] += w * line[i];
+        }
+        uint8_t *out = dst + (size_t)y * dst_stride;
+        for (int x = 0; x < dw; x++) {
+            const float *wx = xs.weight + (size_t)x * (size_t)xs.taps;
+            float acc[4] = {0, 0, 0, 0};
+            for (int k = 0; k < xs.count[x]; k++) {
+                const float *p = row + 4 * clampi(xs.first[x] + k, 0, width - 1);
+                for (int c = 0; c < 4; c++) acc[c] += wx[k] * p[c];
+            }
+            // Premultiplied: no channel above its alpha.
+            int a = clampi((int)lrintf(acc[3]), 0, 255);
+            for (int c = 0; c < 3; c++) out[4 * x + c] = (uint8_t)clampi((int)lrintf(acc[c]), 0, a);
+            out[4 * x + 3] = (uint8_t)a;
+        }
+    }
+    free(row);
+    spans_free(&xs);
+    spans_free(&ys);
+    return status;
+}

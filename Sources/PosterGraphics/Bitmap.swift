@@ -28,6 +28,43 @@ public struct Bitmap: Sendable, Equatable {
         self.pixels = pixels
     }
 
+    /// The part `source` (in this bitmap's pixels; beyond its edges, the edge pixels repeat)
+    /// reduced to `width`×`height` by area averaging: each pixel the mean of the area it covers.
+    /// Nil for sizes it cannot take.
+    public func areaReduced(source: Rect, width w: Int, height h: Int) -> Bitmap? {
+        guard w > 0, h > 0, w <= 32767, h <= 32767 else { return nil }
+        var out = Bitmap(width: w, height: h)
+        let status = out.pixels.withUnsafeMutableBytes { dst in
+            pixels.withUnsafeBytes { src in
+                lp_area_reduce_argb32(src.baseAddress!.assumingMemoryBound(to: UInt8.self), stride, Int32(width), Int32(height),
+                                      source.x, source.y, source.width, source.height,
+                                      dst.baseAddress!.assumingMemoryBound(to: UInt8.self), out.stride, Int32(w), Int32(h))
+            }
+        }
+        return status == 0 ? out : nil
+    }
+
+    /// `color` (its opacity times each pixel's) through this bitmap's alpha, premultiplied: a
+    /// mask turned into a picture of one colour.
+    public func tinted(_ color: Color) -> Bitmap {
+        func byte(_ v: Double) -> UInt32 { UInt32((min(1, max(0, v)) * 255).rounded()) }
+        let alpha = byte(color.alpha), red = byte(color.red), green = byte(color.green), blue = byte(color.blue)
+        var out = Bitmap(width: width, height: height)
+        out.pixels.withUnsafeMutableBytes { dst in
+            pixels.withUnsafeBytes { src in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let m = UInt32(src[y * stride + 4 * x + 3])
+                        let a = (m * alpha + 127) / 255
+                        let v = a << 24 | ((red * a + 127) / 255) << 16 | ((green * a + 127) / 255) << 8 | (blue * a + 127) / 255
+                        dst.storeBytes(of: v, toByteOffset: y * out.stride + 4 * x, as: UInt32.self)
+                    }
+                }
+            }
+        }
+        return out
+    }
+
     /// The pixel at (x, y) as straight (un-premultiplied) 8-bit RGBA.
     public func rgba(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let v = argb(x: x, y: y)

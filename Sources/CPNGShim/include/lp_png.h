@@ -110,6 +110,13 @@ double lp_luminance_quantile(const uint8_t *data, size_t stride, int x0, int x1,
 /// (width / 2) × (height / 2); an odd last column or row is dropped.
 void lp_halve_argb32(const uint8_t *src, size_t src_stride, int width, int height, uint8_t *dst, size_t dst_stride);
 
+// Premultiplied ARGB32: the rectangle (sx, sy, sw, sh) of a width×height picture (in its pixels,
+// fractional; pixels outside the picture repeat its edge) reduced to dw×dh by area averaging (each
+// output pixel the mean of the source area it covers, edges weighted by the share they cover).
+// Returns 0, or -1 when out of memory or given sizes it cannot take.
+int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw, double sh,
+                          uint8_t *dst, size_t dst_stride, int dw, int dh);
+
 // Lock and unlock of a Mutex, told to ThreadSanitizer (lp_tsan.c); no-ops in other builds.
 void lp_tsan_acquire(const void *address);
 void lp_tsan_release(const void *address);

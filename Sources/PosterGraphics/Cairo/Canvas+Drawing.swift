@@ -129,6 +129,20 @@ extension Canvas {
         let full = levels.full
         let src = source ?? Rect(x: 0, y: 0, width: Double(full.width), height: Double(full.height))
         let (bitmap, reduced) = levels.level(for: src, width: destination.width, height: destination.height)
+        // Reduced by less than 3/4, Cairo's GOOD filter is Pixman's separable convolution, on its
+        // generic path (a 750-pixel cover into a 480-pixel card: 13 ms). The same box-filtered
+        // reduction is made here by area averaging, one picture pixel per canvas pixel, and drawn
+        // from that (bilinear, at scale 1).
+        let fx = reduced.width / destination.width, fy = reduced.height / destination.height
+        if fx > 4 / 3 || fy > 4 / 3 {
+            let w = Int(destination.width.rounded(.up)), h = Int(destination.height.rounded(.up))
+            if let small = bitmap.areaReduced(source: Rect(x: reduced.x, y: reduced.y, width: Double(w) * fx, height: Double(h) * fy),
+                                              width: w, height: h) {
+                draw(small, source: Rect(x: 0, y: 0, width: destination.width, height: destination.height), in: destination,
+                     cornerRadius: cornerRadius, opacity: opacity)
+                return
+            }
+        }
         draw(bitmap, source: reduced, in: destination, cornerRadius: cornerRadius, opacity: opacity)
     }
 
@@ -174,9 +188,21 @@ extension Canvas {
         }
     }
 
-    /// Paints `shadow` in `color`, `offsetY` pixels down.
+    /// Paints `shadow` in `color`, `offsetY` pixels down. The mask is coloured at its own
+    /// (reduced) size and then enlarged as a picture: Pixman enlarges a picture over a canvas on
+    /// its SIMD bilinear path, where a colour through an enlarged mask takes its generic one
+    /// (about 7 times slower for a card's shadow).
     public func paint(_ shadow: ShadowMask, offsetY: Double, color: Color) {
-        paintMask(shadow.blurred, at: Point(x: shadow.origin.x, y: shadow.origin.y + offsetY), color: color, scale: 1 / shadow.scale)
+        let tinted = shadow.blurred.tinted(color)
+        withSurface(tinted) { image in
+            cairo_save(cr)
+            cairo_translate(cr, shadow.origin.x, shadow.origin.y + offsetY)
+            cairo_scale(cr, 1 / shadow.scale, 1 / shadow.scale)
+            cairo_set_source_surface(cr, image, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
+            cairo_paint(cr)
+            cairo_restore(cr)
+        }
     }
 
     /// Strokes the outline of a (rounded) rectangle, `lineWidth` pixels wide, inside its edge.
