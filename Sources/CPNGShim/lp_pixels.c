@@ -235,3 +235,57 @@ int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int 
     spans_free(&ys);
     return status;
 }
+
+static inline unsigned straight(unsigned c, unsigned a) {
+    unsigned v = (c * 255 + a / 2) / a;
+    return v > 255 ? 255 : v;
+}
+
+void lp_row_extremes(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1, int brightest, uint8_t *out) {
+    for (int y = y0; y < y1; y++) {
+        const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
+        unsigned r = brightest ? 0 : 255, g = r, b = r;
+        if (brightest) {
+            uint32_t most = 0;  // opaque pixels: the channels' maxima over the packed words
+            unsigned mr = 0, mg = 0, mb = 0;
+            for (int x = x0; x < x1; x++) {
+                uint32_t v = row[x];
+                if (v >> 24 != 255) {
+                    unsigned a = v >> 24;
+                    unsigned pr = a ? straight((v >> 16) & 0xff, a) : 0, pg = a ? straight((v >> 8) & 0xff, a) : 0,
+                             pb = a ? straight(v & 0xff, a) : 0;
+                    if (pr > mr) mr = pr;
+                    if (pg > mg) mg = pg;
+                    if (pb > mb) mb = pb;
+                    continue;
+                }
+                uint32_t hi = most & 0xff0000, vh = v & 0xff0000, mid = most & 0xff00, vm = v & 0xff00, lo = most & 0xff, vl = v & 0xff;
+                most = (vh > hi ? vh : hi) | (vm > mid ? vm : mid) | (vl > lo ? vl : lo);
+            }
+            r = ((most >> 16) & 0xff) > mr ? (most >> 16) & 0xff : mr;
+            g = ((most >> 8) & 0xff) > mg ? (most >> 8) & 0xff : mg;
+            b = (most & 0xff) > mb ? most & 0xff : mb;
+        } else {
+            for (int x = x0; x < x1; x++) {
+                uint32_t v = row[x];
+                unsigned pr, pg, pb;
+                if (v >> 24 != 255) {
+                    unsigned a = v >> 24;
+                    pr = a ? straight((v >> 16) & 0xff, a) : 0;
+                    pg = a ? straight((v >> 8) & 0xff, a) : 0;
+                    pb = a ? straight(v & 0xff, a) : 0;
+                } else {
+                    pr = (v >> 16) & 0xff;
+                    pg = (v >> 8) & 0xff;
+                    pb = v & 0xff;
+                }
+                if (pr < r) r = pr;
+                if (pg < g) g = pg;
+                if (pb < b) b = pb;
+            }
+        }
+        out[3 * (y - y0)] = (uint8_t)r;
+        out[3 * (y - y0) + 1] = (uint8_t)g;
+        out[3 * (y - y0) + 2] = (uint8_t)b;
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import CPNGShim
 
 extension Bitmap {
     /// A copy with every opaque pixel's saturation scaled by `factor` (1 = unchanged) around its
@@ -51,6 +52,25 @@ extension Bitmap {
     /// as every pixel of the row, for bounding contrast without looking at each pixel again.
     /// Rows outside `rows` (default: all) are not read and hold the neutral extreme.
     public func rowExtremes(x0: Int, x1: Int, rows: Range<Int>? = nil, brightest: Bool) -> [(r: Double, g: Double, b: Double)] {
+        let x0 = max(0, x0), x1 = max(x0, min(width, x1))
+        let rows = (rows ?? 0..<height).clamped(to: 0..<height)
+        let neutral: Double = brightest ? 0 : 255
+        var out = [(r: Double, g: Double, b: Double)](repeating: (neutral, neutral, neutral), count: height)
+        guard !rows.isEmpty else { return out }
+        var bytes = [UInt8](repeating: 0, count: rows.count * 3)
+        pixels.withUnsafeBytes { raw in
+            bytes.withUnsafeMutableBufferPointer { o in
+                lp_row_extremes(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), stride, Int32(x0), Int32(x1),
+                                Int32(rows.lowerBound), Int32(rows.upperBound), brightest ? 1 : 0, o.baseAddress!)
+            }
+        }
+        for (i, y) in rows.enumerated() { out[y] = (Double(bytes[3 * i]), Double(bytes[3 * i + 1]), Double(bytes[3 * i + 2])) }
+        return out
+    }
+
+    /// `rowExtremes(x0:x1:rows:brightest:)` pixel by pixel in Swift: the reference the C loop is
+    /// held to.
+    public func rowExtremesReference(x0: Int, x1: Int, rows: Range<Int>? = nil, brightest: Bool) -> [(r: Double, g: Double, b: Double)] {
         let x0 = max(0, x0), x1 = min(width, x1)
         let rows = (rows ?? 0..<height).clamped(to: 0..<height)
         let rowWords = stride / 4

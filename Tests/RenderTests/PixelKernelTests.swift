@@ -1,4 +1,5 @@
 import Foundation
+@testable import LyricPoster
 import PosterGraphics
 import TestSupport
 import XCTest
@@ -86,6 +87,54 @@ final class PixelKernelTests: XCTestCase {
             let rect = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
             XCTAssertEqual(canvas.luminance(in: rect, quantile: 1), bucketed(brightest), "brightest in \(rect)")
             XCTAssertEqual(canvas.luminance(in: rect, quantile: 0), bucketed(darkest), "darkest in \(rect)")
+        }
+    }
+
+    /// The C loop behind the scrim's row measurement against the Swift one it replaced: opaque
+    /// rows (packed maxima), translucent and empty pixels (un-premultiplied), column and row
+    /// ranges cut by the edges, both directions.
+    func testRowExtremesAreThoseOfEveryPixel() {
+        var random = SplitMix64(seed: 99)
+        for (width, height) in [(1, 1), (7, 5), (64, 33), (301, 19)] {
+            var pixels = randomPixels(width * height * 4, &random)
+            // Mostly opaque, as a backdrop is, with some translucent and empty pixels.
+            for i in 0..<(width * height) where random.below(4) != 0 { pixels[4 * i + 3] = 255 }
+            for i in 0..<(width * height) where random.below(9) == 0 { pixels[4 * i + 3] = 0 }
+            let bitmap = Bitmap(width: width, height: height, stride: width * 4, pixels: pixels)
+            for _ in 0..<12 {
+                let x0 = random.below(width + 4) - 2, x1 = x0 + random.below(width + 4)
+                let y0 = random.below(height + 2) - 1, y1 = y0 + random.below(height + 2)
+                for brightest in [true, false] {
+                    let fast = bitmap.rowExtremes(x0: x0, x1: x1, rows: y0..<max(y0, y1), brightest: brightest)
+                    let slow = bitmap.rowExtremesReference(x0: x0, x1: x1, rows: y0..<max(y0, y1), brightest: brightest)
+                    XCTAssertEqual(fast.count, slow.count)
+                    for (a, b) in zip(fast, slow) {
+                        XCTAssertTrue(a == b, "\(width)×\(height) x \(x0)..<\(x1) y \(y0)..<\(y1) brightest \(brightest): \(a) vs \(b)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The scrim's dilation (a sliding window's maximum) against every window scanned whole: runs
+    /// of zeros, ties, rises and falls, windows wider than the rows.
+    func testWindowMaximaAreEachWindowsLargest() {
+        var random = SplitMix64(seed: 3)
+        for n in [1, 2, 9, 200, 1920] {
+            let values: [Double] = (0..<n).map { _ in
+                switch random.below(4) {
+                case 0: return 0
+                case 1: return 0.5
+                default: return Double(random.below(1000)) / 997
+                }
+            }
+            for radius in [0, 1, 5, 326, 5000] {
+                let fast = Background.windowMaxima(values, radius: radius)
+                let slow = values.indices.map { y in
+                    values[max(0, y - radius)...min(n - 1, y + radius)].reduce(0.0) { max($0, $1) }
+                }
+                XCTAssertEqual(fast, slow, "n \(n) radius \(radius)")
+            }
         }
     }
 }

@@ -110,6 +110,11 @@ double lp_luminance_quantile(const uint8_t *data, size_t stride, int x0, int x1,
 /// (width / 2) × (height / 2); an odd last column or row is dropped.
 void lp_halve_argb32(const uint8_t *src, size_t src_stride, int width, int height, uint8_t *dst, size_t dst_stride);
 
+// Premultiplied ARGB32: for each row y0..<y1, the largest (`brightest`) or smallest straight
+// (un-premultiplied, rounded like Bitmap.rgba) red, green and blue over the columns x0..<x1,
+// written as three bytes per row to `out`. Empty column ranges give the neutral extreme.
+void lp_row_extremes(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1, int brightest, uint8_t *out);
+
 // Premultiplied ARGB32: the rectangle (sx, sy, sw, sh) of a width×height picture (in its pixels,
 // fractional; pixels outside the picture repeat its edge) reduced to dw×dh by area averaging (each
 // output pixel the mean of the source area it covers, edges weighted by the share they cover).

@@ -77,12 +77,7 @@ extension Background {
         // Dilate by 2r, then two box passes of radius r: the result is never below the need,
         // and changes by at most about max/2r per row.
         let r = max(4, Int(0.085 * Double(max(base.width, h))))
-        var dilated = need
-        for y in 0..<h {
-            var m = 0.0
-            for k in max(0, y - 2 * r)...min(h - 1, y + 2 * r) where need[k] > m { m = need[k] }
-            dilated[y] = m
-        }
+        let dilated = Self.windowMaxima(need, radius: 2 * r)
         func boxPass(_ v: [Double]) -> [Double] {
             var prefix = [Double](repeating: 0, count: v.count + 1)
             for i in v.indices { prefix[i + 1] = prefix[i] + v[i] }
@@ -96,6 +91,27 @@ extension Background {
             }
         }
         return boxPass(boxPass(dilated))
+    }
+
+    /// For each index, the largest of `values` within `radius` of it (and at least 0): a sliding
+    /// window's maximum, kept as the indices of values no later one beats (each enters and leaves
+    /// once, where scanning every window took 4·radius steps an index).
+    static func windowMaxima(_ values: [Double], radius: Int) -> [Double] {
+        let n = values.count
+        var out = [Double](repeating: 0, count: n)
+        var candidates = [Int]()
+        candidates.reserveCapacity(n)
+        var head = 0, next = 0
+        for y in 0..<n {
+            while next <= min(n - 1, y + radius) {
+                while candidates.count > head, values[candidates[candidates.count - 1]] <= values[next] { candidates.removeLast() }
+                candidates.append(next)
+                next += 1
+            }
+            while candidates[head] < y - radius { head += 1 }
+            out[y] = max(0, values[candidates[head]])
+        }
+        return out
     }
 
     /// The weakest overlay of `tint` (at least `minimum`) under which text of `textLuminance`
