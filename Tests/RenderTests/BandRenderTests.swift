@@ -138,6 +138,50 @@ final class BandRenderTests: XCTestCase {
         print("band rendering: \(partial) of \(compared) moving frames drawn from the base, all byte-identical to whole frames")
     }
 
+    /// A batch's frames in order, as `lines` and `catalog` render them: the intro and the first
+    /// frame with the song's captions are encoded whole (their bases are not due yet), and the base
+    /// made at the next frame takes the segments of the rows it shares with the last of them
+    /// instead of compressing them again. The same bytes as every frame drawn whole.
+    func testABaseTakesTheSegmentsOfTheFrameEncodedWholeBeforeIt() throws {
+        var seeded = 0
+        for theme in Theme.tested {
+            let session = try session(cover: "busy", theme: theme, preset: .custom(width: 270, height: 480), karaoke: false)
+            let fast = try session.makeRenderer(), whole = try session.makeRenderer()
+            for t in Self.times {
+                let scene = session.scenes.scene(at: Timestamp(milliseconds: t))
+                let a = try fast.render(scene), b = try whole.render(scene, whole: true)
+                XCTAssertTrue(a.png == b.png, "\(theme.name) @\(t): other bytes than drawn whole")
+            }
+            XCTAssertGreaterThan(fast.segmentsSeeded, 0, "\(theme.name): the base compressed every chunk again")
+            seeded += fast.segmentsSeeded
+        }
+        print("bases: \(seeded) segments taken from frames encoded whole")
+    }
+
+    /// A base takes a whole frame's segment only where the frame's rows and the row above them
+    /// (which the Up filter reads) are the base's: a one-row difference at the end of a chunk
+    /// keeps both that chunk and the next from being taken.
+    func testSeedingTakesOnlyChunksWhoseRowsAndTheRowAboveMatch() throws {
+        let w = 48, h = PNG.RowsEncoder.chunkRows * 4
+        func picture(_ canvas: Canvas) {
+            canvas.fillVerticalGradient(Rect(x: 0, y: 0, width: Double(w), height: Double(h)),
+                                        stops: [(0, Color(red: 0.1, green: 0.5, blue: 0.9)), (1, Color(red: 0.9, green: 0.3, blue: 0.1))])
+            canvas.fill(Rect(x: 5, y: 3, width: 20, height: Double(h - 6)), color: Color(red: 0.2, green: 0.8, blue: 0.3, alpha: 0.5))
+        }
+        let frame = try Canvas(width: w, height: h), base = try Canvas(width: w, height: h)
+        picture(frame)
+        picture(base)
+        // The base differs in the last row of the first chunk only.
+        base.fill(Rect(x: 0, y: Double(PNG.RowsEncoder.chunkRows - 1), width: Double(w), height: 1), color: Color(red: 1, green: 1, blue: 1))
+        try base.finish()
+        let (_, whole) = try frame.opaquePNGKeepingSegments()
+        let encoder = PNG.RowsEncoder(base: try base.pixels(opaque: true).bytes, width: w, height: h)
+        encoder.seed(from: whole, argb: base.snapshot())
+        XCTAssertEqual(encoder.seeded, 2, "the third and fourth chunks only")
+        let encoded = try encoder.encodeBase(), own = try base.opaquePNG()
+        XCTAssertTrue(encoded == own, "other bytes than the base's own")
+    }
+
     /// Every frame of a move rendered one after another, as `sequence` and `video` do: the frames
     /// after a move's first answer its contrast measurements from the record of the one before
     /// (the same pixels: the base and the still's band, before any block is drawn). The same

@@ -29,6 +29,17 @@ public final class FrameBase: Sendable {
 final class FrameBases: Sendable {
     static let capacity = 3
     private let state = Mutex<(requests: [String: Int], bases: [FrameBase])>(([:], []))
+    /// The last frame encoded whole because its base was not due yet: the next base made takes
+    /// the segments of the rows it shares with it (``PNG/RowsEncoder/seed(from:argb:)``).
+    private let donor = Mutex<PNG.WholeFrame?>(nil)
+
+    /// Segments the bases made so far took from frames encoded whole.
+    var seeded: Int { state.withLock { $0.bases.reduce(0) { $0 + $1.encoder.seeded } } }
+
+    /// Keeps `frame` for the next base made (in place of the one kept before).
+    func keep(_ frame: PNG.WholeFrame) {
+        donor.withLock { $0 = frame }
+    }
 
     /// The base for `key`, made with `make` if it is due; nil when frames with this key are to be
     /// drawn whole for now.
@@ -48,6 +59,9 @@ final class FrameBases: Sendable {
         if let base = found.0 { return base }
         guard found.1 else { return nil }
         let made = try make()
+        if let frame = donor.withLock({ kept -> PNG.WholeFrame? in defer { kept = nil }; return kept }) {
+            made.encoder.seed(from: frame, argb: made.layer.bitmap)
+        }
         return state.withLock { state in
             RaceDetector.locked(self)
             defer { RaceDetector.unlocking(self) }
@@ -87,6 +101,9 @@ public final class FrameRenderer {
     private var sung: Renderer.SungLine?
     /// Ticks drawn that way so far.
     public private(set) var sungRedraws = 0
+    /// Segments of the song's bases taken from frames encoded whole before them, instead of
+    /// compressed again.
+    public var segmentsSeeded: Int { bases.seeded }
     /// Luminance measurements answered from the ones of the frame before (ticks of one line,
     /// frames of one move) instead of read from the pixels again.
     public var measurementsReplayed: Int { work?.canvas.luminanceMemo?.replayed ?? 0 }
@@ -167,7 +184,9 @@ public final class FrameRenderer {
             }
             return RenderedFrame(png: png, report: report, scene: scene)
         }
-        let (png, report) = try produce(scene, motion: motion, whole: whole, encodeWhole: options.compression == .fast ? encodeWhole : nil) {
+        let (png, report) = try produce(scene, motion: motion, whole: whole,
+                                        encodeWhole: options.compression == .fast ? { (canvas, first) throws(PosterError) in
+                                            try self.encodeWhole(canvas, keep: first) } : nil) {
             (rgb, changed, base) throws(PosterError) in try encode(rgb, changed: changed, base: base)
         }
         return RenderedFrame(png: png, report: report, scene: scene)
@@ -175,9 +194,18 @@ public final class FrameRenderer {
 
     /// A frame drawn whole, over no base, converted and compressed chunk by chunk on the cores
     /// (the bytes of converting it whole, then `encode`).
-    private func encodeWhole(_ canvas: Canvas) throws(PosterError) -> [UInt8] {
+    /// `keep`: the frame is the first whose captions are placed this way (its base is made at the
+    /// next one), and the renderer is a batch's: the next base takes its segments where it can.
+    private func encodeWhole(_ canvas: Canvas, keep: Bool) throws(PosterError) -> [UInt8] {
         try timings.measure("encode") { () throws(PosterError) in
-            do { return try canvas.opaquePNG(reusing: ahead) } catch { throw PosterError(path: "frame", reason: "\(error)") }
+            do {
+                guard keep, ahead == nil else { return try canvas.opaquePNG(reusing: ahead) }
+                let (png, whole) = try canvas.opaquePNGKeepingSegments()
+                bases.keep(whole)
+                return png
+            } catch {
+                throw PosterError(path: "frame", reason: "\(error)")
+            }
         }
     }
 
@@ -221,11 +249,13 @@ public final class FrameRenderer {
     /// `consume` the RGB pixels, the rows that differ from the base (nil when drawn whole) and the
     /// base they were drawn over. `encodeWhole`: what to make of a frame drawn whole over no base,
     /// from its canvas, instead of converting it and calling `consume`.
-    private func produce<T>(_ scene: Scene, motion: Motion? = nil, whole: Bool, encodeWhole: ((Canvas) throws(PosterError) -> T)? = nil,
+    private func produce<T>(_ scene: Scene, motion: Motion? = nil, whole: Bool, encodeWhole: ((Canvas, Bool) throws(PosterError) -> T)? = nil,
                             _ consume: (UnsafeBufferPointer<UInt8>, [Range<Int>]?, FrameBase?) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
         let layout = renderer.layout(scene, timings: timings)
         let renderer = self.renderer
         let key = Renderer.baseKey(layout)
+        // Set when this frame's base is not due yet (the first frame with these captions).
+        var first = !whole
         if !whole, let base = try bases.base(for: key, make: { () throws(PosterError) in
             try timings.measure("base") { () throws(PosterError) in
                 do { return FrameBase(key: key, layer: try renderer.renderBase(layout).layer) } catch {
@@ -233,6 +263,7 @@ public final class FrameRenderer {
                 }
             }
         }) {
+            first = false
             let work = try workState(base)
             /// Puts `rows` of the canvas and the RGB rows back to the base's.
             func restore(_ rows: [Range<Int>]) {
@@ -309,7 +340,7 @@ public final class FrameRenderer {
             throw PosterError(path: "frame", reason: "\(error)")
         }
         if let encodeWhole, work?.base == nil {
-            return (try encodeWhole(frame.canvas), FrameReport(scene: scene, frame: frame))
+            return (try encodeWhole(frame.canvas, first), FrameReport(scene: scene, frame: frame))
         }
         let pixels = try timings.measure("convert") { () throws(PosterError) in
             do { return try frame.canvas.pixels(opaque: true) } catch { throw PosterError(path: "frame", reason: "\(error)") }

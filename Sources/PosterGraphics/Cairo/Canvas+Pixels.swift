@@ -124,6 +124,17 @@ extension Canvas {
                                                 height: height, reusing: ahead)
     }
 
+    /// `opaquePNG(reusing:)`, and the frame kept with its segments for a base picture made
+    /// afterwards (``PNG/RowsEncoder/seed(from:argb:)``). Nothing may draw on the canvas after.
+    public func opaquePNGKeepingSegments(reusing ahead: PNG.SegmentsAhead? = nil) throws(GraphicsError) -> (png: [UInt8], whole: PNG.WholeFrame) {
+        try finish()
+        guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
+        let segments = try PNG.RowsEncoder.opaqueSegments(argb: data, stride: Int(cairo_image_surface_get_stride(surface)), width: width,
+                                                          height: height, reusing: ahead)
+        let png = try PNG.RowsEncoder.assemble(segments, width: width, height: height, channels: PNG.RowsEncoder.channels)
+        return (png, PNG.WholeFrame(canvas: self, segments: segments))
+    }
+
     /// Encodes the canvas as PNG; `opaque` drops the alpha channel (RGB PNG).
     public func pngData(opaque: Bool = true, compression: PNG.Compression = .fast) throws(GraphicsError) -> [UInt8] {
         try PNG.encode(try pixels(opaque: opaque), method: compression.method)

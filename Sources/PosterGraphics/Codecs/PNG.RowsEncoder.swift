@@ -1,3 +1,4 @@
+import CCairoPango
 import CPNGShim
 import Foundation
 import Synchronization
@@ -203,6 +204,13 @@ extension PNG {
         /// the chunks whose rows (and the row above) are still that picture's.
         public static func encodeOpaque(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
                                         reusing ahead: SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
+            let segments = try opaqueSegments(argb: pixels, stride: stride, width: width, height: height, reusing: ahead)
+            return try assemble(segments, width: width, height: height, channels: channels)
+        }
+
+        /// The segments `encodeOpaque(argb:stride:width:height:reusing:)` assembles, chunk by chunk.
+        static func opaqueSegments(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
+                                   reusing ahead: SegmentsAhead? = nil) throws(GraphicsError) -> [Segment] {
             precondition(width > 0 && height > 0 && stride >= width * 4)
             let chunks = (height + chunkRows - 1) / chunkRows
             let ahead = ahead.flatMap { $0.width == width && $0.height == height ? $0 : nil }
@@ -212,8 +220,45 @@ extension PNG {
                 if let segment = ahead?.segment(c, matching: pixels, stride: stride) { return (c, segment) }
                 return (c, try opaqueSegment(c, argb: pixels, stride: stride, width: width, height: height))
             }
-            return try assemble((0..<chunks).map { made[$0]! }, width: width, height: height, channels: channels)
+            return (0..<chunks).map { made[$0]! }
         }
+
+        /// Takes, for each chunk of the base not compressed yet, the segment `frame` made for it
+        /// when that frame's rows there (its own and the one above) are the base picture's, `argb`:
+        /// a base made after a frame with the same captions was encoded whole compresses only the
+        /// rows that frame's text covered. A segment depends only on the pixels, so the bytes are
+        /// the same.
+        public func seed(from frame: WholeFrame, argb: Bitmap) {
+            guard frame.width == width, frame.height == height, argb.width == width, argb.height == height else { return }
+            let missing = cache.withLock { cache -> [Int] in
+                RaceDetector.locked(self)
+                defer { RaceDetector.unlocking(self) }
+                return cache.indices.filter { cache[$0] == nil }
+            }
+            var found: [(Int, Segment)] = []
+            argb.pixels.withUnsafeBufferPointer { own in
+                for c in missing {
+                    let first = max(0, c * Self.chunkRows - 1), end = min(height, (c + 1) * Self.chunkRows)
+                    if frame.matches(rows: first..<end, of: own.baseAddress!, stride: argb.stride) { found.append((c, frame.segments[c])) }
+                }
+            }
+            guard !found.isEmpty else { return }
+            let taken = cache.withLock { cache -> Int in
+                RaceDetector.locked(self)
+                defer { RaceDetector.unlocking(self) }
+                var taken = 0
+                for (c, segment) in found where cache[c] == nil {
+                    cache[c] = segment
+                    taken += 1
+                }
+                return taken
+            }
+            seededCount.add(taken, ordering: .relaxed)
+        }
+
+        /// How many of the base's segments were taken from a frame encoded whole.
+        public var seeded: Int { seededCount.load(ordering: .relaxed) }
+        private let seededCount = Atomic<Int>(0)
 
         /// The segment of chunk `c` of premultiplied ARGB32 pixels converted to opaque RGB.
         static func opaqueSegment(_ c: Int, argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int,
@@ -304,6 +349,30 @@ extension PNG {
 }
 
 extension PNG {
+    /// A frame encoded whole (see ``Canvas/opaquePNGKeepingSegments()``): its canvas and the
+    /// segment of each chunk, kept so that a base picture made afterwards can take the segments
+    /// of the rows it shares with the frame (``RowsEncoder/seed(from:argb:)``). Nothing draws on
+    /// the canvas any more; it is only read.
+    public final class WholeFrame: @unchecked Sendable {
+        let canvas: Canvas
+        let segments: [RowsEncoder.Segment]
+        var width: Int { canvas.width }
+        var height: Int { canvas.height }
+
+        init(canvas: Canvas, segments: [RowsEncoder.Segment]) {
+            self.canvas = canvas
+            self.segments = segments
+        }
+
+        /// Whether `rows` of the frame hold the same ARGB pixels as `pixels` (`stride` bytes a row).
+        func matches(rows: Range<Int>, of pixels: UnsafePointer<UInt8>, stride: Int) -> Bool {
+            guard let data = cairo_image_surface_get_data(canvas.surface) else { return false }
+            let own = Int(cairo_image_surface_get_stride(canvas.surface))
+            for y in rows where memcmp(data + y * own, pixels + y * stride, width * 4) != 0 { return false }
+            return true
+        }
+    }
+
     /// The PNG segments of a picture's chunks (see ``RowsEncoder``), made ahead on a thread that
     /// would otherwise wait, top chunk first, while a frame is drawn over the picture: encoding the
     /// frame then takes them for the chunks its drawing left alone. A first poster's backdrop is
