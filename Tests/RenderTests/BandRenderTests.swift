@@ -180,6 +180,15 @@ final class BandRenderTests: XCTestCase {
         XCTAssertEqual(encoder.seeded, 2, "the third and fourth chunks only")
         let encoded = try encoder.encodeBase(), own = try base.opaquePNG()
         XCTAssertTrue(encoded == own, "other bytes than the base's own")
+        // A frame encoded whole after another takes that one's segments the same way.
+        let again = try Canvas(width: w, height: h)
+        picture(again)
+        again.fill(Rect(x: 0, y: Double(PNG.RowsEncoder.chunkRows * 3 - 1), width: Double(w), height: 1), color: Color(red: 0, green: 0, blue: 0))
+        try again.finish()
+        let (png, next) = try again.opaquePNGKeepingSegments(previous: whole)
+        XCTAssertEqual(next.fromPrevious, 2, "the first and second chunks only")
+        let alone = try again.opaquePNG()
+        XCTAssertTrue(png == alone, "other bytes than the frame's own")
     }
 
     /// Every frame of a move rendered one after another, as `sequence` and `video` do: the frames

@@ -41,6 +41,9 @@ final class FrameBases: Sendable {
         donor.withLock { $0 = frame }
     }
 
+    /// The frame kept for the next base, if any.
+    var kept: PNG.WholeFrame? { donor.withLock { $0 } }
+
     /// The base for `key`, made with `make` if it is due; nil when frames with this key are to be
     /// drawn whole for now.
     func base(for key: String, make: () throws(PosterError) -> FrameBase) throws(PosterError) -> FrameBase? {
@@ -200,7 +203,8 @@ public final class FrameRenderer {
         try timings.measure("encode") { () throws(PosterError) in
             do {
                 guard keep, ahead == nil else { return try canvas.opaquePNG(reusing: ahead) }
-                let (png, whole) = try canvas.opaquePNGKeepingSegments()
+                // The frame kept before (the intro) shares its untouched rows with this one.
+                let (png, whole) = try canvas.opaquePNGKeepingSegments(previous: bases.kept)
                 bases.keep(whole)
                 return png
             } catch {

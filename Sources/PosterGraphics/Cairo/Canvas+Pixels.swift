@@ -126,13 +126,15 @@ extension Canvas {
 
     /// `opaquePNG(reusing:)`, and the frame kept with its segments for a base picture made
     /// afterwards (``PNG/RowsEncoder/seed(from:argb:)``). Nothing may draw on the canvas after.
-    public func opaquePNGKeepingSegments(reusing ahead: PNG.SegmentsAhead? = nil) throws(GraphicsError) -> (png: [UInt8], whole: PNG.WholeFrame) {
+    /// `previous`: a frame kept so before, whose segments are taken for the chunks whose rows
+    /// (and the row above) this one shares with it.
+    public func opaquePNGKeepingSegments(previous: PNG.WholeFrame? = nil) throws(GraphicsError) -> (png: [UInt8], whole: PNG.WholeFrame) {
         try finish()
         guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
-        let segments = try PNG.RowsEncoder.opaqueSegments(argb: data, stride: Int(cairo_image_surface_get_stride(surface)), width: width,
-                                                          height: height, reusing: ahead)
+        let (segments, taken) = try PNG.RowsEncoder.opaqueSegments(argb: data, stride: Int(cairo_image_surface_get_stride(surface)),
+                                                                   width: width, height: height, previous: previous)
         let png = try PNG.RowsEncoder.assemble(segments, width: width, height: height, channels: PNG.RowsEncoder.channels)
-        return (png, PNG.WholeFrame(canvas: self, segments: segments))
+        return (png, PNG.WholeFrame(canvas: self, segments: segments, fromPrevious: taken))
     }
 
     /// Encodes the canvas as PNG; `opaque` drops the alpha channel (RGB PNG).

@@ -204,23 +204,32 @@ extension PNG {
         /// the chunks whose rows (and the row above) are still that picture's.
         public static func encodeOpaque(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
                                         reusing ahead: SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
-            let segments = try opaqueSegments(argb: pixels, stride: stride, width: width, height: height, reusing: ahead)
+            let segments = try opaqueSegments(argb: pixels, stride: stride, width: width, height: height, reusing: ahead).segments
             return try assemble(segments, width: width, height: height, channels: channels)
         }
 
         /// The segments `encodeOpaque(argb:stride:width:height:reusing:)` assembles, chunk by chunk.
+        /// `previous`: a frame encoded whole before, whose segment a chunk takes when its rows (and
+        /// the row above) are that frame's.
         static func opaqueSegments(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
-                                   reusing ahead: SegmentsAhead? = nil) throws(GraphicsError) -> [Segment] {
+                                   reusing ahead: SegmentsAhead? = nil,
+                                   previous: WholeFrame? = nil) throws(GraphicsError) -> (segments: [Segment], fromPrevious: Int) {
             precondition(width > 0 && height > 0 && stride >= width * 4)
             let chunks = (height + chunkRows - 1) / chunkRows
             let ahead = ahead.flatMap { $0.width == width && $0.height == height ? $0 : nil }
+            let previous = previous.flatMap { $0.width == width && $0.height == height ? $0 : nil }
             ahead?.stop()
             nonisolated(unsafe) let pixels = pixels
+            let taken = Atomic<Int>(0)
             let made = try compressEach(chunks) { (c) throws(GraphicsError) -> (Int, Segment) in
                 if let segment = ahead?.segment(c, matching: pixels, stride: stride) { return (c, segment) }
+                if let previous, previous.matches(rows: max(0, c * chunkRows - 1) ..< min(height, (c + 1) * chunkRows), of: pixels, stride: stride) {
+                    taken.add(1, ordering: .relaxed)
+                    return (c, previous.segments[c])
+                }
                 return (c, try opaqueSegment(c, argb: pixels, stride: stride, width: width, height: height))
             }
-            return (0..<chunks).map { made[$0]! }
+            return ((0..<chunks).map { made[$0]! }, taken.load(ordering: .relaxed))
         }
 
         /// Takes, for each chunk of the base not compressed yet, the segment `frame` made for it
@@ -356,12 +365,15 @@ extension PNG {
     public final class WholeFrame: @unchecked Sendable {
         let canvas: Canvas
         let segments: [RowsEncoder.Segment]
+        /// How many of its segments it took from the frame kept before it.
+        public let fromPrevious: Int
         var width: Int { canvas.width }
         var height: Int { canvas.height }
 
-        init(canvas: Canvas, segments: [RowsEncoder.Segment]) {
+        init(canvas: Canvas, segments: [RowsEncoder.Segment], fromPrevious: Int) {
             self.canvas = canvas
             self.segments = segments
+            self.fromPrevious = fromPrevious
         }
 
         /// Whether `rows` of the frame hold the same ARGB pixels as `pixels` (`stride` bytes a row).
