@@ -184,6 +184,10 @@ static int spans_make(lp_spans *s, double start, double length, int out, int siz
             double cover = fmin(b, k + 1.0) - fmax(a, (double)k);
             w[n] = (float)(cover / step);
         }
+        if (n == 0) {  // a span too thin to tell its ends apart: the source pixel it lies in
+            w[0] = 1;
+            n = 1;
+        }
         s->count[i] = n;
     }
     (void)size;
@@ -200,15 +204,21 @@ static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? 
 
 int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw, double sh,
                           uint8_t *dst, size_t dst_stride, int dw, int dh) {
-    if (width <= 0 || height <= 0 || dw <= 0 || dh <= 0 || !(sw > 0) || !(sh > 0) || sw / dw > 4096 || sh / dh > 4096
+    if (width <= 0 || height <= 0 || dw <= 0 || dh <= 0 || dw > 32767 || dh > 32767 || !(sw > 0) || !(sh > 0)
+        || sw / dw > 4096 || sh / dh > 4096
         || !isfinite(sx) || !isfinite(sy) || fabs(sx) > 1e7 || fabs(sy) > 1e7 || sw > 1e7 || sh > 1e7) return -1;
     lp_spans xs = {0}, ys = {0};
     float *row = malloc(sizeof(float) * 4 * (size_t)width);
     int status = (row && spans_make(&xs, sx, sw, dw, width) == 0 && spans_make(&ys, sy, sh, dh, height) == 0) ? 0 : -1;
+    // The columns any output pixel reads.
+    int c0 = width - 1, c1 = 0;
+    for (int x = 0; status == 0 && x < dw; x++) {
+        int lo = clampi(xs.first[x], 0, width - 1), hi = clampi(xs.first[x] + xs.count[x] - 1, 0, width - 1);
+        if (lo < c0) c0 = lo;
+        if (hi > c1) c1 = hi;
+    }
     for (int y = 0; status == 0 && y < dh; y++) {
-        // The source rows this output row covers, weighted, over the columns any output reads.
-        int c0 = clampi(xs.first[0], 0, width - 1);
-        int c1 = clampi(xs.first[dw - 1] + xs.count[dw - 1] - 1, 0, width - 1);
+        // The source rows this output row covers, weighted, over those columns.
         for (int i = 4 * c0; i < 4 * (c1 + 1); i++) row[i] = 0;
         const float *wy = ys.weight + (size_t)y * (size_t)ys.taps;
         for (int k = 0; k < ys.count[y]; k++) {

@@ -376,7 +376,7 @@ public final class PosterSession: @unchecked Sendable {
 
     /// A renderer for another thread.
     public func makeRenderer() throws(PosterError) -> FrameRenderer {
-        try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases)
+        try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases, keepsWholeFrames: true)
     }
 
     /// Renders and encodes the frame at `time` on the calling thread.

@@ -1,3 +1,4 @@
+import CPNGShim
 import Foundation
 import PosterGraphics
 import TestSupport
@@ -100,6 +101,29 @@ final class AreaReduceTests: XCTestCase {
         XCTAssertNil(bitmap.areaReduced(source: Rect(x: 0, y: .infinity, width: 16, height: 16), width: 4, height: 4))
         XCTAssertNil(bitmap.areaReduced(source: Rect(x: 0, y: 0, width: 1e9, height: 16), width: 1, height: 4))
         XCTAssertNotNil(bitmap.areaReduced(source: whole, width: 4, height: 4))
+    }
+
+    /// Spans thinner than a double can tell apart (a huge picture coordinate, a tiny area) each
+    /// take the source pixel they lie in, the same every time; output sizes past a canvas's are
+    /// refused by the C function itself.
+    func testDegenerateSpansAndHugeOutputs() throws {
+        var random = SplitMix64(seed: 23)
+        let bitmap = randomBitmap(width: 8, height: 8, &random)
+        // At x = 4e6 a double's step is 1e-9: every span's ends are the same number. Beyond the
+        // picture, the edge column repeats.
+        let thin = Rect(x: 4e6, y: 2.25, width: 1e-10, height: 1e-10)
+        let a = try XCTUnwrap(bitmap.areaReduced(source: thin, width: 64, height: 3))
+        let b = try XCTUnwrap(bitmap.areaReduced(source: thin, width: 64, height: 3))
+        XCTAssertEqual(a.pixels, b.pixels)
+        let p = 2 * bitmap.stride + 7 * 4
+        for x in 0..<64 { XCTAssertEqual(Array(a.pixels[4 * x..<4 * x + 4]), Array(bitmap.pixels[p..<p + 4]), "pixel \(x)") }
+        var out = [UInt8](repeating: 0, count: 16)
+        let refused = bitmap.pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                lp_area_reduce_argb32(src.baseAddress, bitmap.stride, 8, 8, 0, 0, 8, 8, dst.baseAddress, 16, 40_000, 1)
+            }
+        }
+        XCTAssertEqual(refused, -1)
     }
 
     /// A picture reduced by more than 3/4 into a rounded card (drawn from the area average) looks

@@ -30,11 +30,19 @@ final class FrameBases: Sendable {
     static let capacity = 3
     private let state = Mutex<(requests: [String: Int], bases: [FrameBase])>(([:], []))
     /// The last frame encoded whole because its base was not due yet: the next base made takes
-    /// the segments of the rows it shares with it (``PNG/RowsEncoder/seed(from:argb:)``).
-    private let donor = Mutex<PNG.WholeFrame?>(nil)
+    /// the segments of the rows it shares with it (``PNG/RowsEncoder/seed(from:argb:)``). Behind
+    /// a pthread mutex, which ThreadSanitizer sees: the frame is made on one renderer's thread
+    /// and read on another's.
+    private let donor = Guarded<PNG.WholeFrame?>(nil)
 
     /// Segments the bases made so far took from frames encoded whole.
-    var seeded: Int { state.withLock { $0.bases.reduce(0) { $0 + $1.encoder.seeded } } }
+    var seeded: Int {
+        state.withLock { state in
+            RaceDetector.locked(self)
+            defer { RaceDetector.unlocking(self) }
+            return state.bases.reduce(0) { $0 + $1.encoder.seeded }
+        }
+    }
 
     /// Keeps `frame` for the next base made (in place of the one kept before).
     func keep(_ frame: PNG.WholeFrame) {
@@ -97,6 +105,7 @@ public final class FrameRenderer {
     /// on (`frame`, `sequence`), where consecutive frames are mostly ticks of one sung line; in
     /// `lines` each frame is another line, and remembering would only cost time and memory.
     private let memory = PNG.RowsEncoder.Memory()
+    private let keepsWholeFrames: Bool
 
     /// With karaoke on: the last still frame drawn from `work`'s base, left on the canvas and in
     /// the RGB rows (in its rows that differ from the base) so that the next tick of its line
@@ -118,10 +127,13 @@ public final class FrameRenderer {
     /// `ahead`: the backdrop's segments, being made ahead for the first frame. `warmed`: a layout
     /// engine over `engine` whose shaped texts to start from. `spare`: a canvas of the frame's
     /// size for the first frame drawn whole.
+    /// `keepsWholeFrames`: a batch's renderer (more frames of the song follow), which keeps the
+    /// first frame with a placement of the captions for the base made at the next one.
     init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases,
          engine given: TextEngine? = nil, ahead: PNG.SegmentsAhead? = nil, warmed: LayoutEngine? = nil,
-         spare: Canvas? = nil) throws(PosterError) {
+         spare: Canvas? = nil, keepsWholeFrames: Bool = false) throws(PosterError) {
         self.ahead = ahead
+        self.keepsWholeFrames = keepsWholeFrames
         let engine: TextEngine
         if let given { engine = given } else {
             do { engine = try TextEngine(fonts: fonts) } catch { throw PosterError(path: "fonts", reason: error.description) }
@@ -198,11 +210,11 @@ public final class FrameRenderer {
     /// A frame drawn whole, over no base, converted and compressed chunk by chunk on the cores
     /// (the bytes of converting it whole, then `encode`).
     /// `keep`: the frame is the first whose captions are placed this way (its base is made at the
-    /// next one), and the renderer is a batch's: the next base takes its segments where it can.
+    /// next one); a batch's renderer keeps it, and the next base takes its segments where it can.
     private func encodeWhole(_ canvas: Canvas, keep: Bool) throws(PosterError) -> [UInt8] {
         try timings.measure("encode") { () throws(PosterError) in
             do {
-                guard keep, ahead == nil else { return try canvas.opaquePNG(reusing: ahead) }
+                guard keep, keepsWholeFrames else { return try canvas.opaquePNG(reusing: ahead) }
                 // The frame kept before (the intro) shares its untouched rows with this one.
                 let (png, whole) = try canvas.opaquePNGKeepingSegments(previous: bases.kept)
                 bases.keep(whole)

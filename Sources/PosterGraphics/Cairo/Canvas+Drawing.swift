@@ -132,9 +132,10 @@ extension Canvas {
         // Reduced by less than 3/4, Cairo's GOOD filter is Pixman's separable convolution, on its
         // generic path (a 750-pixel cover into a 480-pixel card: 13 ms). The same box-filtered
         // reduction is made here by area averaging, one picture pixel per canvas pixel, and drawn
-        // from that (bilinear, at scale 1).
+        // from that (bilinear, at scale 1). Not when either side is enlarged (Cairo's filter then).
         let fx = reduced.width / destination.width, fy = reduced.height / destination.height
-        if fx > 4 / 3 || fy > 4 / 3 {
+        if fx > 4 / 3 || fy > 4 / 3, fx >= 1, fy >= 1, fx.isFinite, fy.isFinite,
+           destination.width <= 32767, destination.height <= 32767 {
             let w = Int(destination.width.rounded(.up)), h = Int(destination.height.rounded(.up))
             if let small = bitmap.areaReduced(source: Rect(x: reduced.x, y: reduced.y, width: Double(w) * fx, height: Double(h) * fy),
                                               width: w, height: h) {
