@@ -340,7 +340,6 @@ public final class Renderer {
         return merged
     }
 
-    /// A frame's layout but for how far each line is sung, and its base.
     /// The luminance memo's key for the frames of a move from `from` to `to` over `base`: the
     /// pixels its measurements see are the base's and the band's of `to`; the blocks (how far a
     /// line is sung left out) stand for the questions asked.
@@ -354,6 +353,7 @@ public final class Renderer {
         return key
     }
 
+    /// A frame's layout but for how far each line is sung, and its base.
     private static func memoKey(_ layout: FrameLayout, base: BaseLayer) -> String {
         var key = base.signatures.joined(separator: "\n") + "\n\(describe(layout.band))|\(describe(layout.focus))"
         for block in layout.blocks {
