@@ -344,24 +344,23 @@ public final class Renderer {
     /// pixels its measurements see are the base's and the band's of `to`; the blocks (how far a
     /// line is sung left out) stand for the questions asked.
     static func motionMemoKey(from: FrameLayout, to: FrameLayout, base: BaseLayer) -> String {
-        var key = "move\n" + memoKey(to, base: base) + "\nfrom"
-        for block in from.blocks {
-            var unsung = block
-            unsung.sung = unsung.sung.map { _ in 0 }
-            key += "\n" + signature(unsung)
-        }
-        return key
+        "move\n" + memoKey(to, base: base) + "\nfrom" + unsungSignatures(from.blocks)
     }
 
     /// A frame's layout but for how far each line is sung, and its base.
     private static func memoKey(_ layout: FrameLayout, base: BaseLayer) -> String {
-        var key = base.signatures.joined(separator: "\n") + "\n\(describe(layout.band))|\(describe(layout.focus))"
-        for block in layout.blocks {
+        base.signatures.joined(separator: "\n") + "\n\(describe(layout.band))|\(describe(layout.focus))" + unsungSignatures(layout.blocks)
+    }
+
+    /// The blocks' signatures as if nothing of them were sung, each on a line of its own.
+    private static func unsungSignatures(_ blocks: [TextBlock]) -> String {
+        var text = ""
+        for block in blocks {
             var unsung = block
             unsung.sung = unsung.sung.map { _ in 0 }
-            key += "\n" + signature(unsung)
+            text += "\n" + signature(unsung)
         }
-        return key
+        return text
     }
 
     /// The rows a block's pixels can reach: its box and ink, grown by its shadow or blur (drawn

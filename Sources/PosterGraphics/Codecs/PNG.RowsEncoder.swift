@@ -52,6 +52,17 @@ extension PNG {
 
         private var chunkCount: Int { (height + Self.chunkRows - 1) / Self.chunkRows }
 
+        /// The rows chunk `c`'s segment is made from: its own and, for the Up filter, the one above.
+        static func filteredRows(ofChunk c: Int, height: Int) -> Range<Int> {
+            max(0, c * chunkRows - 1) ..< min(height, (c + 1) * chunkRows)
+        }
+
+        /// Whether `rows` hold the same ARGB32 pixels (`width` of them a row) in `a` and `b`.
+        static func sameRows(_ rows: Range<Int>, _ a: UnsafePointer<UInt8>, stride aStride: Int, _ b: UnsafePointer<UInt8>, stride bStride: Int,
+                             width: Int) -> Bool {
+            rows.allSatisfy { memcmp(a + $0 * aStride, b + $0 * bStride, width * 4) == 0 }
+        }
+
         private func rows(ofChunk c: Int) -> Range<Int> {
             c * Self.chunkRows ..< min(height, (c + 1) * Self.chunkRows)
         }
@@ -223,7 +234,7 @@ extension PNG {
             let taken = Atomic<Int>(0)
             let made = try compressEach(chunks) { (c) throws(GraphicsError) -> (Int, Segment) in
                 if let segment = ahead?.segment(c, matching: pixels, stride: stride) { return (c, segment) }
-                if let previous, previous.matches(rows: max(0, c * chunkRows - 1) ..< min(height, (c + 1) * chunkRows), of: pixels, stride: stride) {
+                if let previous, previous.matches(rows: filteredRows(ofChunk: c, height: height), of: pixels, stride: stride) {
                     taken.add(1, ordering: .relaxed)
                     return (c, previous.segments[c])
                 }
@@ -246,9 +257,8 @@ extension PNG {
             }
             var found: [(Int, Segment)] = []
             argb.pixels.withUnsafeBufferPointer { own in
-                for c in missing {
-                    let first = max(0, c * Self.chunkRows - 1), end = min(height, (c + 1) * Self.chunkRows)
-                    if frame.matches(rows: first..<end, of: own.baseAddress!, stride: argb.stride) { found.append((c, frame.segments[c])) }
+                for c in missing where frame.matches(rows: Self.filteredRows(ofChunk: c, height: height), of: own.baseAddress!, stride: argb.stride) {
+                    found.append((c, frame.segments[c]))
                 }
             }
             guard !found.isEmpty else { return }
@@ -379,9 +389,8 @@ extension PNG {
         /// Whether `rows` of the frame hold the same ARGB pixels as `pixels` (`stride` bytes a row).
         func matches(rows: Range<Int>, of pixels: UnsafePointer<UInt8>, stride: Int) -> Bool {
             guard let data = cairo_image_surface_get_data(canvas.surface) else { return false }
-            let own = Int(cairo_image_surface_get_stride(canvas.surface))
-            for y in rows where memcmp(data + y * own, pixels + y * stride, width * 4) != 0 { return false }
-            return true
+            return RowsEncoder.sameRows(rows, data, stride: Int(cairo_image_surface_get_stride(canvas.surface)), pixels, stride: stride,
+                                        width: width)
         }
     }
 
@@ -429,12 +438,9 @@ extension PNG {
         /// hold the picture's rows for it: its own and the one above.
         func segment(_ c: Int, matching pixels: UnsafePointer<UInt8>, stride: Int) -> RowsEncoder.Segment? {
             guard let segment = state.withLock({ $0.segments[c] }) else { return nil }
-            let first = max(0, c * RowsEncoder.chunkRows - 1), end = min(height, (c + 1) * RowsEncoder.chunkRows)
             return picture.pixels.withUnsafeBufferPointer { own in
-                for y in first..<end where memcmp(own.baseAddress! + y * picture.stride, pixels + y * stride, width * 4) != 0 {
-                    return nil
-                }
-                return segment
+                RowsEncoder.sameRows(RowsEncoder.filteredRows(ofChunk: c, height: height), own.baseAddress!, stride: picture.stride,
+                                     pixels, stride: stride, width: width) ? segment : nil
             }
         }
     }
