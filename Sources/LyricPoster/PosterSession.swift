@@ -359,10 +359,21 @@ public final class PosterSession: @unchecked Sendable {
                     throw PosterError(path: "placeholder cover", reason: "\(error)")
                 }
             }
-            do { return try ImageDecoder.decode(coverData, limits: limits, minimumSize: Background.coverSize(geometry: geometry, theme: theme)) } catch {
+            let minimumSize = Background.coverSize(geometry: geometry, theme: theme)
+            if let (early, seconds) = CoverHeadStart.take(coverData, limits: limits, minimumSize: minimumSize) {
+                timings.add("decode ahead", seconds: seconds)
+                return early
+            }
+            do { return try ImageDecoder.decode(coverData, limits: limits, minimumSize: minimumSize) } catch {
                 throw PosterError(path: coverPath, reason: "\(error)")
             }
         }
+    }
+
+    /// The smallest size a cover is decoded at for `options` (see ``Background/coverSize(geometry:theme:)``).
+    static func coverSize(_ options: RenderOptions) -> (width: Int, height: Int) {
+        let geometry = PosterGeometry(preset: options.preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
+        return Background.coverSize(geometry: geometry, theme: options.theme)
     }
 
     /// A file's name without its folder and extension, as a title of last resort (nil for

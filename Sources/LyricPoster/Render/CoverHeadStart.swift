@@ -1,0 +1,109 @@
+import Foundation
+import PosterGraphics
+
+/// The cover of a one-song command, read and decoded on a thread of its own from the moment the
+/// program starts, while the command line is still being parsed (several milliseconds of
+/// reflection in the argument parser) and before the options are known.
+///
+/// It is a guess, and nothing depends on it being right: the decode is made for the default
+/// options (`RenderOptions()`), and the session that decodes the cover takes it (``take(_:limits:minimumSize:)``)
+/// only when its cover bytes, decoding limits and decoded size are exactly those; otherwise the
+/// guess is dropped and the cover decoded as always. Decoding is deterministic, so a frame is the
+/// same bytes either way.
+public enum CoverHeadStart {
+    /// Files larger than this are not read ahead (a cover of that size is rare; the guess would
+    /// hold its bytes twice).
+    static let byteLimit = 64 * 1024 * 1024
+
+    final class Started: Sendable {
+        let limits: DecodeLimits
+        let width: Int, height: Int
+        /// The bytes of the first candidate that is a picture (nil: none was).
+        let read = Handoff<Box<Data?>>()
+        /// Their decode (nil: it failed; the session decodes again for the error) and how long
+        /// it took.
+        let picture = Handoff<Box<(Bitmap, seconds: Double)?>>()
+
+        init(limits: DecodeLimits, minimumSize: (width: Int, height: Int)) {
+            self.limits = limits
+            width = minimumSize.width
+            height = minimumSize.height
+        }
+    }
+
+    /// A value, set once, that may itself be nil.
+    struct Box<Value: Sendable>: Sendable { let value: Value }
+
+    private static let slot = Guarded<Started?>(nil)
+
+    /// Starts reading the first of `candidates` that is a regular file with a picture's
+    /// signature, and decoding it as the default options would. At most once per process; a
+    /// later call does nothing.
+    public static func begin(candidates: [String]) {
+        guard !candidates.isEmpty else { return }
+        let options = RenderOptions()
+        let started = Started(limits: options.limits, minimumSize: PosterSession.coverSize(options))
+        let fresh = slot.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = started
+            return true
+        }
+        guard fresh else { return }
+        _ = Preparation<Void, Never> { () -> Void in
+            guard let data = candidates.lazy.compactMap(picture(at:)).first else {
+                started.read.set(Box(value: nil))
+                started.picture.set(Box(value: nil))
+                return
+            }
+            started.read.set(Box(value: data))
+            let start = DispatchTime.now().uptimeNanoseconds
+            let bitmap = try? ImageDecoder.decode(data, limits: started.limits, minimumSize: (started.width, started.height))
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            started.picture.set(Box(value: bitmap.map { ($0, seconds) }))
+        }
+    }
+
+    /// The bytes of `path` if it is a regular file no larger than ``byteLimit`` that starts as a
+    /// PNG, JPEG or WebP does; nil for anything else, and for anything that cannot be read.
+    static func picture(at path: String) -> Data? {
+        // Plain system calls, while the parser keeps the runtime busy. The bytes are copied, not
+        // mapped: a file cut short while mapped would kill the process (SIGBUS) when read.
+        // Only regular files are opened (a named pipe's writer must not be met, nor a device
+        // read), and without blocking should one be swapped in meanwhile.
+        var before = stat()
+        guard path != "-", stat(path, &before) == 0, before.st_mode & S_IFMT == S_IFREG else { return nil }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 16, Int(info.st_size) <= byteLimit,
+              let buffer = malloc(Int(info.st_size)) else { return nil }
+        let size = Int(info.st_size)
+        let data = Data(bytesNoCopy: buffer, count: size, deallocator: .free)
+        var done = 0
+        while done < size {
+            let n = read(fd, buffer + done, size - done)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            done += n
+        }
+        guard ImageDecoder.sniff(data.prefix(16)) != nil else { return nil }
+        return data
+    }
+
+    /// The picture decoded ahead, if it was decoded from `data` with `limits` no smaller than
+    /// `minimumSize` (waiting for it if it is still being decoded), and the seconds its decode
+    /// took; nil otherwise. The guess is given up either way: only the first session asks.
+    static func take(_ data: Data, limits: DecodeLimits, minimumSize: (width: Int, height: Int)) -> (Bitmap, seconds: Double)? {
+        guard let started = slot.withLock({ current -> Started? in
+            defer { current = nil }
+            return current
+        }) else { return nil }
+        guard started.limits == limits, started.width == minimumSize.width, started.height == minimumSize.height,
+              let read = started.read.value().value, read == data else { return nil }
+        return started.picture.value().value
+    }
+
+    /// Whether a guess is waiting to be taken (for tests).
+    static var isPending: Bool { slot.withLock { $0 != nil } }
+}
