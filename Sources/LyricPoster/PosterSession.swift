@@ -444,12 +444,10 @@ final class BackdropJob: Sendable {
         let geometry = PosterGeometry(preset: options.preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
         let theme = options.theme, limits = options.limits
         let useCache = !coverData.isEmpty && options.backdropCache
-        let before = options.linesBefore, after = options.linesAfter
         let digest = Handoff<String>()
         self.digest = digest
         work = Preparation({ () throws(PosterError) -> (Background, store: String?, PNG.SegmentsAhead?) in
-            let key = useCache ? BackdropCache.key(cover: coverData, geometry: geometry, theme: theme, before: before, after: after,
-                                                   limits: limits.keyText) : nil
+            let key = useCache ? BackdropCache.key(cover: coverData, options: options) : nil
             if let key, let cached = timings.measure("cache", { BackdropCache.load(key: key, geometry: geometry) }),
                cached.coverDigest == digest.value() {
                 return (cached.background, nil, segmentsAhead ? PNG.SegmentsAhead(cached.background.bitmap) : nil)

@@ -25,9 +25,23 @@ final class CoverHeadStartTests: CLITestCase {
         return (png, timings.stages.contains { $0.0 == "decode ahead" })
     }
 
+    /// The environment the cache folder is found from, set aside while each test runs in-process
+    /// with a cache folder of its own (empty; the user's may hold these covers' backdrops).
+    private var savedEnvironment: [(String, String?)] = []
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        savedEnvironment = ["XDG_CACHE_HOME", "LYRICPOSTER_NO_CACHE"].map { ($0, ProcessInfo.processInfo.environment[$0]) }
+        setenv("XDG_CACHE_HOME", cacheHome, 1)
+        unsetenv("LYRICPOSTER_NO_CACHE")
+    }
+
     override func tearDownWithError() throws {
         // A guess a failing test left behind must not reach the next test's session.
         _ = CoverHeadStart.take(Data(), limits: RenderOptions().limits, minimumSize: (0, 0))
+        for (name, value) in savedEnvironment {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        }
         try super.tearDownWithError()
     }
 
@@ -83,6 +97,22 @@ final class CoverHeadStartTests: CLITestCase {
         CoverHeadStart.begin(candidates: [cover])
         CoverHeadStart.begin(candidates: [other])
         XCTAssertTrue(try render(cover: cover, options: options()).tookGuess)
+    }
+
+    /// A backdrop already cached for the default options: the guess reads the cover but does not
+    /// decode it (the session will load the backdrop instead), so a warm run loses no core to it.
+    func testNoGuessIsDecodedWhenTheBackdropIsCached() throws {
+        CoverHeadStart.begin(candidates: [cover])
+        let cold = try render(cover: cover, options: options { $0.backdropCache = true })
+        XCTAssertTrue(cold.tookGuess, "nothing cached yet: the guess is decoded and taken")
+        let stored = try FileManager.default.contentsOfDirectory(atPath: cacheHome + "/lyricposter/backdrops").filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(stored, [BackdropCache.key(cover: try Data(contentsOf: URL(fileURLWithPath: cover)), options: options())])
+
+        // Cached now: a session that decodes anyway (its own cache turned off) finds no guess made.
+        CoverHeadStart.begin(candidates: [cover])
+        let warm = try render(cover: cover, options: options())
+        XCTAssertFalse(warm.tookGuess)
+        XCTAssertEqual(warm.png, cold.png)
     }
 
     func testCandidatesThatCannotBeReadOrDecodedChangeNothing() throws {

@@ -41,6 +41,13 @@ enum BackdropCache {
                              + (p.safeArea.map { "\n\($0)" } ?? ""))
     }
 
+    /// The slot of the backdrop `options` make of `cover`.
+    static func key(cover: Data, options: RenderOptions) -> String {
+        let geometry = PosterGeometry(preset: options.preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
+        return key(cover: cover, geometry: geometry, theme: options.theme, before: options.linesBefore, after: options.linesAfter,
+                   limits: options.limits.keyText)
+    }
+
     /// The backdrop in `key`'s slot, and the SHA-256 of the cover it was made from.
     static func load(key: String, geometry: PosterGeometry) -> (background: Background, coverDigest: String)? {
         // Read as it is (no copy into an array): the pixels are copied once, into the bitmap.

@@ -9,7 +9,8 @@ import PosterGraphics
 /// options (`RenderOptions()`), and the session that decodes the cover takes it (``take(_:limits:minimumSize:)``)
 /// only when its cover bytes, decoding limits and decoded size are exactly those; otherwise the
 /// guess is dropped and the cover decoded as always. Decoding is deterministic, so a frame is the
-/// same bytes either way.
+/// same bytes either way. Where the backdrop cache already holds these options' backdrop of the
+/// cover, nothing is decoded: the session loads the backdrop instead.
 public enum CoverHeadStart {
     /// Files larger than this are not read ahead (a cover of that size is rare; the guess would
     /// hold its bytes twice).
@@ -56,6 +57,13 @@ public enum CoverHeadStart {
                 return
             }
             started.read.set(Box(value: data))
+            // A backdrop cached for these options makes the decode needless (the session loads
+            // it instead): the decode would only take a core from the warm path.
+            if options.backdropCache, let folder = BackdropCache.folder,
+               access(folder + "/" + BackdropCache.key(cover: data, options: options), F_OK) == 0 {
+                started.picture.set(Box(value: nil))
+                return
+            }
             let start = DispatchTime.now().uptimeNanoseconds
             let bitmap = try? ImageDecoder.decode(data, limits: started.limits, minimumSize: (started.width, started.height))
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
