@@ -58,8 +58,10 @@ public enum CoverHeadStart {
             }
             started.read.set(Box(value: data))
             // A backdrop cached for these options makes the decode needless (the session loads
-            // it instead): the decode would only take a core from the warm path.
-            if options.backdropCache, let folder = BackdropCache.folder,
+            // it instead): the decode would only take a core from the warm path. The slot's name
+            // is looked for only in a cache that has entries (its digest's first use sets up
+            // OpenSSL, 2 ms before the decode could start).
+            if options.backdropCache, let folder = BackdropCache.folder, hasEntries(folder),
                access(folder + "/" + BackdropCache.key(cover: data, options: options), F_OK) == 0 {
                 started.picture.set(Box(value: nil))
                 return
@@ -69,6 +71,17 @@ public enum CoverHeadStart {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             started.picture.set(Box(value: bitmap.map { ($0, seconds) }))
         }
+    }
+
+    /// Whether `folder` exists and holds any file not hidden (an entry, not a temporary one).
+    static func hasEntries(_ folder: String) -> Bool {
+        guard let dir = opendir(folder) else { return false }
+        defer { closedir(dir) }
+        while let entry = readdir(dir) {
+            let hidden = withUnsafeBytes(of: entry.pointee.d_name) { $0.first == UInt8(ascii: ".") }
+            if !hidden { return true }
+        }
+        return false
     }
 
     /// The bytes of `path` if it is a regular file no larger than ``byteLimit`` that starts as a
