@@ -112,9 +112,9 @@ public enum CoverHeadStart {
         return data
     }
 
-    /// The picture decoded ahead, if it was decoded from `data` with `limits` no smaller than
-    /// `minimumSize` (waiting for it if it is still being decoded), and the seconds its decode
-    /// took; nil otherwise. The guess is given up either way: only the first session asks.
+    /// The picture decoded ahead, if it was decoded from `data` under `limits` for `minimumSize`
+    /// (waiting for it if it is still being decoded), and the seconds its decode took; nil
+    /// otherwise. The guess is given up either way: only the first session asks.
     static func take(_ data: Data, limits: DecodeLimits, minimumSize: (width: Int, height: Int)) -> (Bitmap, seconds: Double)? {
         guard let started = slot.withLock({ current -> Started? in
             defer { current = nil }
