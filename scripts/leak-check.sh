@@ -17,6 +17,15 @@ lyrics=samples/night-drive/night-drive.lrc
 "$bin" sequence "$cover" "$lyrics" --fps 5 --to 30 -o "$work/seq" --quiet --dense
 "$bin" sheet samples/paper-lanterns/cover.png samples/paper-lanterns/paper-lanterns.lrc -o "$work/sheet.png" --quiet >/dev/null
 "$bin" inspect "$lyrics" >/dev/null
+# The cover read and decoded ahead of the parser but never asked for: the backdrop cached by the
+# run before, then a lyrics error after the guess was decoded.
+XDG_CACHE_HOME="$work/cache" "$bin" frame "$cover" "$lyrics" --at 10 -o "$work/cold.png" >/dev/null
+XDG_CACHE_HOME="$work/cache" "$bin" frame "$cover" "$lyrics" --at 10 -o "$work/warm.png" >/dev/null
+cmp -s "$work/cold.png" "$work/warm.png" || { echo "leak check: the warm frame differs from the cold one" >&2; exit 1; }
+printf '[00:01.00]\n' > "$work/gaps.lrc"
+status=0
+"$bin" frame "$cover" "$work/gaps.lrc" --at 1 -o "$work/gaps.png" 2>/dev/null || status=$?
+[ "$status" -eq 1 ] || { echo "leak check: the lyrics error after a guess exited $status, expected 1" >&2; exit 1; }
 # An error path too: it must exit 1 (23 would mean a leak).
 status=0
 "$bin" frame Tests/Fixtures/covers/truncated.jpg "$lyrics" --at 1 -o "$work/bad.png" 2>/dev/null || status=$?

@@ -19,11 +19,11 @@ public enum CoverHeadStart {
     final class Started: Sendable {
         let limits: DecodeLimits
         let width: Int, height: Int
-        /// The bytes of the first candidate that is a picture (nil: none was).
-        let read = Handoff<Box<Data?>>()
-        /// Their decode (nil: it failed; the session decodes again for the error) and how long
-        /// it took.
-        let picture = Handoff<Box<(Bitmap, seconds: Double)?>>()
+        /// The bytes of the first candidate that is a picture (nil: none was, or its backdrop is
+        /// cached).
+        let read = Handoff<Box<Bytes?>>()
+        /// Their decode (nil: it failed, or was not made; the session decodes for itself).
+        let picture = Handoff<Box<Decoded?>>()
 
         init(limits: DecodeLimits, minimumSize: (width: Int, height: Int)) {
             self.limits = limits
@@ -34,6 +34,39 @@ public enum CoverHeadStart {
 
     /// A value, set once, that may itself be nil.
     struct Box<Value: Sendable>: Sendable { let value: Value }
+
+    /// Bytes read ahead, in memory of their own, freed with the object. The guess holds them as
+    /// a plain reference rather than inside a `Data`: a guess no session asks for (a cached
+    /// backdrop, a lyrics error) stays in the slot until the process ends, and LeakSanitizer does
+    /// not follow a reference packed into `Data`'s representation, so it would call that a leak.
+    final class Bytes: @unchecked Sendable {
+        let pointer: UnsafeMutableRawPointer
+        let count: Int
+
+        init?(count: Int) {
+            guard let pointer = malloc(max(1, count)) else { return nil }
+            self.pointer = pointer
+            self.count = count
+        }
+
+        deinit { free(pointer) }
+
+        /// The bytes as `Data` for the length of `body` (no copy; the object must outlive it).
+        func withData<Result>(_ body: (Data) throws -> Result) rethrows -> Result {
+            try withExtendedLifetime(self) { try body(Data(bytesNoCopy: pointer, count: count, deallocator: .none)) }
+        }
+    }
+
+    /// A guess's decode and the seconds it took.
+    final class Decoded: Sendable {
+        let bitmap: Bitmap
+        let seconds: Double
+
+        init(bitmap: Bitmap, seconds: Double) {
+            self.bitmap = bitmap
+            self.seconds = seconds
+        }
+    }
 
     private static let slot = Guarded<Started?>(nil)
 
@@ -51,25 +84,26 @@ public enum CoverHeadStart {
         }
         guard fresh else { return }
         _ = Preparation<Void, Never> { () -> Void in
-            guard let data = candidates.lazy.compactMap(picture(at:)).first else {
+            guard let bytes = candidates.lazy.compactMap(picture(at:)).first else {
                 started.read.set(Box(value: nil))
                 started.picture.set(Box(value: nil))
                 return
             }
-            started.read.set(Box(value: data))
             // A backdrop cached for these options makes the decode needless (the session loads
-            // it instead): the decode would only take a core from the warm path. The slot's name
-            // is looked for only in a cache that has entries (its digest's first use sets up
-            // OpenSSL, 2 ms before the decode could start).
+            // it instead): the decode would only take a core from the warm path, and the bytes
+            // are let go. The slot's name is looked for only in a cache that has entries (its
+            // digest's first use sets up OpenSSL, 2 ms before the decode could start).
             if options.backdropCache, let folder = BackdropCache.folder, hasEntries(folder),
-               access(folder + "/" + BackdropCache.key(cover: data, options: options), F_OK) == 0 {
+               access(folder + "/" + bytes.withData { BackdropCache.key(cover: $0, options: options) }, F_OK) == 0 {
+                started.read.set(Box(value: nil))
                 started.picture.set(Box(value: nil))
                 return
             }
+            started.read.set(Box(value: bytes))
             let start = DispatchTime.now().uptimeNanoseconds
-            let bitmap = try? ImageDecoder.decode(data, limits: started.limits, minimumSize: (started.width, started.height))
+            let bitmap = bytes.withData { try? ImageDecoder.decode($0, limits: started.limits, minimumSize: (started.width, started.height)) }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            started.picture.set(Box(value: bitmap.map { ($0, seconds) }))
+            started.picture.set(Box(value: bitmap.map { Decoded(bitmap: $0, seconds: seconds) }))
         }
     }
 
@@ -86,7 +120,7 @@ public enum CoverHeadStart {
 
     /// The bytes of `path` if it is a regular file no larger than ``byteLimit`` that starts as a
     /// PNG, JPEG or WebP does; nil for anything else, and for anything that cannot be read.
-    static func picture(at path: String) -> Data? {
+    static func picture(at path: String) -> Bytes? {
         // Plain system calls, while the parser keeps the runtime busy. The bytes are copied, not
         // mapped: a file cut short while mapped would kill the process (SIGBUS) when read.
         // Only regular files are opened (a named pipe's writer must not be met, nor a device
@@ -98,18 +132,16 @@ public enum CoverHeadStart {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 16, Int(info.st_size) <= byteLimit,
-              let buffer = malloc(Int(info.st_size)) else { return nil }
-        let size = Int(info.st_size)
-        let data = Data(bytesNoCopy: buffer, count: size, deallocator: .free)
+              let bytes = Bytes(count: Int(info.st_size)) else { return nil }
         var done = 0
-        while done < size {
-            let n = read(fd, buffer + done, size - done)
+        while done < bytes.count {
+            let n = read(fd, bytes.pointer + done, bytes.count - done)
             if n < 0, errno == EINTR { continue }
             guard n > 0 else { return nil }
             done += n
         }
-        guard ImageDecoder.sniff(data.prefix(16)) != nil else { return nil }
-        return data
+        guard bytes.withData({ ImageDecoder.sniff($0.prefix(16)) }) != nil else { return nil }
+        return bytes
     }
 
     /// The picture decoded ahead, if it was decoded from `data` under `limits` for `minimumSize`
@@ -121,8 +153,9 @@ public enum CoverHeadStart {
             return current
         }) else { return nil }
         guard started.limits == limits, started.width == minimumSize.width, started.height == minimumSize.height,
-              let read = started.read.value().value, read == data else { return nil }
-        return started.picture.value().value
+              let read = started.read.value().value, read.withData({ $0 == data }),
+              let decoded = started.picture.value().value else { return nil }
+        return (decoded.bitmap, decoded.seconds)
     }
 
     /// Whether a guess is waiting to be taken (for tests).
