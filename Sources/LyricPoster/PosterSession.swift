@@ -31,6 +31,8 @@ public struct RenderOptions: Sendable {
 
     var linesBefore: Int { before ?? theme.before }
     var linesAfter: Int { after ?? theme.after }
+    /// Where things go on the poster for these options.
+    var geometry: PosterGeometry { PosterGeometry(preset: preset, before: linesBefore, after: linesAfter, theme: theme) }
     /// Overrides the song's [la:] tag for glyph forms.
     public var language: String?
     public var fonts = FontOptions()
@@ -240,7 +242,7 @@ public final class PosterSession: @unchecked Sendable {
             throw error
         }
         let preset = options.preset
-        let geometry = PosterGeometry(preset: preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
+        let geometry = options.geometry
         // Decoding the cover and preparing its backdrop (or loading it from the cache), most of a
         // first poster's time, run on a thread of their own while this one sets up the fonts and
         // shapes the first lines; the backdrop is stored in the cache from there too, while
@@ -372,8 +374,7 @@ public final class PosterSession: @unchecked Sendable {
 
     /// The smallest size a cover is decoded at for `options` (see ``Background/coverSize(geometry:theme:)``).
     static func coverSize(_ options: RenderOptions) -> (width: Int, height: Int) {
-        let geometry = PosterGeometry(preset: options.preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
-        return Background.coverSize(geometry: geometry, theme: options.theme)
+        Background.coverSize(geometry: options.geometry, theme: options.theme)
     }
 
     /// A file's name without its folder and extension, as a title of last resort (nil for
@@ -441,7 +442,7 @@ final class BackdropJob: Sendable {
     /// thread until the first frame is encoded (see `PNG.SegmentsAhead`), before storing it.
     init(coverData: Data, coverPath: String, options: RenderOptions, timings: Timings, placeholder: String? = nil,
          segmentsAhead: Bool = false) {
-        let geometry = PosterGeometry(preset: options.preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
+        let geometry = options.geometry
         let theme = options.theme, limits = options.limits
         let useCache = !coverData.isEmpty && options.backdropCache
         let digest = Handoff<String>()

@@ -43,8 +43,7 @@ enum BackdropCache {
 
     /// The slot of the backdrop `options` make of `cover`.
     static func key(cover: Data, options: RenderOptions) -> String {
-        let geometry = PosterGeometry(preset: options.preset, before: options.linesBefore, after: options.linesAfter, theme: options.theme)
-        return key(cover: cover, geometry: geometry, theme: options.theme, before: options.linesBefore, after: options.linesAfter,
+        key(cover: cover, geometry: options.geometry, theme: options.theme, before: options.linesBefore, after: options.linesAfter,
                    limits: options.limits.keyText)
     }
 
