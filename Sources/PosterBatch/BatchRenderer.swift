@@ -87,7 +87,7 @@ public struct BatchRenderer {
             (renderer: FrameRenderer, n: Int) throws(PosterError) in
             let i = todo[n]
             let frame = frames[i]
-            let output = try renderer.render(frame.scene, motion: frame.motion)
+            let output = try renderer.render(frame.scene, motion: frame.motion, digest: true)
             try session.timings.measure("write") { () throws(PosterError) in
                 try OutputFile.writeAtomically(output.png, to: directory + "/" + frame.fileName)
             }
@@ -95,7 +95,7 @@ public struct BatchRenderer {
                 index: frame.index, file: frame.fileName, startMs: frame.startMs, endMs: frame.endMs,
                 lineIndex: frame.scene.lineIndex, text: Self.text(of: frame.scene),
                 translation: frame.scene.lines.first { $0.role == .current }?.translation,
-                sha256: Digest.sha256(output.png), inputSha256: Self.inputDigest(key: key, frame: frame),
+                sha256: output.sha256, inputSha256: Self.inputDigest(key: key, frame: frame),
                 missingGlyphs: output.report.missingGlyphs, boxes: output.report.boxes)
             let done = state.withValue { value -> Int in
                 value.results[i] = entry

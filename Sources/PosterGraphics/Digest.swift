@@ -12,17 +12,59 @@ public enum Digest {
             EVP_Digest(raw.baseAddress, raw.count, &digest, &length, EVP_sha256(), nil)
         }
         precondition(ok == 1 && length == 32, "SHA-256 through libcrypto failed")
-        let hex = Array("0123456789abcdef".utf8)
+        return hex(digest.prefix(32))
+    }
+
+    public static func sha256(_ text: String) -> String { sha256(Array(text.utf8)) }
+
+    /// Lowercase hex of `bytes`.
+    static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
-        out.reserveCapacity(64)
-        for byte in digest.prefix(32) {
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0xf)])
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xf)])
         }
         return String(decoding: out, as: UTF8.self)
     }
 
-    public static func sha256(_ text: String) -> String { sha256(Array(text.utf8)) }
+    /// A SHA-256 fed piece by piece, which can be copied part way: files that begin with the
+    /// same bytes hash those bytes once (see `PNG.RowsEncoder`). Not thread-safe while fed; a
+    /// copy may be taken from several threads at once.
+    public final class SHA256: @unchecked Sendable {
+        private let context: OpaquePointer
+
+        public init() {
+            guard let context = EVP_MD_CTX_new() else { fatalError("SHA-256 through libcrypto: out of memory") }
+            precondition(EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "SHA-256 through libcrypto failed")
+            self.context = context
+        }
+
+        private init(copying other: SHA256) {
+            guard let context = EVP_MD_CTX_new() else { fatalError("SHA-256 through libcrypto: out of memory") }
+            precondition(EVP_MD_CTX_copy_ex(context, other.context) == 1, "SHA-256 through libcrypto failed")
+            self.context = context
+        }
+
+        deinit { EVP_MD_CTX_free(context) }
+
+        /// A hash fed the same bytes so far, to be fed on its own.
+        public func copy() -> SHA256 { SHA256(copying: self) }
+
+        public func update(_ bytes: UnsafeRawBufferPointer) {
+            guard bytes.count > 0 else { return }
+            precondition(EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1, "SHA-256 through libcrypto failed")
+        }
+
+        /// The lowercase hex digest of the bytes fed; the hash is spent.
+        public func finish() -> String {
+            var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+            var length: UInt32 = 0
+            precondition(EVP_DigestFinal_ex(context, &digest, &length) == 1 && length == 32, "SHA-256 through libcrypto failed")
+            return hex(digest.prefix(32))
+        }
+    }
 }
 
 /// CRC-32 (libdeflate): a fast check that cached bytes are the bytes written.

@@ -376,6 +376,58 @@ final class BandRenderTests: XCTestCase {
         XCTAssertEqual(back.rgba(x: 0, y: 1).a, 0)
     }
 
+    /// The SHA-256 made with a frame (its bytes up to the first changed chunk hashed once per
+    /// base, then kept) is the digest of the frame's bytes, wherever the change begins (the first
+    /// row, the middle, the last chunk, nowhere), in any order, cold or warm, on several threads
+    /// at once; and asking for it changes no byte. Each segment is an IDAT of its own.
+    func testDigestMadeWithAFrameIsTheSHA256OfItsBytes() throws {
+        let width = 64, height = 300  // 10 chunks, the last one short
+        let base = (0..<(width * height * 3)).map { UInt8(truncatingIfNeeded: $0 * 5 + ($0 / 192) * 11) }
+        @Sendable func changed(_ rows: Range<Int>) -> [UInt8] {
+            var frame = base
+            for y in rows { for x in 0..<(width * 3) { frame[y * width * 3 + x] ^= 0xA5 } }
+            return frame
+        }
+        let cases: [Range<Int>] = [150..<170, 0..<3, 0..<0, 290..<300, 40..<41, 150..<170, 31..<32, 299..<300, 0..<0, 100..<260]
+        let plain = PNG.RowsEncoder(base: base, width: width, height: height)
+        let expected = try cases.map { rows in try changed(rows).withUnsafeBufferPointer { try plain.encode($0, changed: nil) } }
+        for order in [Array(cases.indices), cases.indices.reversed()] {
+            let encoder = PNG.RowsEncoder(base: base, width: width, height: height)
+            for i in order {
+                let (png, digest) = try changed(cases[i]).withUnsafeBufferPointer {
+                    try encoder.encode($0, changed: [cases[i]], digest: true)
+                }
+                XCTAssertEqual(png, expected[i], "rows \(cases[i])")
+                XCTAssertEqual(digest, Digest.sha256(png), "rows \(cases[i])")
+            }
+        }
+        let shared = PNG.RowsEncoder(base: base, width: width, height: height)
+        let results = Collected()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for i in cases.indices where i % 2 == worker % 2 {
+                guard let (png, digest) = try? changed(cases[i]).withUnsafeBufferPointer({
+                    try shared.encode($0, changed: nil, digest: true)
+                }), png == expected[i], digest == Digest.sha256(png) else { continue }
+                results.append(png)
+            }
+        }
+        XCTAssertEqual(results.values.count, 2 * cases.count, "every digest made on the threads is the bytes'")
+        // Signature, IHDR, the zlib header's IDAT, one IDAT per chunk, the final IDAT, IEND.
+        var types: [String] = []
+        var at = 8
+        let png = expected[0]
+        while at + 8 <= png.count {
+            let length = png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            types.append(String(decoding: png[at + 4..<at + 8], as: UTF8.self))
+            at += 12 + length
+        }
+        XCTAssertEqual(at, png.count)
+        XCTAssertEqual(types, ["IHDR"] + Array(repeating: "IDAT", count: 12) + ["IEND"])
+        let decoded = try ImageDecoder.decode(Data(png))
+        let p = decoded.rgba(x: 7, y: 160), i = (160 * width + 7) * 3
+        XCTAssertEqual([p.r, p.g, p.b], Array(changed(cases[0])[i..<i + 3]))
+    }
+
     /// A canvas encoded chunk by chunk from its own pixels gives the bytes of converting it whole
     /// and encoding that; segments made ahead from the picture it was drawn over are taken only
     /// where its rows are still that picture's: all made, some made, or none, the bytes are the

@@ -7,6 +7,18 @@ public struct RenderedFrame: Sendable {
     public let png: [UInt8]
     public let report: FrameReport
     public let scene: Scene
+    /// `png`'s SHA-256, when the renderer was asked for it (`render(_:motion:whole:digest:)`).
+    let digest: String?
+
+    init(png: [UInt8], report: FrameReport, scene: Scene, digest: String? = nil) {
+        self.png = png
+        self.report = report
+        self.scene = scene
+        self.digest = digest
+    }
+
+    /// The lowercase hex SHA-256 of `png`: the one made along with it when asked for, else hashed now.
+    public var sha256: String { digest ?? Digest.sha256(png) }
 }
 
 /// What frames of a song start from: the time-independent layer (background and captions) as
@@ -93,7 +105,7 @@ final class FrameBases: Sendable {
 public final class FrameRenderer {
     /// Bumped whenever the same inputs would render different pixels or bytes, so resumed batches
     /// re-render.
-    public static let version = 10
+    public static let version = 11
 
     private let renderer: Renderer
     private let options: RenderOptions
@@ -188,7 +200,9 @@ public final class FrameRenderer {
 
     /// `motion`: the picture in the middle of a change of lines (see ``Motion``), drawn from the
     /// base like a still where it can be. `whole`: drawn whole all the same (the same bytes).
-    public func render(_ scene: Scene, motion: Motion? = nil, whole: Bool = false) throws(PosterError) -> RenderedFrame {
+    /// `digest`: the frame's SHA-256 is wanted (``RenderedFrame/sha256``); a frame encoded from a
+    /// base hashes only its bytes after those it shares with the base.
+    public func render(_ scene: Scene, motion: Motion? = nil, whole: Bool = false, digest: Bool = false) throws(PosterError) -> RenderedFrame {
         if options.textLayer {
             let (png, report) = try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
                 try timings.measure("encode") { () throws(PosterError) in
@@ -199,12 +213,12 @@ public final class FrameRenderer {
             }
             return RenderedFrame(png: png, report: report, scene: scene)
         }
-        let (png, report) = try produce(scene, motion: motion, whole: whole,
-                                        encodeWhole: options.compression == .fast ? { (canvas, first) throws(PosterError) in
-                                            try self.encodeWhole(canvas, keep: first) } : nil) {
-            (rgb, changed, base) throws(PosterError) in try encode(rgb, changed: changed, base: base)
+        let ((png, sha256), report) = try produce(scene, motion: motion, whole: whole,
+                                                  encodeWhole: options.compression == .fast ? { (canvas, first) throws(PosterError) in
+                                                      (try self.encodeWhole(canvas, keep: first), nil) } : nil) {
+            (rgb, changed, base) throws(PosterError) in try encode(rgb, changed: changed, base: base, digest: digest)
         }
-        return RenderedFrame(png: png, report: report, scene: scene)
+        return RenderedFrame(png: png, report: report, scene: scene, digest: sha256)
     }
 
     /// A frame drawn whole, over no base, converted and compressed chunk by chunk on the cores
@@ -368,14 +382,16 @@ public final class FrameRenderer {
         return (value, FrameReport(scene: scene, frame: frame))
     }
 
-    private func encode(_ rgb: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, base: FrameBase?) throws(PosterError) -> [UInt8] {
+    /// The PNG of `rgb`, and with `digest` its SHA-256 when the base's encoder makes it (else nil).
+    private func encode(_ rgb: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, base: FrameBase?,
+                        digest: Bool = false) throws(PosterError) -> (png: [UInt8], sha256: String?) {
         try timings.measure("encode") { () throws(PosterError) in
             do {
                 if options.compression == .fast, let base, base.encoder.width * base.encoder.height * 3 == rgb.count {
-                    return try base.encoder.encode(rgb, changed: changed, memory: options.karaoke ? memory : nil)
+                    return try base.encoder.encode(rgb, changed: changed, memory: options.karaoke ? memory : nil, digest: digest)
                 }
                 let width = options.preset.width, height = rgb.count / (3 * width)
-                return try PNG.encode(rows: rgb, width: width, height: height, channels: 3, method: options.compression.method)
+                return (try PNG.encode(rows: rgb, width: width, height: height, channels: 3, method: options.compression.method), nil)
             } catch {
                 throw PosterError(path: "frame", reason: "\(error)")
             }

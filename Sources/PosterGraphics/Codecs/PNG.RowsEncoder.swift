@@ -7,11 +7,15 @@ extension PNG {
     /// Encodes the frames of one song, which differ from the song's base picture (backdrop, cover,
     /// captions) only in a few bands of rows.
     ///
-    /// The image is cut into chunks of `chunkRows` rows. A PNG's IDAT is one zlib stream, but it
-    /// may be built from raw-deflate segments that each end byte-aligned and refer to nothing
-    /// before their start (ISA-L with a full flush), one per chunk: a chunk whose filtered bytes
-    /// equal the base's reuses the base's segment, compressed once; the others are filtered and
-    /// compressed afresh. The Adler-32 of the whole comes from the pieces' checksums.
+    /// The image is cut into chunks of `chunkRows` rows. A PNG's image data is one zlib stream,
+    /// but it may be built from raw-deflate segments that each end byte-aligned and refer to
+    /// nothing before their start (ISA-L with a full flush), one per chunk: a chunk whose filtered
+    /// bytes equal the base's reuses the base's segment, compressed once; the others are filtered
+    /// and compressed afresh. The Adler-32 of the whole comes from the pieces' checksums.
+    ///
+    /// Each segment is an IDAT chunk of its own (the stream may be cut anywhere between IDATs),
+    /// made with its CRC once: a frame's bytes up to its first changed chunk are then the base's,
+    /// and so is the SHA-256 of them, hashed once per base (see `encode(_:changed:memory:digest:)`).
     ///
     /// The output depends only on the frame's pixels: not on the base, nor on which rows the
     /// caller says may have changed (that only narrows the comparison). The same picture always
@@ -32,8 +36,12 @@ extension PNG {
         private let base: [UInt8]
         private let rowBytes: Int
         private let cache: Mutex<[Segment?]>
+        /// SHA-256 states of a frame's bytes through the head and the base's first `c` segments,
+        /// at index `c`: made when a frame first needs them, then only copied.
+        private let prefixHashes: Mutex<[Digest.SHA256?]>
 
         struct Segment: Sendable {
+            /// The whole IDAT chunk: length, type, the raw-deflate segment, CRC.
             var bytes: [UInt8]
             var adler: UInt32
             /// Filtered (uncompressed) length.
@@ -48,6 +56,7 @@ extension PNG {
             self.height = height
             self.rowBytes = width * Self.channels
             self.cache = Mutex([Segment?](repeating: nil, count: (height + Self.chunkRows - 1) / Self.chunkRows))
+            self.prefixHashes = Mutex([Digest.SHA256?](repeating: nil, count: (height + Self.chunkRows - 1) / Self.chunkRows + 1))
         }
 
         private var chunkCount: Int { (height + Self.chunkRows - 1) / Self.chunkRows }
@@ -86,6 +95,14 @@ extension PNG {
         /// differ from the base (nil: any). `memory`: the caller's own previous chunks. Every chunk is a segment of its own, so the bytes are
         /// those of `PNG.encode(_:method: .isalOwnTables)`, whatever the base.
         public func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, memory: Memory? = nil) throws(GraphicsError) -> [UInt8] {
+            try encode(frame, changed: changed, memory: memory, digest: false).png
+        }
+
+        /// As `encode(_:changed:memory:)`; with `digest`, also the lowercase hex SHA-256 of the
+        /// bytes, the same as `Digest.sha256(png)`: the bytes before the first chunk that differs
+        /// from the base are the base's, and their hash state is kept, so only the rest is hashed.
+        public func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, memory: Memory? = nil,
+                           digest: Bool) throws(GraphicsError) -> (png: [UInt8], sha256: String?) {
             precondition(frame.count == base.count)
             // Which chunks' filtered bytes differ: a chunk's Up-filtered rows depend on its rows
             // and the row above it.
@@ -152,7 +169,52 @@ extension PNG {
                 memcpy(stored + span.lowerBound, frame.baseAddress! + span.lowerBound, span.count)
                 memory.chunks[c] = (Array(frame[above]), segment)
             }
-            return try Self.assemble((0..<chunkCount).map { pieces[$0] ?? made[$0]! }, width: width, height: height, channels: Self.channels)
+            let segments = (0..<chunkCount).map { pieces[$0] ?? made[$0]! }
+            let png = try Self.assemble(segments, width: width, height: height, channels: Self.channels)
+            guard digest else { return (png, nil) }
+            return (png, sha256(png, segments: segments, sameAsBase: dirty.firstIndex(of: true) ?? chunkCount))
+        }
+
+        /// The SHA-256 of `png`, whose first `shared` segments (of `segments`, assembled in it) are
+        /// the base's: from the kept state after them, made here from the nearest one kept before.
+        private func sha256(_ png: [UInt8], segments: [Segment], sameAsBase shared: Int) -> String {
+            let kept = prefixHashes.withLock { hashes -> (Int, Digest.SHA256?) in
+                RaceDetector.locked(self)
+                defer { RaceDetector.unlocking(self) }
+                var c = shared
+                while c > 0, hashes[c] == nil { c -= 1 }
+                return (c, hashes[c])
+            }
+            return png.withUnsafeBytes { bytes in
+                var c = kept.0
+                var offset = Self.headLength + segments[..<c].reduce(0) { $0 + $1.bytes.count }
+                var made: [(Int, Digest.SHA256)] = []
+                let hash: Digest.SHA256
+                if let state = kept.1 {
+                    hash = state.copy()
+                } else {
+                    hash = Digest.SHA256()
+                    hash.update(UnsafeRawBufferPointer(rebasing: bytes[0..<Self.headLength]))
+                    made.append((0, hash.copy()))
+                }
+                while c < shared {
+                    let end = offset + segments[c].bytes.count
+                    hash.update(UnsafeRawBufferPointer(rebasing: bytes[offset..<end]))
+                    offset = end
+                    c += 1
+                    made.append((c, hash.copy()))
+                }
+                if !made.isEmpty {
+                    // Another thread may have kept the same states meanwhile: they are equal.
+                    prefixHashes.withLock { hashes in
+                        RaceDetector.locked(self)
+                        defer { RaceDetector.unlocking(self) }
+                        for (c, state) in made where hashes[c] == nil { hashes[c] = state }
+                    }
+                }
+                hash.update(UnsafeRawBufferPointer(rebasing: bytes[offset...]))
+                return hash.finish()
+            }
         }
 
         /// Compresses the chunks `jobs` names (chunk, the pixels to read it from), on as many
@@ -318,28 +380,44 @@ extension PNG {
             let adler = filtered.withUnsafeBufferPointer { lp_adler32(1, $0.baseAddress, length) }
             let bound = lp_deflate_segment_bound(length)
             var size = 0
-            let bytes = [UInt8](unsafeUninitializedCapacity: bound) { out, count in
-                size = filtered.withUnsafeBufferPointer { lp_deflate_segment($0.baseAddress, length, level, out.baseAddress, bound) }
-                count = size
+            // The IDAT chunk around the segment: length and type before it, CRC after.
+            let bytes = [UInt8](unsafeUninitializedCapacity: bound + 12) { out, count in
+                let chunk = out.baseAddress!
+                size = filtered.withUnsafeBufferPointer { lp_deflate_segment($0.baseAddress, length, level, chunk + 8, bound) }
+                guard size > 0, size <= 0x7fff_ffff else { count = 0; return }
+                store32(UInt32(size), at: chunk)
+                for (i, byte) in "IDAT".utf8.enumerated() { chunk[4 + i] = byte }
+                store32(lp_crc32(0, chunk + 4, size + 4), at: chunk + 8 + size)
+                count = size + 12
             }
             filtered = []
-            guard size > 0 else { throw .encode("compression failed") }
+            guard size > 0, size <= 0x7fff_ffff else { throw .encode("compression failed") }
             return Segment(bytes: bytes, adler: adler, length: length)
         }
 
-        /// Signature, IHDR, one IDAT (zlib header, the segments, a final empty block, Adler-32), IEND.
+        /// `value` big-endian at `p`.
+        private static func store32(_ value: UInt32, at p: UnsafeMutablePointer<UInt8>) {
+            p[0] = UInt8(value >> 24)
+            p[1] = UInt8((value >> 16) & 0xff)
+            p[2] = UInt8((value >> 8) & 0xff)
+            p[3] = UInt8(value & 0xff)
+        }
+
+        /// Bytes before the first segment: signature, IHDR, and the IDAT holding the zlib header.
+        static let headLength = 8 + 25 + 14
+
+        /// Signature, IHDR, the IDATs of one zlib stream (one holding the zlib header, one per
+        /// segment, one holding the final empty block and the Adler-32), IEND.
         /// `channels`: 3 (RGB) or 4 (straight RGBA).
         static func assemble(_ pieces: [Segment], width: Int, height: Int, channels: Int) throws(GraphicsError) -> [UInt8] {
             var adler: UInt32 = 1
-            var deflated = 0
+            var chunks = 0
             for piece in pieces {
                 adler = lp_adler32_combine(adler, piece.adler, piece.length)
-                deflated += piece.bytes.count
+                chunks += piece.bytes.count
             }
-            let idatLength = 2 + deflated + 2 + 4
-            guard idatLength <= 0x7fff_ffff else { throw .encode("image too large for one PNG chunk") }
             var out: [UInt8] = []
-            out.reserveCapacity(8 + 25 + 12 + idatLength + 12)
+            out.reserveCapacity(headLength + chunks + 18 + 12)
             out += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xff), UInt8((v >> 8) & 0xff), UInt8(v & 0xff)] }
             func chunk(_ type: String, _ data: [UInt8]) {
@@ -352,15 +430,10 @@ extension PNG {
             }
             // 8-bit RGB or RGBA, deflate, adaptive filtering, no interlace.
             chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0])
-            let start = out.count
-            out += be32(UInt32(idatLength))
-            out += Array("IDAT".utf8)
-            out += [0x78, 0x01]  // zlib: deflate, 32 KiB window, no dictionary
+            chunk("IDAT", [0x78, 0x01])  // zlib: deflate, 32 KiB window, no dictionary
+            assert(out.count == headLength)
             for piece in pieces { out += piece.bytes }
-            out += [0x03, 0x00]  // the final block: empty, fixed Huffman codes
-            out += be32(adler)
-            let crc = out.withUnsafeBufferPointer { lp_crc32(0, $0.baseAddress! + start + 4, out.count - start - 4) }
-            out += be32(crc)
+            chunk("IDAT", [0x03, 0x00] + be32(adler))  // the final block: empty, fixed Huffman codes
             chunk("IEND", [])
             return out
         }
