@@ -248,7 +248,8 @@ public final class PosterSession: @unchecked Sendable {
         // shapes the first lines; the backdrop is stored in the cache from there too, while
         // frames render.
         let preparation = started ?? BackdropJob(coverData: song.coverData, coverPath: song.coverPath, options: options, timings: timings,
-                                                 placeholder: allowUntitled ? lyrics.metadata.title ?? "" : nil, segmentsAhead: oneFrame)
+                                                 placeholder: allowUntitled ? lyrics.metadata.title ?? "" : nil, segmentsAhead: oneFrame,
+                                                 coverDigest: song.madeCoverDigest)
         self.preparation = preparation
         let fontResult = Result<FontLibrary, PosterError> { () throws(PosterError) -> FontLibrary in
             try timings.measure("fonts") { () throws(PosterError) -> FontLibrary in
@@ -440,8 +441,9 @@ final class BackdropJob: Sendable {
 
     /// `segmentsAhead`: once the backdrop is handed over, compress its PNG segments on this
     /// thread until the first frame is encoded (see `PNG.SegmentsAhead`), before storing it.
+    /// `coverDigest`: the SHA-256 of `coverData`, if already made (else it is made here).
     init(coverData: Data, coverPath: String, options: RenderOptions, timings: Timings, placeholder: String? = nil,
-         segmentsAhead: Bool = false) {
+         segmentsAhead: Bool = false, coverDigest: String? = nil) {
         let geometry = options.geometry
         let theme = options.theme, limits = options.limits
         let useCache = !coverData.isEmpty && options.backdropCache
@@ -461,7 +463,7 @@ final class BackdropJob: Sendable {
             guard let key = made.store else { return }
             timings.measure("cache") { () -> Void in BackdropCache.store(made.0, key: key, coverDigest: digest.value()) }
         })
-        digest.set(Digest.sha256(coverData))
+        digest.set(coverDigest ?? Digest.sha256(coverData))
     }
 
     /// The backdrop and the cover's SHA-256, once made.

@@ -134,11 +134,11 @@ public struct CatalogRunner: Sendable {
         if let title = song.title { options.title = title }
         if let artist = song.artist { options.artist = artist }
         if let album = song.album { options.album = album }
-        let resolved: ResolvedSong
+        var resolved: ResolvedSong
         do { resolved = try SongResolver.resolve(song.source, options: options) } catch {
             return line(error.reason.hasPrefix("no lyrics") ? .noLyrics : .failed, error: error.description)
         }
-        let key = self.key(song, resolved, options: options, fonts: fonts)
+        let key = self.key(song, &resolved, options: options, fonts: fonts)
         // The song is this process's from here: its record read, its `.partial` made and renamed.
         // Another process rendering it (a task resubmitted beside the original) is waited for, and
         // its work then found in place; only one that holds it past the patience is left to it.
@@ -231,9 +231,10 @@ public struct CatalogRunner: Sendable {
     /// The digest of everything a song's folder is made from: the cover and lyrics bytes, the
     /// audio file's tags that show, the manifest's overrides, the options, fonts, `each` and the
     /// renderer's version.
-    func key(_ song: CatalogSong, _ resolved: ResolvedSong, options: RenderOptions, fonts: FontLibrary) -> String {
+    /// The cover's digest is kept with `resolved`, for the song's session.
+    func key(_ song: CatalogSong, _ resolved: inout ResolvedSong, options: RenderOptions, fonts: FontLibrary) -> String {
         let tags = resolved.audio.map { "\($0.title ?? "")|\($0.artist ?? "")|\($0.album ?? "")|\($0.lengthMs.map(String.init) ?? "")" } ?? "-"
-        let parts = ["lyricposter-catalog-1", "renderer-\(FrameRenderer.version)", Digest.sha256(resolved.coverData),
+        let parts = ["lyricposter-catalog-1", "renderer-\(FrameRenderer.version)", resolved.coverDigest(),
                      Digest.sha256(resolved.lyricsData), tags, options.title ?? "-", options.artist ?? "-", options.album ?? "-",
                      options.duration.map { String($0.milliseconds) } ?? "-", each.rawValue, columns.map(String.init) ?? "-",
                      song.at.map { String($0.milliseconds) } ?? "-"] + options.fingerprint + fonts.fontFiles()

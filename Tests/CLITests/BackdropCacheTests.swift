@@ -1,4 +1,7 @@
 import Foundation
+import LyricPoster
+import LyricsCore
+import PosterGraphics
 import XCTest
 
 /// The backdrop cache between runs: a warm run gives the same bytes as a cold one, and a damaged
@@ -13,6 +16,30 @@ final class BackdropCacheTests: CLITestCase {
         let result = try run(["frame", cover, lyrics, "--at", "0:20", "-o", temp(name), "--size", "540x960"], environment: environment)
         XCTAssertEqual(result.status, 0, result.stderr)
         return try Data(contentsOf: URL(fileURLWithPath: temp(name)))
+    }
+
+    /// A song's cover digest is made once and kept with it (a catalogue's key, then its session),
+    /// and forgotten when the bytes change; a session takes the kept one, and renders the same key
+    /// and frame as one that made its own.
+    func testACoverDigestIsMadeOnceAndForgottenWhenTheBytesChange() throws {
+        var options = RenderOptions()
+        options.backdropCache = false
+        options.preset = Preset(name: "small", width: 270, height: 480)
+        var song = try SongResolver.resolve(.files(cover: cover, lyrics: lyrics), options: options)
+        XCTAssertNil(song.madeCoverDigest)
+        let plain = try PosterSession(song: song, options: options)
+        let digest = song.coverDigest()
+        XCTAssertEqual(digest, Digest.sha256(try Data(contentsOf: URL(fileURLWithPath: cover))))
+        XCTAssertEqual(song.madeCoverDigest, digest)
+        let kept = try PosterSession(song: song, options: options)
+        XCTAssertEqual(kept.coverDigest, digest)
+        XCTAssertEqual(kept.renderKey, plain.renderKey)
+        XCTAssertEqual(try kept.render(at: Timestamp(milliseconds: 20_000)).png, try plain.render(at: Timestamp(milliseconds: 20_000)).png)
+        var other = song
+        other.coverData = Data(other.coverData.dropLast())
+        XCTAssertNil(other.madeCoverDigest, "forgotten with the bytes")
+        XCTAssertNotEqual(other.coverDigest(), digest)
+        XCTAssertEqual(song.coverDigest(), digest)
     }
 
     func testWarmDamagedAndTruncatedEntriesGiveTheSameFrame() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import LyricsCore
 import MediaTags
+import PosterGraphics
 
 /// Where a song's cover and lyrics come from: two files, or an audio file (with either part
 /// overridden by a file).
@@ -37,7 +38,11 @@ public struct ResolvedSong: Sendable {
     public var lyricsPath: String
     /// `file:…`, `sidecar:…`, or the tag: `uslt`, `sylt`, `txxx:…`, `vorbis:LYRICS`, `mp4:©lyr`.
     public var lyricsSource: String
-    public var coverData: Data
+    public var coverData: Data {
+        didSet { madeCoverDigest = nil }
+    }
+    /// `coverData`'s SHA-256, once `coverDigest()` has made it; forgotten when the bytes change.
+    public private(set) var madeCoverDigest: String?
     /// What errors about the cover name: the image file, or `song.mp3: apic`.
     public var coverPath: String
     /// `file:…`, or the tag: `apic`, `flac:picture`, `vorbis:METADATA_BLOCK_PICTURE`, `mp4:covr`.
@@ -55,6 +60,15 @@ public struct ResolvedSong: Sendable {
         self.coverPath = coverPath
         self.coverSource = coverSource
         self.audio = audio
+    }
+
+    /// The SHA-256 of `coverData`, made once and kept with the song: a catalogue's key and the
+    /// song's session both need it, and a photograph's bytes take milliseconds to hash.
+    public mutating func coverDigest() -> String {
+        if let made = madeCoverDigest { return made }
+        let made = Digest.sha256(coverData)
+        madeCoverDigest = made
+        return made
     }
 }
 
