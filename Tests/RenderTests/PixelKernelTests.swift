@@ -1,3 +1,4 @@
+import CPNGShim
 import Foundation
 @testable import LyricPoster
 import PosterGraphics
@@ -93,6 +94,32 @@ final class PixelKernelTests: XCTestCase {
     /// The C loop behind the scrim's row measurement against the Swift one it replaced: opaque
     /// rows (packed maxima), translucent and empty pixels (un-premultiplied), column and row
     /// ranges cut by the edges, both directions.
+    /// Opaque ARGB32 rows to packed RGB (the byte shuffle 4 pixels at a time, then pixel by
+    /// pixel) against each pixel's bytes taken one by one, at every width up to 40 and a frame's,
+    /// with a stride wider than the row; nothing is written past the rows.
+    func testOpaqueRowsToRGBAreEachPixelsBytes() {
+        var random = SplitMix64(seed: 2026)
+        for (width, height) in (1...40).map({ ($0, 3) }) + [(1080, 2), (1179, 2)] {
+            let stride = width * 4 + 8
+            let pixels = randomPixels(stride * height, &random)
+            var expected: [UInt8] = []
+            for y in 0..<height {
+                for x in 0..<width {
+                    let p = y * stride + x * 4  // B, G, R, A in memory
+                    expected += [pixels[p + 2], pixels[p + 1], pixels[p]]
+                }
+            }
+            var out = [UInt8](repeating: 0xEE, count: width * height * 3 + 16)
+            pixels.withUnsafeBufferPointer { src in
+                out.withUnsafeMutableBufferPointer { dst in
+                    lp_argb32_to_rgb(src.baseAddress, UInt32(width), UInt32(height), stride, 1, dst.baseAddress)
+                }
+            }
+            XCTAssertEqual(Array(out.prefix(width * height * 3)), expected, "width \(width)")
+            XCTAssertEqual(Array(out.suffix(16)), [UInt8](repeating: 0xEE, count: 16), "width \(width): written past the rows")
+        }
+    }
+
     func testRowExtremesAreThoseOfEveryPixel() {
         var random = SplitMix64(seed: 99)
         for (width, height) in [(1, 1), (7, 5), (64, 33), (301, 19)] {
