@@ -1,4 +1,4 @@
-// Pieces of a PNG whose IDAT is assembled from independently compressed row segments (see
+// Pieces of a PNG whose image data is assembled from independently compressed row segments (see
 // PNG.RowsEncoder): the Up filter over a row range, ISA-L raw deflate that ends byte-aligned and
 // refers to nothing before its start, and the checksums that tie the segments together.
 #include "lp_png.h"

@@ -56,7 +56,7 @@ int lp_png_encode_libdeflate(const uint8_t *rows, uint32_t width, uint32_t heigh
 
 void lp_png_buffer_free(lp_png_buffer *buffer);
 
-// Segments of one IDAT (lp_segments.c).
+// Segments of one zlib stream, an IDAT each (lp_segments.c).
 
 /// Writes rows [y0, y1) of packed rows (`row_bytes` each) PNG-filtered into `out`, each a filter
 /// byte and the row: Up (minus the row above, which may lie before y0) or, for row 0, none.
