@@ -382,12 +382,9 @@ extension PNG {
             var size = 0
             // The IDAT chunk around the segment: length and type before it, CRC after.
             let bytes = [UInt8](unsafeUninitializedCapacity: bound + 12) { out, count in
-                let chunk = out.baseAddress!
-                size = filtered.withUnsafeBufferPointer { lp_deflate_segment($0.baseAddress, length, level, chunk + 8, bound) }
+                size = filtered.withUnsafeBufferPointer { lp_deflate_segment($0.baseAddress, length, level, out.baseAddress! + 8, bound) }
                 guard size > 0, size <= 0x7fff_ffff else { count = 0; return }
-                store32(UInt32(size), at: chunk)
-                for (i, byte) in "IDAT".utf8.enumerated() { chunk[4 + i] = byte }
-                store32(lp_crc32(0, chunk + 4, size + 4), at: chunk + 8 + size)
+                frameChunk("IDAT", at: out.baseAddress!, dataLength: size)
                 count = size + 12
             }
             filtered = []
@@ -401,6 +398,14 @@ extension PNG {
             p[1] = UInt8((value >> 16) & 0xff)
             p[2] = UInt8((value >> 8) & 0xff)
             p[3] = UInt8(value & 0xff)
+        }
+
+        /// Writes a PNG chunk's length and type before its `dataLength` bytes of data, already at
+        /// `chunk + 8`, and its CRC (of type and data) after them.
+        private static func frameChunk(_ type: String, at chunk: UnsafeMutablePointer<UInt8>, dataLength: Int) {
+            store32(UInt32(dataLength), at: chunk)
+            for (i, byte) in type.utf8.prefix(4).enumerated() { chunk[4 + i] = byte }
+            store32(lp_crc32(0, chunk + 4, dataLength + 4), at: chunk + 8 + dataLength)
         }
 
         /// Bytes before the first segment: signature, IHDR, and the IDAT holding the zlib header.
@@ -422,11 +427,8 @@ extension PNG {
             func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xff), UInt8((v >> 8) & 0xff), UInt8(v & 0xff)] }
             func chunk(_ type: String, _ data: [UInt8]) {
                 let start = out.count
-                out += be32(UInt32(data.count))
-                out += Array(type.utf8)
-                out += data
-                let crc = out.withUnsafeBufferPointer { lp_crc32(0, $0.baseAddress! + start + 4, out.count - start - 4) }
-                out += be32(crc)
+                out += [UInt8](repeating: 0, count: 8) + data + [0, 0, 0, 0]
+                out.withUnsafeMutableBufferPointer { frameChunk(type, at: $0.baseAddress! + start, dataLength: data.count) }
             }
             // 8-bit RGB or RGBA, deflate, adaptive filtering, no interlace.
             chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0])
