@@ -1,3 +1,4 @@
+import CWebP
 import Foundation
 @testable import PosterGraphics
 import TestSupport
@@ -49,6 +50,33 @@ final class DecoderTests: XCTestCase {
         XCTAssertEqual(Int(greyAlpha.rgba(x: 16, y: 36).r), 170, accuracy: 2, "straight colour survives premultiplication")
         try assertQuadrants("rgba8.png", tolerance: 0, transparentCorner: true)
         _ = try decode("palette-trns.png")
+    }
+
+    /// A lossy WebP is decoded with libwebp's filtering thread (`use_threads`): the pixels are
+    /// those of libwebp's one-thread decode, on a picture of many macroblock rows.
+    func testThreadedWebPDecodeGivesTheOneThreadPixels() throws {
+        let canvas = try Canvas(width: 720, height: 960)
+        canvas.fill(Color(red: 0.12, green: 0.3, blue: 0.55))
+        for i in 0..<24 {
+            let t = Double(i) / 24
+            canvas.fill(Rect(x: 17 * Double(i), y: 40 * Double(i), width: 300, height: 90),
+                        color: Color(red: t, green: 1 - t, blue: 0.5 + 0.4 * t, alpha: 0.6), cornerRadius: 20)
+        }
+        let webp = try PictureFormat.webp.encode(png: try canvas.pngData(), quality: 80)
+        let threaded = try ImageDecoder.decode(Data(webp))
+        var width: Int32 = 0, height: Int32 = 0
+        let single = webp.withUnsafeBufferPointer { WebPDecodeBGRA($0.baseAddress, $0.count, &width, &height) }
+        let pixels = try XCTUnwrap(single)
+        defer { WebPFree(pixels) }
+        XCTAssertEqual(Int(width), threaded.width)
+        XCTAssertEqual(Int(height), threaded.height)
+        var differing = 0
+        for y in 0..<threaded.height {
+            for x in 0..<threaded.width * 4 where threaded.pixels[y * threaded.stride + x] != pixels[(y * threaded.width) * 4 + x] {
+                differing += 1
+            }
+        }
+        XCTAssertEqual(differing, 0, "bytes differing from libwebp's one-thread decode (an opaque picture: premultiplied = straight)")
     }
 
     func testJPEGVariants() throws {
