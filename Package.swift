@@ -116,7 +116,7 @@ let package = Package(
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
         .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
-        .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics"]),
+        .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics", "CTurboJPEG"]),
 
         .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore", "CZlib", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),

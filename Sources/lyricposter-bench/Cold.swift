@@ -42,7 +42,7 @@ enum ColdBench {
         return cover.prefix(2) + Data([0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + text) + cover.dropFirst(2)
     }
 
-    static func run(binaries: [(label: String, path: String)], inputs: (photo: String, song60: String, songWords: String),
+    static func run(binaries: [(label: String, path: String)], inputs: (photo: String, song60: String, songWords: String, otherCovers: [(name: String, path: String)]),
                     work: String, runs: Int, cores: Int) throws {
         let labels = binaries.map(\.label)
         print("## cold and warm (\(labels.joined(separator: " vs "))), 1080×1920, photographic 3000² JPEG")
@@ -86,6 +86,26 @@ enum ColdBench {
         rows.append(Row(name: "`frame`, cold (ms)", values: cold.mapValues { $0 * 1000 }))
         rows.append(Row(name: "`frame`, warm cache (ms)", values: warm.mapValues { $0 * 1000 }))
         rows.append(Row(name: "`frame`, cache off (ms)", values: off.mapValues { $0 * 1000 }))
+
+        // frame, cold and warm, with the same photograph as a progressive JPEG, a PNG and a WebP
+        // (a fresh cache folder makes each run cold; the bytes stay those of the file)
+        for (kind, cover) in inputs.otherCovers {
+            var kindCold: [String: Double] = [:], kindWarm: [String: Double] = [:]
+            for (label, binary) in binaries {
+                var c: [Double] = [], w: [Double] = []
+                for _ in 0..<runs {
+                    let cache = freshCache(work)
+                    defer { try? FileManager.default.removeItem(atPath: cache) }
+                    let first = try withCache(cache) { try measure(binary, frameArgs(cover)) }
+                    guard first.status == 0 else { throw BenchError("frame (\(kind)) failed: \(first.stderr)") }
+                    c.append(first.wall)
+                    w.append(try withCache(cache) { try measure(binary, frameArgs(cover)) }.wall)
+                }
+                kindCold[label] = median(c); kindWarm[label] = median(w)
+            }
+            rows.append(Row(name: "`frame`, cold, the photograph as a \(kind) (ms)", values: kindCold.mapValues { $0 * 1000 }))
+            rows.append(Row(name: "`frame`, warm, the photograph as a \(kind) (ms)", values: kindWarm.mapValues { $0 * 1000 }))
+        }
 
         // lines, 60 frames, cold and warm
         var linesCold: [String: Double] = [:], linesWarm: [String: Double] = [:], linesRSS: [String: Double] = [:]

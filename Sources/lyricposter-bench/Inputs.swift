@@ -1,3 +1,4 @@
+import CTurboJPEG
 import Foundation
 import PosterGraphics
 
@@ -68,6 +69,42 @@ enum BenchInputs {
         }
         text += String(format: "[%02d:%02d.00]\n", (lines * 3) / 60, (lines * 3) % 60)
         return text
+    }
+
+    /// The photograph in the other forms covers come in: a progressive JPEG (the same DCT
+    /// coefficients as the baseline one, reordered by TurboJPEG's lossless transform, as jpegtran
+    /// and most web encoders write them), a PNG (libdeflate level 6, Up filter: `--compression
+    /// balanced`) and a lossy WebP (quality 85). Made once in `folder`.
+    static func otherKinds(photo: String, in folder: String) throws -> [(name: String, path: String)] {
+        let progressive = folder + "/cover-photo-3000-progressive.jpg"
+        let png = folder + "/cover-photo-3000.png", webp = folder + "/cover-photo-3000.webp"
+        if !FileManager.default.fileExists(atPath: progressive) {
+            let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo)))
+            try Data(try progressiveJPEG(jpeg)).write(to: URL(fileURLWithPath: progressive), options: .atomic)
+        }
+        if !FileManager.default.fileExists(atPath: png) || !FileManager.default.fileExists(atPath: webp) {
+            let pngData = try photoCover(side: 3000).pngData(opaque: true, compression: .balanced)
+            try Data(pngData).write(to: URL(fileURLWithPath: png), options: .atomic)
+            try Data(try PictureFormat.webp.encode(png: pngData, quality: 85)).write(to: URL(fileURLWithPath: webp), options: .atomic)
+        }
+        return [("progressive JPEG", progressive), ("PNG", png), ("WebP", webp)]
+    }
+
+    /// `jpeg` rewritten as a progressive JPEG without decoding it (TurboJPEG's `tjTransform`).
+    static func progressiveJPEG(_ jpeg: [UInt8]) throws -> [UInt8] {
+        guard let handle = tjInitTransform() else { throw BenchError("TurboJPEG: no transformer") }
+        defer { tjDestroy(handle) }
+        var transform = tjtransform()
+        transform.op = Int32(TJXOP_NONE.rawValue)
+        transform.options = TJXOPT_PROGRESSIVE
+        var output: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let status = jpeg.withUnsafeBufferPointer { input in
+            tjTransform(handle, input.baseAddress, UInt(input.count), 1, &output, &size, &transform, 0)
+        }
+        defer { if let output { tjFree(output) } }
+        guard status == 0, let output else { throw BenchError("TurboJPEG: " + String(cString: tjGetErrorStr2(handle))) }
+        return [UInt8](UnsafeBufferPointer(start: output, count: Int(size)))
     }
 
     // MARK: photographic cover

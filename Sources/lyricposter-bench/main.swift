@@ -31,6 +31,7 @@ guard FileManager.default.isExecutableFile(atPath: binary) else {
 }
 let cores = ProcessInfo.processInfo.activeProcessorCount
 let inputs = try BenchInputs.make(in: workFolder + "/inputs")
+let otherCovers = try BenchInputs.otherKinds(photo: inputs.photo, in: workFolder + "/inputs")
 // Every run starts cold (no backdrop cache) unless a row says otherwise.
 setenv("LYRICPOSTER_NO_CACHE", "1", 1)
 setenv("XDG_CACHE_HOME", FileManager.default.currentDirectoryPath + "/" + workFolder + "/cache", 1)
@@ -43,7 +44,7 @@ if only == "inputs" {
 // The cold rows for this build and, with --compare, another one (say, the previous release).
 let coldBinaries = [("this build", binary)] + (compare.map { [("--compare", $0)] } ?? [])
 if only == "cold" {
-    try ColdBench.run(binaries: coldBinaries, inputs: (inputs.photo, inputs.song60, inputs.songWords), work: workFolder,
+    try ColdBench.run(binaries: coldBinaries, inputs: (inputs.photo, inputs.song60, inputs.songWords, otherCovers), work: workFolder,
                       runs: runs, cores: cores)
     exit(0)
 }
@@ -289,7 +290,7 @@ print("")
 
 // MARK: cold
 
-try ColdBench.run(binaries: coldBinaries, inputs: (inputs.photo, inputs.song60, inputs.songWords), work: workFolder,
+try ColdBench.run(binaries: coldBinaries, inputs: (inputs.photo, inputs.song60, inputs.songWords, otherCovers), work: workFolder,
                   runs: runs, cores: cores)
 
 // MARK: video
