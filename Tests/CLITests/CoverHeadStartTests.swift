@@ -99,12 +99,16 @@ final class CoverHeadStartTests: CLITestCase {
         XCTAssertTrue(try render(cover: cover, options: options()).tookGuess)
     }
 
-    /// A backdrop already cached for the default options: the guess reads the cover but does not
-    /// decode it (the session will load the backdrop instead), so a warm run loses no core to it.
+    /// A backdrop already cached for the default options: the guess reads only the cover's head
+    /// (its size and first bytes name the cache's slot) and decodes nothing (the session will load
+    /// the backdrop instead), so a warm run loses no core and no second read to it.
     func testNoGuessIsDecodedWhenTheBackdropIsCached() throws {
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: cover)[.size] as? Int)
+        XCTAssertGreaterThan(size, BackdropCache.quickPrefix)
         CoverHeadStart.begin(candidates: [cover])
         let cold = try render(cover: cover, options: options { $0.backdropCache = true })
         XCTAssertTrue(cold.tookGuess, "nothing cached yet: the guess is decoded and taken")
+        XCTAssertEqual(CoverHeadStart.bytesRead.withLock { $0 }, size, "a cover not cached is read whole")
         let stored = try FileManager.default.contentsOfDirectory(atPath: cacheHome + "/lyricposter/backdrops").filter { !$0.hasPrefix(".") }
         XCTAssertEqual(stored, [BackdropCache.key(cover: try Data(contentsOf: URL(fileURLWithPath: cover)), options: options())])
 
@@ -112,7 +116,24 @@ final class CoverHeadStartTests: CLITestCase {
         CoverHeadStart.begin(candidates: [cover])
         let warm = try render(cover: cover, options: options())
         XCTAssertFalse(warm.tookGuess)
+        XCTAssertEqual(CoverHeadStart.bytesRead.withLock { $0 }, BackdropCache.quickPrefix, "a cached cover is read past its head")
         XCTAssertEqual(warm.png, cold.png)
+
+
+        // Another cover of the same size and head names the same slot, so the guess reads only its
+        // head and decodes nothing; the session, which checks the whole cover's digest against
+        // the entry's, decodes it itself: the frame is the one drawn with no cache at all.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: cover))
+        bytes[bytes.count - 1000] ^= 0x01
+        let twin = temp("twin.jpg")
+        try bytes.write(to: URL(fileURLWithPath: twin))
+        func outcome(_ options: RenderOptions) -> [UInt8] {
+            do { return try render(cover: twin, options: options).png } catch { return Array("\(error)".utf8) }
+        }
+        let uncached = outcome(options())
+        CoverHeadStart.begin(candidates: [twin])
+        XCTAssertEqual(outcome(options { $0.backdropCache = true }), uncached)
+        XCTAssertEqual(CoverHeadStart.bytesRead.withLock { $0 }, BackdropCache.quickPrefix)
     }
 
     func testCandidatesThatCannotBeReadOrDecodedChangeNothing() throws {

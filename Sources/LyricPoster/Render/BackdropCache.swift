@@ -34,8 +34,16 @@ enum BackdropCache {
     /// version. `limits`: the decoding limits, so that a cover refused under stricter ones is not
     /// served.
     static func key(cover: Data, geometry: PosterGeometry, theme: Theme, before: Int, after: Int, limits: String) -> String {
+        key(coverCount: cover.count, head: cover.prefix(quickPrefix), geometry: geometry, theme: theme, before: before, after: after,
+            limits: limits)
+    }
+
+    /// The same slot from the cover's size and its first ``quickPrefix`` bytes alone (`head`: all
+    /// of them, or the whole cover if it is shorter), for a reader that has not read the rest.
+    static func key(coverCount: Int, head: Data, geometry: PosterGeometry, theme: Theme, before: Int, after: Int,
+                    limits: String) -> String {
         let p = geometry.preset
-        let quick = "\(cover.count):" + Digest.sha256(cover.prefix(quickPrefix))
+        let quick = "\(coverCount):" + Digest.sha256(head.prefix(quickPrefix))
         return Digest.sha256(["backdrop-\(FrameRenderer.version)", quick, "\(p.width)x\(p.height)", p.arrangement.rawValue,
                               "\(p.isLockScreen)", "\(before)", "\(after)", theme.keyText, limits].joined(separator: "\n")
                              + (p.safeArea.map { "\n\($0)" } ?? ""))
@@ -43,8 +51,14 @@ enum BackdropCache {
 
     /// The slot of the backdrop `options` make of `cover`.
     static func key(cover: Data, options: RenderOptions) -> String {
-        key(cover: cover, geometry: options.geometry, theme: options.theme, before: options.linesBefore, after: options.linesAfter,
-                   limits: options.limits.keyText)
+        key(coverCount: cover.count, head: cover.prefix(quickPrefix), options: options)
+    }
+
+    /// The slot of the backdrop `options` make of a cover of `coverCount` bytes that starts with
+    /// `head` (see ``key(coverCount:head:geometry:theme:before:after:limits:)``).
+    static func key(coverCount: Int, head: Data, options: RenderOptions) -> String {
+        key(coverCount: coverCount, head: head, geometry: options.geometry, theme: options.theme, before: options.linesBefore,
+            after: options.linesAfter, limits: options.limits.keyText)
     }
 
     /// The backdrop in `key`'s slot, and the SHA-256 of the cover it was made from.

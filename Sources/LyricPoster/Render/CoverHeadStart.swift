@@ -84,22 +84,30 @@ public enum CoverHeadStart {
         }
         guard fresh else { return }
         _ = Preparation<Void, Never> { () -> Void in
-            guard let bytes = candidates.lazy.compactMap(picture(at:)).first else {
-                started.read.set(Box(value: nil))
-                started.picture.set(Box(value: nil))
-                return
-            }
             // A backdrop cached for these options makes the decode needless (the session loads
-            // it instead): the decode would only take a core from the warm path, and the bytes
-            // are let go. The slot's name is looked for only in a cache that has entries (its
-            // digest's first use sets up OpenSSL, 2 ms before the decode could start).
-            if options.backdropCache, let folder = BackdropCache.folder, hasEntries(folder),
-               access(folder + "/" + bytes.withData { BackdropCache.key(cover: $0, options: options) }, F_OK) == 0 {
-                started.read.set(Box(value: nil))
+            // it instead): the decode would only take a core from the warm path. The slot is
+            // found from the cover's size and first bytes, so the rest of a cached cover is not
+            // read (the session reads it once, for its digest). The slot's name is looked for
+            // only in a cache that has entries (its digest's first use sets up OpenSSL, 2 ms
+            // before the decode could start).
+            let folder = options.backdropCache ? BackdropCache.folder.flatMap { hasEntries($0) ? $0 : nil } : nil
+            var found: Bytes?
+            search: for candidate in candidates {
+                switch picture(at: candidate, isCached: folder.map { folder in { count, head in
+                    access(folder + "/" + BackdropCache.key(coverCount: count, head: head, options: options), F_OK) == 0
+                } }) {
+                case .none: continue search
+                case .cached: break search
+                case .bytes(let bytes):
+                    found = bytes
+                    break search
+                }
+            }
+            started.read.set(Box(value: found))
+            guard let bytes = found else {
                 started.picture.set(Box(value: nil))
                 return
             }
-            started.read.set(Box(value: bytes))
             let start = DispatchTime.now().uptimeNanoseconds
             let bitmap = bytes.withData { try? ImageDecoder.decode($0, limits: started.limits, minimumSize: (started.width, started.height)) }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -118,31 +126,54 @@ public enum CoverHeadStart {
         return false
     }
 
+    /// What reading a candidate found.
+    enum Read {
+        /// Not a picture, or not readable: the next candidate is tried.
+        case none
+        /// A picture whose backdrop is cached: only its head was read.
+        case cached
+        /// A picture, read whole.
+        case bytes(Bytes)
+    }
+
     /// The bytes of `path` if it is a regular file no larger than ``byteLimit`` that starts as a
-    /// PNG, JPEG or WebP does; nil for anything else, and for anything that cannot be read.
-    static func picture(at path: String) -> Bytes? {
+    /// PNG, JPEG or WebP does; `.none` for anything else, and for anything that cannot be read.
+    /// `isCached` is asked with the file's size and first ``BackdropCache/quickPrefix`` bytes
+    /// (all of them if it is shorter) once they are read: when it says so, the rest is not read.
+    static func picture(at path: String, isCached: ((Int, Data) -> Bool)? = nil) -> Read {
         // Plain system calls, while the parser keeps the runtime busy. The bytes are copied, not
         // mapped: a file cut short while mapped would kill the process (SIGBUS) when read.
         // Only regular files are opened (a named pipe's writer must not be met, nor a device
         // read), and without blocking should one be swapped in meanwhile.
         var before = stat()
-        guard path != "-", stat(path, &before) == 0, before.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard path != "-", stat(path, &before) == 0, before.st_mode & S_IFMT == S_IFREG else { return .none }
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else { return .none }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 16, Int(info.st_size) <= byteLimit,
-              let bytes = Bytes(count: Int(info.st_size)) else { return nil }
+              let bytes = Bytes(count: Int(info.st_size)) else { return .none }
         var done = 0
-        while done < bytes.count {
-            let n = read(fd, bytes.pointer + done, bytes.count - done)
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return nil }
-            done += n
+        func fill(to end: Int) -> Bool {
+            while done < end {
+                let n = read(fd, bytes.pointer + done, end - done)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
         }
-        guard bytes.withData({ ImageDecoder.sniff($0.prefix(16)) }) != nil else { return nil }
-        return bytes
+        let head = min(bytes.count, BackdropCache.quickPrefix)
+        guard fill(to: head), bytes.withData({ ImageDecoder.sniff($0.prefix(16)) }) != nil else { return .none }
+        bytesRead.withLock { $0 = done }
+        if let isCached, bytes.withData({ isCached(bytes.count, $0.prefix(head)) }) { return .cached }
+        guard fill(to: bytes.count) else { return .none }
+        bytesRead.withLock { $0 = done }
+        return .bytes(bytes)
     }
+
+    /// How many bytes the last candidate found to be a picture had read (for tests).
+    static let bytesRead = Guarded<Int>(0)
 
     /// The picture decoded ahead, if it was decoded from `data` under `limits` for `minimumSize`
     /// (waiting for it if it is still being decoded), and the seconds its decode took; nil
