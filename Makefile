@@ -78,8 +78,9 @@ bench: deps
 # ThreadSanitizer (about twice AddressSanitizer's time) leaves out the suites whose code runs on
 # one thread: the look and layout tables in the test process, and the CLI suites about input
 # mistakes, hostile input, completion and conversion (single frames, run just before under ASan),
-# and the catalogue's and video's cases whose threads are the same as those of the cases it keeps.
-TSAN_SKIP = LookRenderTests|LookV3RenderTests|ThemeRenderTests|RenderTests\.RenderTests/|PixelKernelTests|MotionRenderTests|DecoderTests|^LayoutTests\.|InputMistakesTests|HostileInputTests|CompletionTests|ConvertCLITests|FormatsCLITests|InstallTests|CatalogTests/(testTwoRunsOfOneShard|testAKilledShard|testSlurmArraysMap|testAMillionLine)|VideoTests/testOptionsAreChecked
+# the lyric parsers' tables (LyricsCore keeps no state between calls), and the catalogue's and
+# video's cases whose threads are the same as those of the cases it keeps.
+TSAN_SKIP = ^LyricsCoreTests\.|LookRenderTests|LookV3RenderTests|ThemeRenderTests|RenderTests\.RenderTests/|PixelKernelTests|MotionRenderTests|DecoderTests|^LayoutTests\.|InputMistakesTests|HostileInputTests|CompletionTests|ConvertCLITests|FormatsCLITests|InstallTests|CatalogTests/(testTwoRunsOfOneShard|testAKilledShard|testSlurmArraysMap|testAMillionLine)|VideoTests/testOptionsAreChecked
 test-sanitized: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \

@@ -113,7 +113,10 @@ final class MotionTests: VideoTestCase {
     func testSameInputsGiveTheSameBytesInEveryFormat() throws {
         let lrc = try write(song, to: "reel.lrc")
         let audio = try tone("reel.flac", seconds: 8)
-        for name in ["a.mp4", "a.mkv", "a.webm", "b.webm", "a.mov", "a.webp", "a.gif"] {
+        // Under ThreadSanitizer an opaque video, an alpha one and an animated picture: the
+        // containers differ only in ffmpeg's arguments, not in how frames reach it.
+        let names = Sanitizers.thread ? ["a.mp4", "b.webm", "a.gif"] : ["a.mp4", "a.mkv", "a.webm", "b.webm", "a.mov", "a.webp", "a.gif"]
+        for name in names {
             let alpha = name.hasPrefix("b.") || name == "a.mov"
             var arguments = ["video", cover, lrc, "--size", "240x426", "--to", "6"]
             if !name.hasSuffix(".webp"), !name.hasSuffix(".gif") { arguments += ["--audio", audio] }
