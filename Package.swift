@@ -114,7 +114,7 @@ let package = Package(
             ]
         ),
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
-        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
+        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "CPNGShim", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics", "CTurboJPEG"]),
 
@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),
         .testTarget(
             name: "RenderTests",
-            dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "TestSupport"],
+            dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "CPNGShim", "CZlib", "TestSupport"],
             resources: [.copy("Goldens")]
         ),
         // Fixtures shared by the test targets (generated once per test process).

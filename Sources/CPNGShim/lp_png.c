@@ -144,6 +144,8 @@ int lp_png_decode_argb32(const uint8_t *data, size_t size, uint8_t *out, size_t 
     info->bit_depth = png_get_bit_depth(png, pinfo);
     info->color_type = png_get_color_type(png, pinfo);
     info->interlaced = png_get_interlace_type(png, pinfo) != PNG_INTERLACE_NONE;
+    // Without an alpha channel or a transparent colour every pixel comes out opaque.
+    int opaque = !(info->color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, pinfo, PNG_INFO_tRNS);
 
     // Normalise every colour type and depth to 8-bit BGRA.
     png_set_expand(png);  // palette → RGB, grey < 8 bit → 8 bit, tRNS → alpha
@@ -164,7 +166,13 @@ int lp_png_decode_argb32(const uint8_t *data, size_t size, uint8_t *out, size_t 
     rows = NULL;
     png_destroy_read_struct(&png, &pinfo, NULL);
 
-    // Now B,G,R,A bytes in memory; premultiply into cairo's native-endian ARGB32.
+    // Now B,G,R,A bytes in memory; premultiply into cairo's native-endian ARGB32. Opaque pixels
+    // are already that (B,G,R,255 is 0xFFRRGGBB little-endian), so an opaque picture is done.
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (opaque) return 0;
+#else
+    (void)opaque;
+#endif
     for (png_uint_32 y = 0; y < height; y++) {
         uint8_t *row = out + (size_t)y * stride;
         for (png_uint_32 x = 0; x < width; x++) {

@@ -2,7 +2,7 @@ import Foundation
 
 // One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass (FuzzLyrics.swift),
 // qrc, krc (FuzzBinaryLyrics.swift),
-// cover (FuzzCover.swift), tags (FuzzTags.swift), mpris (FuzzMPRIS.swift), manifest (FuzzManifest.swift)
+// cover (FuzzCover.swift), png (FuzzPNG.swift), tags (FuzzTags.swift), mpris (FuzzMPRIS.swift), manifest (FuzzManifest.swift)
 // choice (FuzzChoice.swift) or request (FuzzRequest.swift).
 //
 // libFuzzer's driver is looked up at run time: `make fuzz` links libclang_rt.fuzzer_no_main whole
@@ -28,6 +28,7 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
     "qrc": { data, size in fuzzQRC(data, size) },
     "krc": { data, size in fuzzKRC(data, size) },
     "cover": { data, size in fuzzCover(data, size) },
+    "png": { data, size in fuzzPNG(data, size) },
     "tags": { data, size in fuzzTags(data, size) },
     "mpris": { data, size in fuzzMPRIS(data, size) },
     "manifest": { data, size in fuzzManifest(data, size) },
@@ -36,7 +37,7 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
 ]
 let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 guard let target = targets[name] else {
-    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, qrc, krc, cover, tags, mpris, manifest, choice or request\n".utf8))
+    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, qrc, krc, cover, png, tags, mpris, manifest, choice or request\n".utf8))
     exit(64)
 }
 guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {

@@ -29,6 +29,13 @@ int lp_png_read_header(const uint8_t *data, size_t size, lp_png_info *info);
 int lp_png_decode_argb32(const uint8_t *data, size_t size, uint8_t *out, size_t stride,
                          lp_png_info *info);
 
+/// The same decode without libpng for the common case (lp_png_fast.c): 8-bit RGB or RGBA, not
+/// interlaced, no tRNS, eXIf or PLTE, every critical chunk whole and its CRC right, the image data
+/// one zlib stream that libdeflate inflates to exactly the filtered rows. Returns 1 with `out`
+/// and `info` filled as lp_png_decode_argb32 fills them; 0 for anything else (`out` may have been
+/// written): the caller then decodes with lp_png_decode_argb32, which writes every pixel again.
+int lp_png_decode_fast(const uint8_t *data, size_t size, uint8_t *out, size_t stride, lp_png_info *info);
+
 typedef struct {
     uint8_t *data;
     size_t size;

@@ -7,7 +7,9 @@ public enum PNG {}
 
 extension PNG {
     enum Decoder {
-        static func decode(_ data: Data, limits: DecodeLimits) throws(ImageError) -> Bitmap {
+        /// `fast`: the common case read without libpng first (lp_png_decode_fast: the same pixels,
+        /// and libpng for everything it does not take); false only for tests that compare the two.
+        static func decode(_ data: Data, limits: DecodeLimits, fast: Bool = true) throws(ImageError) -> Bitmap {
             var info = lp_png_info()
             let headerStatus = data.withUnsafeBytes { raw in
                 lp_png_read_header(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &info)
@@ -20,8 +22,9 @@ extension PNG {
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
             let status = data.withUnsafeBytes { raw in
                 pixels.withUnsafeMutableBytes { out in
-                    lp_png_decode_argb32(raw.bindMemory(to: UInt8.self).baseAddress, raw.count,
-                                         out.bindMemory(to: UInt8.self).baseAddress, width * 4, &info)
+                    let input = raw.bindMemory(to: UInt8.self).baseAddress, output = out.bindMemory(to: UInt8.self).baseAddress
+                    if fast, lp_png_decode_fast(input, raw.count, output, width * 4, &info) == 1 { return Int32(0) }
+                    return lp_png_decode_argb32(input, raw.count, output, width * 4, &info)
                 }
             }
             guard status == 0 else { throw .malformed("corrupt PNG: " + PNG.message(&info.message, fallback: "decode failed")) }
