@@ -16,7 +16,25 @@ typedef struct {
     const uint8_t *data;
     size_t size;
     size_t offset;
+    // The largest allocation libpng may make while reading these bytes (see bounded_malloc).
+    size_t allocation_limit;
 } reader_state;
+
+// libpng allocates a chunk's buffer from the length the chunk declares, before it reads it: a
+// file of 60 bytes can ask for 2 GiB. No buffer a real file needs is larger than the file itself,
+// or than the 8 MiB that decompressed ancillary chunks are held to, or a row: larger asks fail
+// here, as when memory runs out (such a file is refused all the same: libpng reads on from the
+// chunk's first bytes, where it finds no chunk).
+static png_voidp bounded_malloc(png_structp png, png_alloc_size_t size) {
+    const reader_state *state = (const reader_state *)png_get_mem_ptr(png);
+    if (state != NULL && size > state->allocation_limit) return NULL;
+    return malloc(size);
+}
+
+static void plain_free(png_structp png, png_voidp pointer) {
+    (void)png;
+    free(pointer);
+}
 
 typedef struct {
     jmp_buf jump;
@@ -79,8 +97,9 @@ static int begin_read(const uint8_t *data, size_t size, lp_png_info *info, png_s
     reader->data = data;
     reader->size = size;
     reader->offset = 0;
+    reader->allocation_limit = (size > 8u * 1024 * 1024 ? size : 8u * 1024 * 1024) + 1024 * 1024;
     errors->message = info->message;
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, errors, on_error, on_warning);
+    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, errors, on_error, on_warning, reader, bounded_malloc, plain_free);
     if (png == NULL) {
         snprintf(info->message, LP_PNG_MESSAGE_SIZE, "out of memory");
         return -1;

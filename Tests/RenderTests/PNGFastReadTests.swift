@@ -210,6 +210,28 @@ final class PNGFastReadTests: XCTestCase {
         XCTAssertEqual(annotated.fast, plain.fast)
     }
 
+    /// libpng's buffers are bounded by the file (lp_png.c's bounded_malloc): a few bytes declaring
+    /// a 2 GiB text chunk are refused without a 2 GiB allocation (libpng, given no buffer, reads
+    /// on from the chunk's first bytes and finds no chunk there), and a file with a large real
+    /// chunk (a 3 MiB comment, read into a buffer of its size) still decodes.
+    func testLibpngBuffersAreBoundedByTheFile() throws {
+        let (width, height) = (9, 4)
+        let rgb = pixels(width: width, height: height, channels: 3, seed: 5)
+        let plain = png(width: width, height: height, channels: 3, pixels: rgb, filters: { _ in 2 })
+        var hostile = [UInt8](plain.prefix(33)) + be32(0x7fff_fff0) + Array("tEXt".utf8) + Array("Title\0".utf8)
+        hostile += [UInt8](plain.dropFirst(33))
+        let refused = read(Data(hostile))
+        XCTAssertFalse(refused.taken)
+        XCTAssertEqual(refused.libpng, refused.fast)
+        XCTAssertTrue(refused.libpng.hasPrefix("error"), refused.libpng)
+
+        let comment = chunk("tEXt", Array("Comment\0".utf8) + [UInt8](repeating: UInt8(ascii: "a"), count: 3 << 20))
+        let annotated = read(png(width: width, height: height, channels: 3, pixels: rgb, filters: { _ in 2 }, before: [comment]))
+        XCTAssertTrue(annotated.taken)
+        XCTAssertFalse(annotated.libpng.hasPrefix("error"), annotated.libpng)
+        XCTAssertEqual(annotated.libpng, read(plain).libpng)
+    }
+
     /// The fixtures the fast reader takes (8-bit RGB and RGBA) decode as they did through libpng.
     func testFixturesTakenAreLibpngsPixels() throws {
         for name in ["rgb8.png", "rgba8.png"] {
