@@ -1,5 +1,6 @@
 // See lp_png.h: this file exists because libpng's errors longjmp.
 #include "lp_png.h"
+#include "lp_png_pixel.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -196,14 +197,7 @@ int lp_png_decode_argb32(const uint8_t *data, size_t size, uint8_t *out, size_t 
         uint8_t *row = out + (size_t)y * stride;
         for (png_uint_32 x = 0; x < width; x++) {
             uint8_t *p = row + x * 4;
-            uint32_t b = p[0], g = p[1], r = p[2], a = p[3];
-            if (a != 255) {
-                r = (r * a + 127) / 255;
-                g = (g * a + 127) / 255;
-                b = (b * a + 127) / 255;
-            }
-            uint32_t argb = (a << 24) | (r << 16) | (g << 8) | b;
-            memcpy(p, &argb, 4);
+            lp_store_premultiplied(p[2], p[1], p[0], p[3], p);
         }
     }
     return 0;

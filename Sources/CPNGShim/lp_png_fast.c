@@ -3,8 +3,9 @@
 // Its image data is inflated in one call of libdeflate (about twice zlib's speed) and unfiltered
 // here. Anything else, and anything this reader is not sure libpng would accept, is left to
 // libpng (lp_png_decode_argb32), so that every file decodes to the same pixels, or fails with the
-// same message, either way; a differential fuzz target and DecoderTests hold the two together.
+// same message, either way; a differential fuzz target and PNGFastReadTests hold the two together.
 #include "lp_png.h"
+#include "lp_png_pixel.h"
 
 #include <libdeflate.h>
 #include <stdlib.h>
@@ -153,17 +154,9 @@ int lp_png_decode_fast(const uint8_t *data, size_t size, uint8_t *out, size_t st
                 memcpy(dst + (size_t)x * 4, &argb, 4);
             }
         } else {
-            // Premultiplied as lp_png_decode_argb32 does it.
             for (uint32_t x = 0; x < width; x++) {
                 const uint8_t *p = current + (size_t)x * 4;
-                uint32_t r = p[0], g = p[1], b = p[2], a = p[3];
-                if (a != 255) {
-                    r = (r * a + 127) / 255;
-                    g = (g * a + 127) / 255;
-                    b = (b * a + 127) / 255;
-                }
-                uint32_t argb = (a << 24) | (r << 16) | (g << 8) | b;
-                memcpy(dst + (size_t)x * 4, &argb, 4);
+                lp_store_premultiplied(p[0], p[1], p[2], p[3], dst + (size_t)x * 4);
             }
         }
         uint8_t *swap = above;
