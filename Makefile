@@ -78,9 +78,12 @@ bench: deps
 # ThreadSanitizer (about twice AddressSanitizer's time) leaves out the suites whose code runs on
 # one thread: the look and layout tables in the test process, and the CLI suites about input
 # mistakes, hostile input, completion and conversion (single frames, run just before under ASan),
-# the lyric parsers' tables (LyricsCore keeps no state between calls), and the catalogue's and
-# video's cases whose threads are the same as those of the cases it keeps.
-TSAN_SKIP = ^LyricsCoreTests\.|LookRenderTests|LookV3RenderTests|ThemeRenderTests|RenderTests\.RenderTests/|PixelKernelTests|MotionRenderTests|DecoderTests|^LayoutTests\.|InputMistakesTests|HostileInputTests|CompletionTests|ConvertCLITests|FormatsCLITests|InstallTests|CatalogTests/(testTwoRunsOfOneShard|testAKilledShard|testSlurmArraysMap|testAMillionLine)|VideoTests/testOptionsAreChecked
+# the lyric parsers' tables (LyricsCore keeps no state between calls), the catalogue's, video's
+# and motion's cases whose threads are the same as those of the cases it keeps, the CLI's usage
+# and bad-input cases (one frame or none), the band tables drawn on one thread (the two that
+# encode across threads stay), and the VLC and mpv clock cases (FollowMPVTests and
+# FollowClockTests keep the follow loop's threads, over a real mpv and a stepped player).
+TSAN_SKIP = ^LyricsCoreTests\.|LookRenderTests|LookV3RenderTests|ThemeRenderTests|RenderTests\.RenderTests/|PixelKernelTests|MotionRenderTests|DecoderTests|^LayoutTests\.|InputMistakesTests|HostileInputTests|CompletionTests|ConvertCLITests|FormatsCLITests|InstallTests|CatalogTests/(testTwoRunsOfOneShard|testAKilledShard|testSlurmArraysMap|testAMillionLine)|VideoTests/testOptionsAreChecked|MotionTests/testEveryChangeOfLinesMoves|CLITests\.CLITests/(testEachOptionStatesOneDefault|testHelpExamplesDoNotWrap|testBadFlagsAreUsageErrors|testBadCoversFailWithOneLine)|CardCLITests/testBadChoicesFail|AudioCLITests/testBadAudioInputs|BandRenderTests/(testFramesDrawnFromTheBase|testMovesDrawnFromTheBase|testFramesOfAMove|testTicksOfASungLine)|FollowRealPlayersTests
 test-sanitized: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
