@@ -52,15 +52,15 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
     /// - ESLyric word LRC: most of the first timed lines are `[t]word[t]word[t]` (no `<t>`).
     /// - LRC: anything else (its parser reports when nothing in it is timed).
     public static func sniff(_ text: String) -> LyricsFormat {
-        let head = text.unicodeScalars.prefix(65_536)
-        var trimmed = Substring(String(String.UnicodeScalarView(head)))
+        let end = text.unicodeScalars.index(text.startIndex, offsetBy: 65_536, limitedBy: text.endIndex) ?? text.endIndex
+        var trimmed = Substring(text.unicodeScalars[..<end])
         while let first = trimmed.unicodeScalars.first, first == "\u{FEFF}" || first.properties.isWhitespace {
             trimmed = trimmed.dropFirst()
         }
         if QRC.Container.isWrapped(String(trimmed)) || trimmed.first?.isHexDigit == true && QRC.isEncryptedHex(String(trimmed)) {
             return .qrc
         }
-        if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<tt") || trimmed.hasPrefix("<!--") && trimmed.contains("<tt") {
+        if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<tt") || trimmed.hasPrefix("<!--") && ByteSearch.contains(trimmed, "<tt") {
             return .ttml
         }
         if trimmed.hasPrefix("WEBVTT") { return .vtt }

@@ -112,8 +112,7 @@ public enum Lyricify {
             let scalars = Array(line.unicodeScalars.drop { $0 == "\u{FEFF}" || $0.properties.isWhitespace })
             guard !scalars.isEmpty else { continue }
             defer { firstContent = false }
-            let trimmed = String(String.UnicodeScalarView(scalars)).trimmingWhitespace()
-            if firstContent, trimmed == QuickExport.mark { return .lqe }
+            if firstContent, String(String.UnicodeScalarView(scalars)).trimmingWhitespace() == QuickExport.mark { return .lqe }
             if let tag = MetadataTag.parse(scalars), tag.key == "type", tag.value.lowercased() == "lyricifylines" { return .lyl }
             if let row = SyllableSyntax.prop(scalars), row.value != nil {
                 if SyllableSyntax.scanWords(scalars, from: row.end).stamps > 0 { sawSyllableRow = true }

@@ -82,8 +82,7 @@ extension QRC {
 
         /// Whether `text` is QQ's XML wrapper (`<QrcInfos>` or a `LyricContent="` attribute).
         static func isWrapped(_ text: String) -> Bool {
-            let head = text.utf8.prefix(4096)
-            return head.firstRange(of: "<QrcInfos".utf8) != nil || text.utf8.firstRange(of: "LyricContent=\"".utf8) != nil
+            ByteSearch.contains(text, "<QrcInfos", inFirst: 4096) || ByteSearch.contains(text, "LyricContent=\"")
         }
 
         /// The value of the first `LyricContent` attribute, entities decoded. QQ does not always

@@ -51,7 +51,7 @@ public enum Subtitles {
     /// Whether `line` is a cue timing line: `[h]h:mm:ss[,.]mmm --> …` or `mm:ss[,.]mmm --> …`
     /// (see ``CueTiming``). Used by ``LyricsFormat/sniff(_:)``.
     static func isCueTiming(_ line: Substring) -> Bool {
-        guard line.utf8.count <= Limits.maxLineBytes, line.contains("-->") else { return false }
+        guard line.utf8.count <= Limits.maxLineBytes, ByteSearch.contains(line, "-->") else { return false }
         return CueTiming.parse(Array(line.unicodeScalars)) != nil
     }
 
