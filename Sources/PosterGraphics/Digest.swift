@@ -72,4 +72,9 @@ public enum Checksum {
     public static func crc32<Bytes: ContiguousBytes>(_ bytes: Bytes) -> UInt32 {
         bytes.withUnsafeBytes { raw in lp_crc32(0, raw.bindMemory(to: UInt8.self).baseAddress, raw.count) }
     }
+
+    /// The CRC-32 of `pieces` one after the other, as if joined.
+    public static func crc32(_ pieces: [ArraySlice<UInt8>]) -> UInt32 {
+        pieces.reduce(UInt32(0)) { crc, piece in piece.withUnsafeBufferPointer { lp_crc32(crc, $0.baseAddress, $0.count) } }
+    }
 }

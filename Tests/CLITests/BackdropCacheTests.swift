@@ -42,12 +42,29 @@ final class BackdropCacheTests: CLITestCase {
         XCTAssertEqual(song.coverDigest(), digest)
     }
 
+    /// Whether a frame of the cover prepares its backdrop (`--timings` names the stage), rather
+    /// than taking it from the cache.
+    func preparesABackdrop() throws -> Bool {
+        let result = try run(["frame", cover, lyrics, "--at", "0:20", "-o", temp("timed.png"), "--size", "540x960", "--timings"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("raster"), result.stderr)
+        return result.stderr.split(separator: "\n").contains { $0.hasPrefix("background ") }
+    }
+
     func testWarmDamagedAndTruncatedEntriesGiveTheSameFrame() throws {
         let cold = try frame("cold.png")
         let stored = try entries()
         XCTAssertEqual(stored.count, 1, "one entry per cover, canvas and theme")
         let entry = try Data(contentsOf: URL(fileURLWithPath: stored[0]))
         XCTAssertEqual(try frame("warm.png"), cold)
+        // Taken from the entry (written in pieces: fields, then the pixels straight from the
+        // backdrop), not prepared again: no backdrop stage. A damaged entry is prepared again.
+        XCTAssertFalse(try preparesABackdrop(), "the stored entry is read back")
+        var flipped = entry
+        flipped[flipped.count - 100] ^= 0x01
+        try flipped.write(to: URL(fileURLWithPath: stored[0]))
+        XCTAssertTrue(try preparesABackdrop(), "a damaged entry is not used")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: stored[0])), entry, "and is written again")
 
         // A flipped byte in the middle of the pixels: the checksum refuses it, the backdrop is
         // prepared again, and the entry is rewritten whole.

@@ -8,6 +8,11 @@ public enum OutputFile {
         try writeAtomically([(bytes, path)])
     }
 
+    /// Writes `pieces`, one after the other, atomically: as one file, without joining them first.
+    public static func writeAtomically(pieces: [ArraySlice<UInt8>], to path: String) throws(PosterError) {
+        try writeAtomically(pieceFiles: [(pieces, path)])
+    }
+
     /// Writes text (UTF-8) atomically.
     public static func writeAtomically(_ text: String, to path: String) throws(PosterError) {
         try writeAtomically(Array(text.utf8), to: path)
@@ -17,6 +22,10 @@ public enum OutputFile {
     /// all of them are written are they renamed into place. If anything fails, no temporary file is
     /// left and no target that did not exist before is created.
     public static func writeAtomically(_ files: [([UInt8], String)]) throws(PosterError) {
+        try writeAtomically(pieceFiles: files.map { ([$0.0[...]], $0.1) })
+    }
+
+    private static func writeAtomically(pieceFiles files: [([ArraySlice<UInt8>], String)]) throws(PosterError) {
         var staged: [(temporary: String, target: String, existed: Bool)] = []
         do {
             for (bytes, path) in files {
@@ -56,7 +65,7 @@ public enum OutputFile {
     /// Writes `bytes` next to `path`, to be renamed into place later.
     public static func stage(_ bytes: [UInt8], for path: String) throws(PosterError) -> StagedFile {
         let target = try resolveTarget(path)
-        return StagedFile(temporary: try writeTemporary(bytes, besides: target, reportAs: path), target: target)
+        return StagedFile(temporary: try writeTemporary([bytes[...]], besides: target, reportAs: path), target: target)
     }
 
     /// An empty temporary file beside `path`'s target, for a writer that fills it (ffmpeg);
@@ -93,9 +102,12 @@ public enum OutputFile {
     }
 
     /// Writes `bytes` to a new temporary file next to `target` and returns its path.
-    private static func writeTemporary(_ bytes: [UInt8], besides target: String, reportAs path: String) throws(PosterError) -> String {
+    private static func writeTemporary(_ pieces: [ArraySlice<UInt8>], besides target: String, reportAs path: String) throws(PosterError) -> String {
         let (fd, temporary) = try openTemporary(besides: target, reportAs: path)
-        var failure = bytes.withUnsafeBytes { writeAll($0, to: fd) }
+        var failure: Int32 = 0
+        for piece in pieces where failure == 0 {
+            failure = piece.withUnsafeBytes { writeAll($0, to: fd) }
+        }
         if close(fd) != 0, failure == 0 { failure = errno }
         if failure != 0 {
             unlink(temporary)
