@@ -73,6 +73,11 @@ public enum Checksum {
         bytes.withUnsafeBytes { raw in lp_crc32(0, raw.bindMemory(to: UInt8.self).baseAddress, raw.count) }
     }
 
+    /// The CRC-32 of what `crc` is the CRC-32 of, followed by `bytes`.
+    public static func crc32(continuing crc: UInt32, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        lp_crc32(crc, bytes.baseAddress, bytes.count)
+    }
+
     /// The CRC-32 of `pieces` one after the other, as if joined.
     public static func crc32(_ pieces: [ArraySlice<UInt8>]) -> UInt32 {
         pieces.reduce(UInt32(0)) { crc, piece in piece.withUnsafeBufferPointer { lp_crc32(crc, $0.baseAddress, $0.count) } }

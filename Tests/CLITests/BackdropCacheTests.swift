@@ -81,6 +81,16 @@ final class BackdropCacheTests: CLITestCase {
         try Data().write(to: URL(fileURLWithPath: stored[0]))
         XCTAssertEqual(try frame("empty.png"), cold)
 
+        // A backdrop's height read as 32 767 rows (bytes 376-379: after the magic, key, digest,
+        // seven colours and two flags, and the width): more pixels than the file holds, refused
+        // before anything is allocated for them.
+        var tall = entry
+        tall.replaceSubrange(376..<380, with: [0xFF, 0x7F, 0, 0])
+        XCTAssertEqual(Array(entry[372..<376]), [0x1C, 0x02, 0, 0], "the width, 540, comes just before")
+        try tall.write(to: URL(fileURLWithPath: stored[0]))
+        XCTAssertEqual(try frame("tall.png"), cold)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: stored[0])), entry)
+
         // Another theme is another entry; turned off, nothing new is written.
         let other = try run(["frame", cover, lyrics, "--at", "0:20", "-o", temp("minimal.png"), "--size", "540x960", "--theme", "minimal"])
         XCTAssertEqual(other.status, 0, other.stderr)

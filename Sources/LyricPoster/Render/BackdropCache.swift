@@ -63,24 +63,31 @@ enum BackdropCache {
 
     /// The backdrop in `key`'s slot, and the SHA-256 of the cover it was made from.
     static func load(key: String, geometry: PosterGeometry) -> (background: Background, coverDigest: String)? {
-        // Read as it is (no copy into an array): the pixels are copied once, into the bitmap.
-        guard let folder, let bytes = FileManager.default.contents(atPath: folder + "/" + key) else { return nil }
-        guard bytes.startIndex == 0, bytes.count > magic.count + 64 + 4, Array(bytes.prefix(magic.count)) == magic else { return nil }
-        let body = bytes[..<(bytes.count - 4)]
-        var trailer = Reader(bytes: bytes, offset: bytes.count - 4)
-        var reader = Reader(bytes: bytes, offset: magic.count)
-        guard String(decoding: reader.take(64) ?? Data(), as: UTF8.self) == key,
-              let stored = trailer.u32(), Checksum.crc32(body) == stored, let digest = reader.take(64)
-        else { return nil }
-        touch(folder + "/" + key)
-        guard let tint = reader.color(), let average = reader.color(), let hasVibrant = reader.u32(),
+        // Read in pieces, each bitmap's pixels straight into its own array (8 MB at 1080×1920):
+        // reading the file whole and copying the pixels out after was two thirds of a warm
+        // frame's loading, mostly page faults and copies.
+        guard let folder, var file = EntryFile(path: folder + "/" + key) else { return nil }
+        // The fields up to the first bitmap's size, all fixed in length: the key and the cover's
+        // digest, seven colours, two flags, then the bitmap's width, height and stride.
+        let fieldsLength = magic.count + 64 + 64 + 7 * 32 + 2 * 4 + 3 * 4
+        guard let fields = file.read(fieldsLength), Array(fields.prefix(magic.count)) == magic else { return nil }
+        var reader = Reader(bytes: fields, offset: magic.count)
+        guard String(decoding: reader.take(64) ?? Data(), as: UTF8.self) == key, let digest = reader.take(64),
+              let tint = reader.color(), let average = reader.color(), let hasVibrant = reader.u32(),
               let vibrant = reader.color(), let muted = reader.color(), let scheme = reader.u32(),
               let text = reader.color(), let current = reader.color(), let duet = reader.color(),
-              let bitmap = reader.bitmap(), let hasFrost = reader.u32()
+              let bitmap = file.bitmap(size: &reader), let hasFrost = file.read(4).flatMap(Reader.u32)
         else { return nil }
-        let frost = hasFrost == 1 ? reader.bitmap() : nil
-        guard hasFrost == 0 || frost != nil, bitmap.width == geometry.preset.width, bitmap.height == geometry.preset.height
+        var frost: Bitmap?
+        if hasFrost == 1 {
+            guard let size = file.read(12) else { return nil }
+            var sizeReader = Reader(bytes: size, offset: 0)
+            frost = file.bitmap(size: &sizeReader)
+        }
+        guard hasFrost == 0 || frost != nil, bitmap.width == geometry.preset.width, bitmap.height == geometry.preset.height,
+              file.endsWithItsChecksum()
         else { return nil }
+        touch(folder + "/" + key)
         let palette = Palette(scheme: scheme == 1 ? .light : .dark, text: text, current: current, duet: duet)
         return (Background(geometry: geometry, bitmap: bitmap, tint: tint, average: average, vibrant: hasVibrant == 1 ? vibrant : nil,
                            muted: muted, palette: palette, frost: frost), String(decoding: digest, as: UTF8.self))
@@ -147,6 +154,80 @@ enum BackdropCache {
         }
     }
 
+    /// An entry's file read from the start, piece by piece, keeping the CRC-32 of what was read;
+    /// the entry is whole when its last 4 bytes, right after, are that CRC.
+    private struct EntryFile: ~Copyable {
+        let fd: Int32
+        let size: Int
+        var offset = 0
+        var crc: UInt32 = 0
+
+        init?(path: String) {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                close(fd)
+                return nil
+            }
+            size = Int(info.st_size)
+        }
+
+        deinit { close(fd) }
+
+        /// The next `n` bytes, or nil past the end or on an error. Never into the last 4 bytes
+        /// (the checksum, see ``endsWithItsChecksum()``).
+        mutating func read(_ n: Int) -> Data? {
+            guard n >= 0, n <= size - 4 - offset else { return nil }
+            var bytes = Data(count: n)
+            guard bytes.withUnsafeMutableBytes({ fill($0) }) else { return nil }
+            return bytes
+        }
+
+        /// A bitmap whose width, height and stride `size` holds next: its pixels read into their
+        /// array, within the file and the limits of any picture made here.
+        mutating func bitmap(size: inout Reader) -> Bitmap? {
+            guard let w = size.u32(), let h = size.u32(), let stride = size.u32(), w > 0, h > 0, w <= 32767, h <= 32767, stride >= w * 4
+            else { return nil }
+            let n = Int(stride) * Int(h)
+            guard n <= self.size - 4 - offset else { return nil }
+            var read = false
+            let pixels = [UInt8](unsafeUninitializedCapacity: n) { buffer, count in
+                read = fill(UnsafeMutableRawBufferPointer(buffer))
+                count = read ? n : 0
+            }
+            return read ? Bitmap(width: Int(w), height: Int(h), stride: Int(stride), pixels: pixels) : nil
+        }
+
+        /// Whether the 4 bytes left are the CRC-32 of all before them.
+        mutating func endsWithItsChecksum() -> Bool {
+            guard offset == size - 4 else { return false }
+            let body = crc
+            var trailer = Data(count: 4)
+            guard trailer.withUnsafeMutableBytes({ readAll($0) }) else { return false }
+            return Reader.u32(trailer) == body
+        }
+
+        private mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+            guard readAll(buffer) else { return false }
+            crc = buffer.withMemoryRebound(to: UInt8.self) { Checksum.crc32(continuing: crc, UnsafeBufferPointer($0)) }
+            return true
+        }
+
+        private mutating func readAll(_ buffer: UnsafeMutableRawBufferPointer) -> Bool {
+            guard let base = buffer.baseAddress else { return true }
+            var done = 0
+            while done < buffer.count {
+                let got = pread(fd, base + done, buffer.count - done, off_t(offset + done))
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { return false }
+                done += got
+            }
+            offset += done
+            return true
+        }
+    }
+
     private struct Reader {
         let bytes: Data
         var offset: Int
@@ -155,6 +236,12 @@ enum BackdropCache {
             guard n >= 0, offset + n <= bytes.count else { return nil }
             defer { offset += n }
             return bytes[offset..<offset + n]
+        }
+
+        /// `bytes` (4 of them) as a little-endian number.
+        static func u32(_ bytes: Data) -> UInt32? {
+            var reader = Reader(bytes: bytes, offset: 0)
+            return reader.u32()
         }
 
         mutating func u32() -> UInt32? {
@@ -170,12 +257,6 @@ enum BackdropCache {
         mutating func color() -> Color? {
             guard let r = double(), let g = double(), let b = double(), let a = double() else { return nil }
             return Color(red: r, green: g, blue: b, alpha: a)
-        }
-
-        mutating func bitmap() -> Bitmap? {
-            guard let w = u32(), let h = u32(), let stride = u32(), w > 0, h > 0, w <= 32767, h <= 32767, stride >= w * 4,
-                  let pixels = take(Int(stride) * Int(h)) else { return nil }
-            return Bitmap(width: Int(w), height: Int(h), stride: Int(stride), pixels: Array(pixels))
         }
     }
 }
