@@ -80,6 +80,6 @@ public enum Checksum {
 
     /// The CRC-32 of `pieces` one after the other, as if joined.
     public static func crc32(_ pieces: [ArraySlice<UInt8>]) -> UInt32 {
-        pieces.reduce(UInt32(0)) { crc, piece in piece.withUnsafeBufferPointer { lp_crc32(crc, $0.baseAddress, $0.count) } }
+        pieces.reduce(UInt32(0)) { crc, piece in piece.withUnsafeBufferPointer { crc32(continuing: crc, $0) } }
     }
 }
