@@ -57,7 +57,7 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
         while let first = trimmed.unicodeScalars.first, first == "\u{FEFF}" || first.properties.isWhitespace {
             trimmed = trimmed.dropFirst()
         }
-        if QRC.Container.isWrapped(String(trimmed)) || trimmed.first?.isHexDigit == true && QRC.isEncryptedHex(String(trimmed)) {
+        if QRC.Container.isWrapped(trimmed) || trimmed.first?.isHexDigit == true && QRC.isEncryptedHex(String(trimmed)) {
             return .qrc
         }
         if trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<tt") || trimmed.hasPrefix("<!--") && ByteSearch.contains(trimmed, "<tt") {

@@ -81,7 +81,7 @@ extension QRC {
         }
 
         /// Whether `text` is QQ's XML wrapper (`<QrcInfos>` or a `LyricContent="` attribute).
-        static func isWrapped(_ text: String) -> Bool {
+        static func isWrapped(_ text: some StringProtocol) -> Bool {
             ByteSearch.contains(text, "<QrcInfos", inFirst: 4096) || ByteSearch.contains(text, "LyricContent=\"")
         }
 
