@@ -178,7 +178,7 @@ enum BackdropCache {
         /// The next `n` bytes, or nil past the end or on an error. Never into the last 4 bytes
         /// (the checksum, see ``endsWithItsChecksum()``).
         mutating func read(_ n: Int) -> Data? {
-            guard n >= 0, n <= size - 4 - offset else { return nil }
+            guard fits(n) else { return nil }
             var bytes = Data(count: n)
             guard bytes.withUnsafeMutableBytes({ fill($0) }) else { return nil }
             return bytes
@@ -190,13 +190,18 @@ enum BackdropCache {
             guard let w = size.u32(), let h = size.u32(), let stride = size.u32(), w > 0, h > 0, w <= 32767, h <= 32767, stride >= w * 4
             else { return nil }
             let n = Int(stride) * Int(h)
-            guard n <= self.size - 4 - offset else { return nil }
+            guard fits(n) else { return nil }
             var read = false
             let pixels = [UInt8](unsafeUninitializedCapacity: n) { buffer, count in
                 read = fill(UnsafeMutableRawBufferPointer(buffer))
                 count = read ? n : 0
             }
             return read ? Bitmap(width: Int(w), height: Int(h), stride: Int(stride), pixels: pixels) : nil
+        }
+
+        /// Whether `n` more bytes lie before the checksum.
+        private func fits(_ n: Int) -> Bool {
+            n >= 0 && n <= size - 4 - offset
         }
 
         /// Whether the 4 bytes left are the CRC-32 of all before them.
