@@ -9,44 +9,85 @@
 
 #pragma STDC FP_CONTRACT OFF
 
-void lp_box_blur_lines(uint8_t *p, int count, int length, size_t step, size_t line_step, int radius,
-                       int first_channel, int end_channel, uint8_t *scratch) {
-    int window = 2 * radius + 1;
-    // A window's mean, sum / window, read from a table: a window holds at most 255 × window, and
-    // an integer division per pixel was most of the blur's time. The same quotients.
+// The quotients sum / window for every sum a window of bytes can hold (0 ... 255 × window): an
+// integer division per pixel was most of the blur's time. NULL when out of memory.
+static uint8_t *window_means(int window) {
     size_t entries = (size_t)255 * (size_t)window + 1;
     uint8_t *mean = malloc(entries);
-    if (mean != NULL) {
-        uint8_t q = 0;
-        size_t next = (size_t)window;
-        for (size_t s = 0; s < entries; s++) {
-            if (s == next) {
-                q++;
-                next += (size_t)window;
-            }
-            mean[s] = q;
+    if (mean == NULL) return NULL;
+    uint8_t q = 0;
+    size_t next = (size_t)window;
+    for (size_t s = 0; s < entries; s++) {
+        if (s == next) {
+            q++;
+            next += (size_t)window;
+        }
+        mean[s] = q;
+    }
+    return mean;
+}
+
+// One horizontal pass over a plane of bytes: each row's running sum over a window clamped at the
+// row's ends (end bytes repeat), from `src` into `dst`.
+static void blur_rows(const uint8_t *src, uint8_t *dst, int width, int height, int radius, const uint8_t *mean) {
+    int window = 2 * radius + 1;
+    for (int y = 0; y < height; y++) {
+        const uint8_t *in = src + (size_t)y * (size_t)width;
+        uint8_t *out = dst + (size_t)y * (size_t)width;
+        long sum = 0;
+        for (int k = -radius; k <= radius; k++) sum += in[k < 0 ? 0 : (k > width - 1 ? width - 1 : k)];
+        for (int i = 0; i < width; i++) {
+            out[i] = mean != NULL ? mean[sum] : (uint8_t)(sum / window);
+            int leaving = i - radius < 0 ? 0 : i - radius;
+            int entering = i + radius + 1 > width - 1 ? width - 1 : i + radius + 1;
+            sum += (long)in[entering] - (long)in[leaving];
         }
     }
-    for (int line = 0; line < count; line++) {
-        uint8_t *base = p + (size_t)line * line_step;
-        for (int c = first_channel; c < end_channel; c++) {
-            // Running sum over a window clamped at the edges (edge pixels repeat).
-            long sum = 0;
-            for (int k = -radius; k <= radius; k++) {
-                int i = k < 0 ? 0 : (k > length - 1 ? length - 1 : k);
-                sum += base[(size_t)i * step + c];
-            }
-            for (int i = 0; i < length; i++) {
-                scratch[(size_t)i * 4 + c] = mean != NULL ? mean[sum] : (uint8_t)(sum / window);
-                int out = i - radius;
-                out = out < 0 ? 0 : (out > length - 1 ? length - 1 : out);
-                int in = i + radius + 1;
-                in = in > length - 1 ? length - 1 : in;
-                sum += (long)base[(size_t)in * step + c] - (long)base[(size_t)out * step + c];
-            }
+}
+
+// One vertical pass over a plane of bytes, a row at a time: a running sum per column (`sums`,
+// `width` of them) over a window clamped at the top and bottom, from `src` into `dst`. The same
+// sums as walking each column, without striding down the plane.
+static void blur_columns(const uint8_t *src, uint8_t *dst, int width, int height, int radius, const uint8_t *mean,
+                         int32_t *sums) {
+    int window = 2 * radius + 1;
+    memset(sums, 0, sizeof(int32_t) * (size_t)width);
+    for (int k = -radius; k <= radius; k++) {
+        const uint8_t *row = src + (size_t)(k < 0 ? 0 : (k > height - 1 ? height - 1 : k)) * (size_t)width;
+        for (int x = 0; x < width; x++) sums[x] += row[x];
+    }
+    for (int y = 0; y < height; y++) {
+        uint8_t *out = dst + (size_t)y * (size_t)width;
+        if (mean != NULL) {
+            for (int x = 0; x < width; x++) out[x] = mean[sums[x]];
+        } else {
+            for (int x = 0; x < width; x++) out[x] = (uint8_t)(sums[x] / window);
         }
-        for (int i = 0; i < length; i++) {
-            for (int c = first_channel; c < end_channel; c++) base[(size_t)i * step + c] = scratch[(size_t)i * 4 + c];
+        const uint8_t *leaving = src + (size_t)(y - radius < 0 ? 0 : y - radius) * (size_t)width;
+        const uint8_t *entering = src + (size_t)(y + radius + 1 > height - 1 ? height - 1 : y + radius + 1) * (size_t)width;
+        for (int x = 0; x < width; x++) sums[x] += (int32_t)entering[x] - (int32_t)leaving[x];
+    }
+}
+
+void lp_box_blur(uint8_t *p, int width, int height, size_t stride, int radius, int first_channel, int end_channel,
+                 int passes, uint8_t *plane, uint8_t *other, int32_t *sums) {
+    if (width <= 0 || height <= 0 || radius <= 0) return;
+    uint8_t *mean = window_means(2 * radius + 1);
+    for (int c = first_channel; c < end_channel; c++) {
+        // Each channel on its own plane of bytes: rows and columns both read contiguous memory.
+        for (int y = 0; y < height; y++) {
+            const uint8_t *row = p + (size_t)y * stride + c;
+            uint8_t *to = plane + (size_t)y * (size_t)width;
+            for (int x = 0; x < width; x++) to[x] = row[(size_t)x * 4];
+        }
+        for (int pass = 0; pass < passes; pass++) {
+            blur_rows(plane, other, width, height, radius, mean);
+            blur_columns(other, plane, width, height, radius, mean, sums);
+        }
+        for (int y = 0; y < height; y++) {
+            uint8_t *row = p + (size_t)y * stride + c;
+            const uint8_t *from = plane + (size_t)y * (size_t)width;
+            for (int x = 0; x < width; x++) row[(size_t)x * 4] = from[x];
         }
     }
     free(mean);

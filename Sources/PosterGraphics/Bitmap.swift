@@ -118,25 +118,14 @@ public struct Bitmap: Sendable, Equatable {
         var out = self
         // ARGB32 is native-endian: on little-endian machines alpha is the fourth byte.
         let channels = alphaOnly ? 3..<4 : 0..<4
+        // Scratch the C loop fills before it reads: two planes of one channel and a sum per column.
+        func scratch<T>(_ count: Int) -> [T] { [T](unsafeUninitializedCapacity: count) { $1 = count } }
+        var plane: [UInt8] = scratch(width * height), other: [UInt8] = scratch(width * height)
+        var sums: [Int32] = scratch(width)
         out.pixels.withUnsafeMutableBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var scratch = [UInt8](repeating: 0, count: max(width, height) * 4)
-            for _ in 0..<3 {
-                Bitmap.boxBlur(bytes, count: height, length: width, step: 4, lineStep: stride, radius: radius,
-                               channels: channels, scratch: &scratch)
-                Bitmap.boxBlur(bytes, count: width, length: height, step: stride, lineStep: 4, radius: radius,
-                               channels: channels, scratch: &scratch)
-            }
+            lp_box_blur(raw.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(width), Int32(height), stride, Int32(radius),
+                        Int32(channels.lowerBound), Int32(channels.upperBound), 3, &plane, &other, &sums)
         }
         return out
-    }
-
-    /// Blurs `count` lines of `length` pixels each; pixel i of line l is at l*lineStep + i*step.
-    private static func boxBlur(_ p: UnsafeMutableBufferPointer<UInt8>, count: Int, length: Int, step: Int,
-                                lineStep: Int, radius: Int, channels: Range<Int>, scratch: inout [UInt8]) {
-        scratch.withUnsafeMutableBufferPointer { scratch in
-            lp_box_blur_lines(p.baseAddress, Int32(count), Int32(length), step, lineStep, Int32(radius),
-                              Int32(channels.lowerBound), Int32(channels.upperBound), scratch.baseAddress)
-        }
     }
 }

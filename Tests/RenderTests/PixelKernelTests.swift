@@ -55,6 +55,29 @@ final class PixelKernelTests: XCTestCase {
         }
     }
 
+    /// Rows wider than their pixels (a Cairo stride): the same blur of the pixels, and the bytes
+    /// between rows left as they were. Sizes either side of a frame's shadow layer.
+    func testBoxBlurKeepsTheBytesBetweenRows() {
+        var random = SplitMix64(seed: 44)
+        for (width, height, radius) in [(3, 2, 5), (33, 17, 4), (230, 70, 5), (41, 150, 12)] {
+            let stride = width * 4 + 12
+            let pixels = randomPixels(stride * height, &random)
+            var packed: [UInt8] = []
+            for y in 0..<height { packed += pixels[(y * stride)..<(y * stride + width * 4)] }
+            for alphaOnly in [true, false] {
+                let blurred = Bitmap(width: width, height: height, stride: stride, pixels: pixels).blurred(radius: radius, alphaOnly: alphaOnly)
+                let expected = referenceBlur(packed, width: width, height: height, radius: radius, channels: alphaOnly ? 3..<4 : 0..<4)
+                for y in 0..<height {
+                    let row = y * stride
+                    XCTAssertEqual(Array(blurred.pixels[row..<(row + width * 4)]), Array(expected[(y * width * 4)..<((y + 1) * width * 4)]),
+                                   "\(width)×\(height), radius \(radius), row \(y)")
+                    XCTAssertEqual(Array(blurred.pixels[(row + width * 4)..<(row + stride)]), Array(pixels[(row + width * 4)..<(row + stride)]),
+                                   "\(width)×\(height): the bytes after row \(y) changed")
+                }
+            }
+        }
+    }
+
     func testBrightestAndDarkestPixelsAreThoseOfEveryPixel() throws {
         var random = SplitMix64(seed: 91)
         // Large enough for areas on both sides of the C loop's switch (131 072 pixels).

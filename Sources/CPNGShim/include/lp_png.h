@@ -101,11 +101,12 @@ int lp_png_filter_all(void);
 
 // Pixel loops (lp_pixels.c).
 
-/// One pass of a box blur of `radius` over `count` lines of `length` pixels (pixel i of line l at
-/// l * line_step + i * step), channels [first_channel, end_channel) of 4; `scratch` holds
-/// length * 4 bytes.
-void lp_box_blur_lines(uint8_t *p, int count, int length, size_t step, size_t line_step, int radius,
-                       int first_channel, int end_channel, uint8_t *scratch);
+/// `passes` box blurs of `radius` (each horizontal, then vertical; a window clamped at the edges,
+/// edge pixels repeating; each pixel the floor of its window's mean) over channels
+/// [first_channel, end_channel) of 4-byte pixels, rows `stride` bytes apart. Scratch: `plane` and
+/// `other` hold width × height bytes, `sums` width values.
+void lp_box_blur(uint8_t *p, int width, int height, size_t stride, int radius, int first_channel, int end_channel,
+                 int passes, uint8_t *plane, uint8_t *other, int32_t *sums);
 
 /// The luminance (in 1/1024 steps) that a share `quantile` of the ARGB32 pixels in [x0, x1) ×
 /// [y0, y1) do not exceed, each channel mapped to linear light by its 256-entry table.
