@@ -90,7 +90,7 @@ public final class Renderer {
         }
 
         for (index, block) in layout.blocks.enumerated() {
-            try canvas.fading(block.fade) { () throws(GraphicsError) in
+            try canvas.fading(block.fade, within: reach(of: block)) { () throws(GraphicsError) in
                 var unsung: Color?
                 if !block.sung.isEmpty {
                     if let bar = geometry.progress, bar.insetBy(dx: 0, dy: -2).intersects(block.box) { canvas.luminanceMemo?.end() }
@@ -182,7 +182,7 @@ public final class Renderer {
         var contrasts: [String: Double] = [:]
         raiseDimmedOpacity(on: canvas, layout: &captions, contrasts: &contrasts)
         for block in captions.blocks {
-            try canvas.fading(block.fade) { () throws(GraphicsError) in
+            try canvas.fading(block.fade, within: reach(of: block)) { () throws(GraphicsError) in
                 try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow,
                                 blur: Int(block.blur.rounded()))
             }
@@ -314,7 +314,7 @@ public final class Renderer {
         try canvas.clipped(toRows: kept.rows) { () throws(GraphicsError) in
             for index in kept.later {
                 let later = kept.drawn.blocks[index]
-                try canvas.fading(later.fade) { () throws(GraphicsError) in try paint(later, unsung: nil, on: canvas) }
+                try canvas.fading(later.fade, within: reach(of: later)) { () throws(GraphicsError) in try paint(later, unsung: nil, on: canvas) }
             }
         }
         try canvas.finish()

@@ -69,9 +69,18 @@ extension Canvas {
     }
 
     /// Runs `body` (drawing calls on this canvas) and composites what it drew faded out over
-    /// `fade`'s zone; without a fade, draws directly.
-    public func fading(_ fade: Fade?, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
+    /// `fade`'s zone; without a fade, draws directly. `within`: an area holding every pixel `body`
+    /// draws, which the layer is cut to (whole pixels around it); without it the layer is the
+    /// canvas, and composited whole.
+    public func fading(_ fade: Fade?, within: Rect? = nil, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
         guard let fade, !fade.zone.isEmpty else { return try body() }
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        if let within {
+            let x0 = within.minX.rounded(.down), y0 = within.minY.rounded(.down)
+            cairo_rectangle(cr, x0, y0, within.maxX.rounded(.up) - x0, within.maxY.rounded(.up) - y0)
+            cairo_clip(cr)
+        }
         cairo_push_group(cr)
         do { try body() } catch {
             cairo_pattern_destroy(cairo_pop_group(cr))
