@@ -2,6 +2,7 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 #include <pango/pangofc-fontmap.h>
+#include <pango/pangofc-font.h>
 #include <fontconfig/fontconfig.h>
 
 // GObject cast macros do not import into Swift; these inline helpers stand in for them.
@@ -10,6 +11,10 @@ static inline void lp_g_object_unref(void *object) { g_object_unref(object); }
 static inline int lp_pango_scale(void) { return PANGO_SCALE; }
 static inline unsigned int lp_glyph_unknown_flag(void) { return PANGO_GLYPH_UNKNOWN_FLAG; }
 static inline PangoGlyphInfo *lp_glyph_at(PangoGlyphString *glyphs, int index) { return &glyphs->glyphs[index]; }
+/// The fontconfig pattern a Pango font was made from (its file and face index), or NULL.
+static inline FcPattern *lp_font_pattern(PangoFont *font) {
+    return PANGO_IS_FC_FONT(font) ? pango_fc_font_get_pattern(PANGO_FC_FONT(font)) : NULL;
+}
 
 // The versions of the headers this was built with (`lyricposter --version`).
 #include <hb.h>

@@ -50,7 +50,7 @@ extension Canvas {
             }
             setSource(color)
             cairo_move_to(cr, origin.x, origin.y)
-            pango_cairo_show_layout(cr, layout.handle)
+            FontLock.held { pango_cairo_show_layout(cr, layout.handle) }
             if let ramp {
                 cairo_pop_group_to_source(cr)
                 cairo_mask(cr, ramp)
@@ -140,7 +140,7 @@ extension Canvas {
                                                 height: ink.height + 4)) { () throws(GraphicsError) in
             setSource(color.withAlpha(1))
             cairo_move_to(cr, origin.x, origin.y)
-            pango_cairo_show_layout(cr, layout.handle)
+            FontLock.held { pango_cairo_show_layout(cr, layout.handle) }
         }
     }
 
@@ -172,7 +172,7 @@ extension Canvas {
                 cairo_set_source_rgba(layer.cr, 0, 0, 0, 1)
             }
             cairo_move_to(layer.cr, pad - ink.x, pad - ink.y)
-            pango_cairo_show_layout(layer.cr, layout.handle)
+            FontLock.held { pango_cairo_show_layout(layer.cr, layout.handle) }
             try layer.finish()
             blurred = layer.snapshot().blurred(radius: boxRadius, alphaOnly: !keepColours)
             blurCache?.store(blurred, for: key, layout: layout)

@@ -68,7 +68,8 @@ public final class Canvas {
     }
 
     deinit {
-        cairo_destroy(cr)
+        // The context may hold the last reference to a font (see FontLock).
+        FontLock.held { cairo_destroy(cr) }
         // A surface over the canvas's own array must not outlive it, even if something Cairo
         // keeps (a pattern) still refers to it.
         if ownedPixels != nil { cairo_surface_finish(surface) }

@@ -40,6 +40,11 @@ public final class TextEngine {
     public let fonts: FontLibrary
 
     public init(fonts: FontLibrary) throws(FontError) {
+        (fontMap, context) = try FontLock.held { () throws(FontError) in try TextEngine.make(fonts) }
+        self.fonts = fonts
+    }
+
+    private static func make(_ fonts: FontLibrary) throws(FontError) -> (UnsafeMutablePointer<PangoFontMap>, OpaquePointer) {
         guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
             throw .configuration("Pango has no FreeType font map")
         }
@@ -57,14 +62,14 @@ public final class TextEngine {
         pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
         pango_cairo_context_set_resolution(context, 72)
-        self.fontMap = map
-        self.context = context
-        self.fonts = fonts
+        return (map, context)
     }
 
     deinit {
-        lp_g_object_unref(UnsafeMutableRawPointer(context))
-        lp_g_object_unref(fontMap)
+        FontLock.held {
+            lp_g_object_unref(UnsafeMutableRawPointer(context))
+            lp_g_object_unref(fontMap)
+        }
     }
 
     /// Lays out `text` with `style`, wrapping at `width` pixels (nil = one line per paragraph).
@@ -82,10 +87,14 @@ public final class TextLayout {
     public let width: Double?
 
     init(engine: TextEngine, text: String, style: TextStyle, width: Double?, maxLines: Int?) {
-        handle = pango_layout_new(engine.context)
         self.text = text
         self.style = style
         self.width = width
+        handle = FontLock.held { TextLayout.make(engine: engine, text: text, style: style, width: width, maxLines: maxLines) }
+    }
+
+    private static func make(engine: TextEngine, text: String, style: TextStyle, width: Double?, maxLines: Int?) -> OpaquePointer {
+        let handle: OpaquePointer = pango_layout_new(engine.context)
         let scale = Double(lp_pango_scale())
 
         let description = pango_font_description_new()
@@ -126,37 +135,39 @@ public final class TextLayout {
             pango_layout_set_ellipsize(handle, PANGO_ELLIPSIZE_END)
         }
         pango_layout_set_text(handle, text, -1)
+        // Shaped now, under the lock (the queries below take it again).
+        pango_layout_get_extents(handle, nil, nil)
+        return handle
     }
 
-    deinit { lp_g_object_unref(UnsafeMutableRawPointer(handle)) }
+    deinit { FontLock.held { lp_g_object_unref(UnsafeMutableRawPointer(handle)) } }
 
     /// The logical (advance-based) box relative to the layout's origin, in pixels. With a width
     /// and centred alignment its x is the offset of the widest line inside that width.
-    public var logicalRect: Rect {
-        var ink = PangoRectangle(), logical = PangoRectangle()
-        pango_layout_get_extents(handle, &ink, &logical)
-        return TextLayout.pixels(logical)
+    public var logicalRect: Rect { extents.logical }
+
+    /// The layout's ink and logical boxes, in pixels, and whether it has no ink.
+    private var extents: (ink: Rect, logical: Rect, inkIsEmpty: Bool) {
+        FontLock.held {
+            var ink = PangoRectangle(), logical = PangoRectangle()
+            pango_layout_get_extents(handle, &ink, &logical)
+            return (TextLayout.pixels(ink), TextLayout.pixels(logical), ink.width <= 0 || ink.height <= 0)
+        }
     }
 
     /// The box the glyphs' ink covers, relative to the layout's origin, in pixels.
-    public var inkRect: Rect {
-        var ink = PangoRectangle(), logical = PangoRectangle()
-        pango_layout_get_extents(handle, &ink, &logical)
-        return TextLayout.pixels(ink)
-    }
+    public var inkRect: Rect { extents.ink }
 
     /// The logical box grown to include the ink, relative to the layout's origin: everything the
     /// layout can paint (stacked marks, tall emoji) lies inside it.
     public var extentRect: Rect {
-        var ink = PangoRectangle(), logical = PangoRectangle()
-        pango_layout_get_extents(handle, &ink, &logical)
-        let l = TextLayout.pixels(logical)
-        return ink.width > 0 && ink.height > 0 ? l.union(TextLayout.pixels(ink)) : l
+        let e = extents
+        return e.inkIsEmpty ? e.logical : e.logical.union(e.ink)
     }
 
     /// True when the text's first paragraph runs right to left (Arabic, Hebrew): Pango then aligns
     /// "left" text to the right, so callers place it from the right edge of its region.
-    public var isRightToLeft: Bool { pango_layout_get_direction(handle, 0) == PANGO_DIRECTION_RTL }
+    public var isRightToLeft: Bool { FontLock.held { pango_layout_get_direction(handle, 0) == PANGO_DIRECTION_RTL } }
 
     /// UTF-8 byte ranges of runs of Hangul (a Korean word and any marks inside it).
     static func hangulWords(_ text: String) -> [Range<Int>] {
@@ -179,8 +190,10 @@ public final class TextLayout {
 
     /// The UTF-8 byte offset just past the end of line `index` (0-based) of the wrapped text.
     public func byteOffset(afterLine index: Int) -> Int {
-        guard let line = pango_layout_get_line_readonly(handle, Int32(index)) else { return text.utf8.count }
-        return Int(line.pointee.start_index + line.pointee.length)
+        FontLock.held {
+            guard let line = pango_layout_get_line_readonly(handle, Int32(index)) else { return text.utf8.count }
+            return Int(line.pointee.start_index + line.pointee.length)
+        }
     }
 
     /// True when some line ends inside a word of a script that separates words with spaces (a
@@ -215,7 +228,9 @@ public final class TextLayout {
     }
 
     /// Each wrapped line's logical box relative to the layout's origin, in pixels, top to bottom.
-    public var lineRects: [Rect] {
+    public var lineRects: [Rect] { FontLock.held { lineRectsLocked } }
+
+    private var lineRectsLocked: [Rect] {
         var result: [Rect] = []
         let iter = pango_layout_get_iter(handle)
         defer { pango_layout_iter_free(iter) }
@@ -228,10 +243,10 @@ public final class TextLayout {
     }
 
     /// Lines after wrapping (and ellipsizing).
-    public var lineCount: Int { Int(pango_layout_get_line_count(handle)) }
+    public var lineCount: Int { FontLock.held { Int(pango_layout_get_line_count(handle)) } }
 
     /// True when `maxLines` cut the text.
-    public var isEllipsized: Bool { pango_layout_is_ellipsized(handle) != 0 }
+    public var isEllipsized: Bool { FontLock.held { pango_layout_is_ellipsized(handle) != 0 } }
 
     /// One cluster of glyphs (one or more characters shaped together).
     public struct Cluster: Hashable, Sendable {
@@ -244,7 +259,9 @@ public final class TextLayout {
     }
 
     /// Every cluster in visual order, line by line (for filling sung text).
-    public var clusters: [Cluster] {
+    public var clusters: [Cluster] { FontLock.held { clustersLocked } }
+
+    private var clustersLocked: [Cluster] {
         var result: [Cluster] = []
         let iter = pango_layout_get_iter(handle)
         defer { pango_layout_iter_free(iter) }
@@ -259,7 +276,9 @@ public final class TextLayout {
     }
 
     /// Glyphs no font covers (drawn by Pango as hex boxes): counted so callers can report them.
-    public var missingGlyphs: Int {
+    public var missingGlyphs: Int { FontLock.held { missingGlyphsLocked } }
+
+    private var missingGlyphsLocked: Int {
         var missing = 0
         let iter = pango_layout_get_iter(handle)
         defer { pango_layout_iter_free(iter) }
@@ -279,7 +298,9 @@ public final class TextLayout {
     public var hasColourGlyphs: Bool { usedFamilies.contains("Noto Color Emoji") }
 
     /// Distinct font family names the shaped runs use (for reports and tests).
-    public var usedFamilies: [String] {
+    public var usedFamilies: [String] { FontLock.held { usedFamiliesLocked } }
+
+    private var usedFamiliesLocked: [String] {
         var names = Set<String>()
         let iter = pango_layout_get_iter(handle)
         defer { pango_layout_iter_free(iter) }
@@ -291,6 +312,27 @@ public final class TextLayout {
             }
         } while pango_layout_iter_next_run(iter) != 0
         return names.sorted()
+    }
+
+    /// The font faces the shaped runs use, each as "file#index" (for tests).
+    public var usedFonts: Set<String> {
+        FontLock.held {
+            var faces = Set<String>()
+            let iter = pango_layout_get_iter(handle)
+            defer { pango_layout_iter_free(iter) }
+            repeat {
+                if let run = pango_layout_iter_get_run_readonly(iter), let font = run.pointee.item.pointee.analysis.font,
+                   let pattern = lp_font_pattern(font) {
+                    var file: UnsafeMutablePointer<FcChar8>?
+                    var index: Int32 = 0
+                    if FcPatternGetString(pattern, FC_FILE, 0, &file) == FcResultMatch, let file {
+                        _ = FcPatternGetInteger(pattern, FC_INDEX, 0, &index)
+                        faces.insert(String(cString: file) + "#\(index)")
+                    }
+                }
+            } while pango_layout_iter_next_run(iter) != 0
+            return faces
+        }
     }
 
     static func pixels(_ r: PangoRectangle) -> Rect {
