@@ -50,7 +50,7 @@ extension Canvas {
             }
             setSource(color)
             cairo_move_to(cr, origin.x, origin.y)
-            FontLock.held { pango_cairo_show_layout(cr, layout.handle) }
+            show(layout)
             if let ramp {
                 cairo_pop_group_to_source(cr)
                 cairo_mask(cr, ramp)
@@ -115,6 +115,13 @@ extension Canvas {
         cairo_restore(cr)
     }
 
+    /// Shows `layout` at the current point, under `FontLock`; from then on the context holds
+    /// fonts, and is released under the lock too.
+    func show(_ layout: TextLayout) {
+        holdsFonts = true
+        FontLock.held { pango_cairo_show_layout(cr, layout.handle) }
+    }
+
     /// With `blur` > 0 the text itself is drawn blurred by that many pixels (depth of field).
     public func draw(_ layout: TextLayout, at origin: Point, color: Color, shadow: Shadow? = nil, blur: Int = 0) throws(GraphicsError) {
         if let shadow, shadow.color.alpha > 0 {
@@ -140,7 +147,7 @@ extension Canvas {
                                                 height: ink.height + 4)) { () throws(GraphicsError) in
             setSource(color.withAlpha(1))
             cairo_move_to(cr, origin.x, origin.y)
-            FontLock.held { pango_cairo_show_layout(cr, layout.handle) }
+            show(layout)
         }
     }
 
@@ -172,7 +179,7 @@ extension Canvas {
                 cairo_set_source_rgba(layer.cr, 0, 0, 0, 1)
             }
             cairo_move_to(layer.cr, pad - ink.x, pad - ink.y)
-            FontLock.held { pango_cairo_show_layout(layer.cr, layout.handle) }
+            layer.show(layout)
             try layer.finish()
             blurred = layer.snapshot().blurred(radius: boxRadius, alphaOnly: !keepColours)
             blurCache?.store(blurred, for: key, layout: layout)

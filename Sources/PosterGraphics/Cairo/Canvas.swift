@@ -27,6 +27,8 @@ public final class Canvas {
     let ownedPixels: [UInt8]?
     /// Set by `takeBitmap`: the pixels belong to a bitmap now, and nothing may write them.
     var pixelsTaken = false
+    /// Whether text was drawn: the context then holds fonts (see `show(_:)`).
+    var holdsFonts = false
 
     /// A transparent canvas. `ownPixels`: Cairo draws into a Swift array the canvas holds, so
     /// that the pixels can be read (`withPixels`) and handed over (`takeBitmap`) without a copy
@@ -68,8 +70,9 @@ public final class Canvas {
     }
 
     deinit {
-        // The context may hold the last reference to a font (see FontLock).
-        FontLock.held { cairo_destroy(cr) }
+        // A context that drew text may hold the last reference to a font (see FontLock); one
+        // that drew none (a decoded cover, a mask) need not wait for the lock.
+        if holdsFonts { FontLock.held { cairo_destroy(cr) } } else { cairo_destroy(cr) }
         // A surface over the canvas's own array must not outlive it, even if something Cairo
         // keeps (a pattern) still refers to it.
         if ownedPixels != nil { cairo_surface_finish(surface) }
