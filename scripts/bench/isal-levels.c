@@ -1,0 +1,143 @@
+// The ISA-L choices behind PNG.RowsEncoder, measured on real frames: each frame is Up-filtered
+// and cut into 32-row segments as the encoder does, then compressed in several ways.
+//
+//   cc -O2 scripts/bench/isal-levels.c -o .build/bench/isal-levels -lisal -lpng
+//   .build/bench/isal-levels frame.png...            size and time of each way
+//   .build/bench/isal-levels --digest 1 frame.png... one digest of every segment at level 1
+//
+// The digest is for counting, over many processes, how many different outputs one input gets:
+//   for i in $(seq 2000); do .build/bench/isal-levels --digest 1 a.png b.png; done | sort | uniq -c
+// Level 0 with each segment's own tables (what LyricPoster uses) gives one digest; levels 1 and 2
+// give a second one in a few hundred to a few thousand processes (see lp_segments.c). Prefix the
+// command with `setarch -R` to run without address randomisation.
+#include <isa-l/igzip_lib.h>
+#include <png.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { SEGMENT_ROWS = 32, OWN_TABLES = -1 };
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+// `sampled_rows` > 0: the tables are made from the histogram of the segment's first rows only
+// (every symbol is then given a count of at least one, so rows outside the sample still encode).
+static size_t compress(uint8_t *in, size_t length, size_t row_bytes, int level, size_t sampled_rows, uint8_t *out, size_t capacity) {
+    static const uint32_t level_sizes[4] = {0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
+    struct isal_hufftables *tables = NULL;
+    uint8_t *level_buf = NULL;
+    if (level == OWN_TABLES) {
+        struct isal_huff_histogram histogram;
+        memset(&histogram, 0, sizeof histogram);
+        size_t rows = length / row_bytes;
+        size_t counted = sampled_rows && sampled_rows < rows ? sampled_rows * row_bytes : length;
+        isal_update_histogram(in, (int)counted, &histogram);
+        if (counted < length) {
+            for (int i = 0; i < ISAL_DEF_LIT_LEN_SYMBOLS; i++) histogram.lit_len_histogram[i] += histogram.lit_len_histogram[i] == 0;
+            for (int i = 0; i < ISAL_DEF_DIST_SYMBOLS; i++) histogram.dist_histogram[i] += histogram.dist_histogram[i] == 0;
+        }
+        tables = calloc(1, sizeof *tables);
+        if (tables == NULL || isal_create_hufftables_subset(tables, &histogram) != 0) return 0;
+    } else if (level > 0) {
+        level_buf = calloc(1, level_sizes[level]);
+        if (level_buf == NULL) return 0;
+    }
+    struct isal_zstream stream;
+    memset(&stream, 0, sizeof stream);
+    isal_deflate_stateless_init(&stream);
+    stream.level = level == OWN_TABLES ? 0 : (uint32_t)level;
+    stream.level_buf = level_buf;
+    stream.level_buf_size = level > 0 ? level_sizes[level] : 0;
+    if (tables) stream.hufftables = tables;
+    stream.gzip_flag = IGZIP_DEFLATE;
+    stream.flush = FULL_FLUSH;
+    stream.next_in = in;
+    stream.avail_in = (uint32_t)length;
+    stream.next_out = out;
+    stream.avail_out = (uint32_t)capacity;
+    int status = isal_deflate_stateless(&stream);
+    free(tables);
+    free(level_buf);
+    return status == COMP_OK ? stream.total_out : 0;
+}
+
+// Packed RGB rows of `path`, Up-filtered as PNG.RowsEncoder does (row 0: none).
+static uint8_t *filtered_frame(const char *path, size_t *row_bytes, size_t *height) {
+    png_image image;
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    if (!png_image_begin_read_from_file(&image, path)) return NULL;
+    image.format = PNG_FORMAT_RGB;
+    size_t rgb_bytes = (size_t)image.width * 3;
+    uint8_t *rgb = malloc(rgb_bytes * image.height);
+    if (rgb == NULL || !png_image_finish_read(&image, NULL, rgb, 0, NULL)) return free(rgb), NULL;
+    *row_bytes = rgb_bytes + 1;
+    *height = image.height;
+    uint8_t *filtered = malloc(*row_bytes * image.height);
+    if (filtered == NULL) return free(rgb), NULL;
+    for (size_t y = 0; y < image.height; y++) {
+        uint8_t *dst = filtered + y * *row_bytes;
+        const uint8_t *row = rgb + y * rgb_bytes;
+        dst[0] = y ? 2 : 0;
+        for (size_t i = 0; i < rgb_bytes; i++) dst[1 + i] = (uint8_t)(row[i] - (y ? row[i - rgb_bytes] : 0));
+    }
+    free(rgb);
+    return filtered;
+}
+
+int main(int argc, char **argv) {
+    int digest_level = -2, first = 1;
+    if (argc > 2 && strcmp(argv[1], "--digest") == 0) digest_level = atoi(argv[2]), first = 3;
+    if (first >= argc) {
+        fprintf(stderr, "usage: %s [--digest LEVEL] frame.png...\n", argv[0]);
+        return 2;
+    }
+    struct { const char *name; int level; size_t sampled; } ways[] = {
+        {"level 0, own tables (LyricPoster)", OWN_TABLES, 0},
+        {"level 0, tables from the first 16 rows", OWN_TABLES, 16},
+        {"level 0, tables from the first 8 rows", OWN_TABLES, 8},
+        {"level 0, ISA-L's default tables", 0, 0},
+        {"level 1", 1, 0},
+        {"level 2", 2, 0},
+    };
+    size_t way_count = digest_level == -2 ? sizeof ways / sizeof ways[0] : 1;
+    if (digest_level != -2) ways[0].level = digest_level, ways[0].sampled = 0;
+    for (size_t w = 0; w < way_count; w++) {
+        size_t total = 0;
+        double seconds = 0;
+        uint64_t digest = 1469598103934665603ULL;  // FNV-1a
+        for (int a = first; a < argc; a++) {
+            size_t row_bytes, height;
+            uint8_t *filtered = filtered_frame(argv[a], &row_bytes, &height);
+            if (filtered == NULL) {
+                fprintf(stderr, "%s: not a readable PNG\n", argv[a]);
+                return 1;
+            }
+            size_t capacity = row_bytes * SEGMENT_ROWS * 2 + 4096;
+            uint8_t *out = malloc(capacity);
+            for (size_t y = 0; y < height; y += SEGMENT_ROWS) {
+                size_t rows = height - y < SEGMENT_ROWS ? height - y : SEGMENT_ROWS;
+                double start = now();
+                size_t size = compress(filtered + y * row_bytes, rows * row_bytes, row_bytes, ways[w].level, ways[w].sampled, out, capacity);
+                seconds += now() - start;
+                if (size == 0) {
+                    fprintf(stderr, "%s: compression failed\n", argv[a]);
+                    return 1;
+                }
+                total += size;
+                for (size_t i = 0; i < size; i++) digest = (digest ^ out[i]) * 1099511628211ULL;
+            }
+            free(out);
+            free(filtered);
+        }
+        if (digest_level != -2) printf("%016llx\n", (unsigned long long)digest);
+        else printf("%-40s %10zu bytes %8.1f ms\n", ways[w].name, total, seconds * 1000);
+    }
+    return 0;
+}
