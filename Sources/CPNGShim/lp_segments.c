@@ -61,12 +61,14 @@ static size_t compress_stateless(const uint8_t *in, size_t length, uint32_t leve
 // ISA-L's default ones); with its own tables it is within 0.3 % of level 1's size on a
 // photographic frame, and takes about 1.7 times as long (the histogram is a second pass).
 // scripts/bench/isal-levels.c measures these ways and counts digests over processes (level 1,
-// 2026-11: 3 in 2000 differed; level 0 with own tables, 0 in 2000). The cause is not found: the
-// stream in a page-aligned heap block still differed (3 in 1500), and with randomisation off no
-// placement changed level 1's bytes: the input across a 4 GiB boundary, the level buffer and the
-// output moved, the mappings shifted by up to 1500 pages, the stack at every 16-byte offset of
-// 8 KiB, the libraries at 64 other pages. Tables from a segment's first rows only cost size:
-// from 16 of its 32 rows, +1.0 % for a fifth less time.
+// 2026-11: 21 of 12 400 processes differed; level 0 with own tables, 0 in 2000). The cause is in
+// ISA-L (2.30, and its master branch in 2026-11): its level-1 body, at `.write_first_byte` in
+// igzip_icf_body_h1_gr_bt.asm, hashes `rcx >> 16` for the third byte, but rcx still holds the
+// stream's address there. That position goes into bucket crc32c((uint32_t)(address >> 16)) &
+// hash_mask instead of its own, and later matches change with it. Streams whose addresses share
+// that bucket give the same bytes (isal-levels --stream-at shows it), so level 1 would be
+// deterministic with every stream at an address of one chosen bucket. Tables from a segment's
+// first rows only cost size instead: from 16 of its 32 rows, +1.0 % for a fifth less time.
 static size_t deflate_own_tables(const uint8_t *in, size_t length, uint8_t *out, size_t capacity) {
     if (length > INT32_MAX) return 0;
     struct isal_huff_histogram histogram;

@@ -4,13 +4,23 @@
 //   cc -O2 scripts/bench/isal-levels.c -o .build/bench/isal-levels -lisal -lpng
 //   .build/bench/isal-levels frame.png...            size and time of each way
 //   .build/bench/isal-levels --digest 1 frame.png... one digest of every segment at level 1
+//   .build/bench/isal-levels --stream-at 7ffd987812a0 --digest 1 frame.png...
+//                                                    the same with the stream at that address
 //
 // The digest is for counting, over many processes, how many different outputs one input gets:
 //   for i in $(seq 2000); do .build/bench/isal-levels --digest 1 a.png b.png; done | sort | uniq -c
 // Level 0 with each segment's own tables (what LyricPoster uses) gives one digest; levels 1 and 2
 // give a second one in a few hundred to a few thousand processes (see lp_segments.c). Prefix the
 // command with `setarch -R` to run without address randomisation.
+//
+// Why level 1 differs: ISA-L's level-1 body (igzip_icf_body_h1_gr_bt.asm, `.write_first_byte`,
+// still so in its master branch in 2026-11) hashes `rcx >> 16` for the third input byte, but on
+// that path rcx still holds the address of the `isal_zstream` (the function's argument), not the
+// input. The position is filed under the bucket crc32c((uint32_t)(address >> 16)) & hash_mask
+// instead of its own, which changes which matches are found later. `--stream-at` shows it:
+// streams at addresses with the same bucket give the same bytes, the others may not.
 #include <isa-l/igzip_lib.h>
+#include <sys/mman.h>
 #include <png.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +29,9 @@
 #include <time.h>
 
 enum { SEGMENT_ROWS = 32, OWN_TABLES = -1 };
+
+// Where the stream lives: on the stack unless --stream-at gave an address.
+static struct isal_zstream *placed_stream;
 
 static double now(void) {
     struct timespec t;
@@ -48,23 +61,24 @@ static size_t compress(uint8_t *in, size_t length, size_t row_bytes, int level, 
         level_buf = calloc(1, level_sizes[level]);
         if (level_buf == NULL) return 0;
     }
-    struct isal_zstream stream;
-    memset(&stream, 0, sizeof stream);
-    isal_deflate_stateless_init(&stream);
-    stream.level = level == OWN_TABLES ? 0 : (uint32_t)level;
-    stream.level_buf = level_buf;
-    stream.level_buf_size = level > 0 ? level_sizes[level] : 0;
-    if (tables) stream.hufftables = tables;
-    stream.gzip_flag = IGZIP_DEFLATE;
-    stream.flush = FULL_FLUSH;
-    stream.next_in = in;
-    stream.avail_in = (uint32_t)length;
-    stream.next_out = out;
-    stream.avail_out = (uint32_t)capacity;
-    int status = isal_deflate_stateless(&stream);
+    struct isal_zstream local;
+    struct isal_zstream *stream = placed_stream ? placed_stream : &local;
+    memset(stream, 0, sizeof *stream);
+    isal_deflate_stateless_init(stream);
+    stream->level = level == OWN_TABLES ? 0 : (uint32_t)level;
+    stream->level_buf = level_buf;
+    stream->level_buf_size = level > 0 ? level_sizes[level] : 0;
+    if (tables) stream->hufftables = tables;
+    stream->gzip_flag = IGZIP_DEFLATE;
+    stream->flush = FULL_FLUSH;
+    stream->next_in = in;
+    stream->avail_in = (uint32_t)length;
+    stream->next_out = out;
+    stream->avail_out = (uint32_t)capacity;
+    int status = isal_deflate_stateless(stream);
     free(tables);
     free(level_buf);
-    return status == COMP_OK ? stream.total_out : 0;
+    return status == COMP_OK ? stream->total_out : 0;
 }
 
 // Packed RGB rows of `path`, Up-filtered as PNG.RowsEncoder does (row 0: none).
@@ -93,9 +107,21 @@ static uint8_t *filtered_frame(const char *path, size_t *row_bytes, size_t *heig
 
 int main(int argc, char **argv) {
     int digest_level = -2, first = 1;
-    if (argc > 2 && strcmp(argv[1], "--digest") == 0) digest_level = atoi(argv[2]), first = 3;
+    if (argc > 2 && strcmp(argv[1], "--stream-at") == 0) {
+        uintptr_t address = (uintptr_t)strtoull(argv[2], NULL, 16);
+        uintptr_t page = address & ~(uintptr_t)4095;
+        size_t size = (address - page + sizeof(struct isal_zstream) + 4095) & ~(size_t)4095;
+        void *mapped = mmap((void *)page, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (mapped != (void *)page) {
+            fprintf(stderr, "--stream-at %s: that address is not free\n", argv[2]);
+            return 2;
+        }
+        placed_stream = (struct isal_zstream *)address;
+        first = 3;
+    }
+    if (argc > first + 1 && strcmp(argv[first], "--digest") == 0) digest_level = atoi(argv[first + 1]), first += 2;
     if (first >= argc) {
-        fprintf(stderr, "usage: %s [--digest LEVEL] frame.png...\n", argv[0]);
+        fprintf(stderr, "usage: %s [--stream-at HEX] [--digest LEVEL] frame.png...\n", argv[0]);
         return 2;
     }
     struct { const char *name; int level; size_t sampled; } ways[] = {
