@@ -1,7 +1,9 @@
 // The ISA-L choices behind PNG.RowsEncoder, measured on real frames: each frame is Up-filtered
-// and cut into 32-row segments as the encoder does, then compressed in several ways.
+// and cut into 32-row segments as the encoder does (its own lp_png_filter_up_rows), then
+// compressed in several ways, the first being the encoder's own lp_deflate_segment.
 //
-//   cc -O2 scripts/bench/isal-levels.c -o .build/bench/isal-levels -lisal -lpng
+//   cc -O2 -ISources/CPNGShim/include scripts/bench/isal-levels.c Sources/CPNGShim/lp_segments.c
+//      -o .build/bench/isal-levels -lisal -ldeflate -lz -lpng     (one command line)
 //   .build/bench/isal-levels frame.png...            size and time of each way
 //   .build/bench/isal-levels --digest 1 frame.png... one digest of every segment at level 1
 //   .build/bench/isal-levels --stream-at 7ffd987812a0 --digest 1 frame.png...
@@ -19,9 +21,11 @@
 // input. The position is filed under the bucket crc32c((uint32_t)(address >> 16)) & hash_mask
 // instead of its own, which changes which matches are found later. `--stream-at` shows it:
 // streams at addresses with the same bucket give the same bytes, the others may not.
+#include "lp_png.h"
+
 #include <isa-l/igzip_lib.h>
-#include <sys/mman.h>
 #include <png.h>
+#include <sys/mman.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +45,10 @@ static double now(void) {
 
 // `sampled_rows` > 0: the tables are made from the histogram of the segment's first rows only
 // (every symbol is then given a count of at least one, so rows outside the sample still encode).
+// Level 0 with the segment's whole histogram is the encoder's own call (its stream on its stack:
+// level 0 does not depend on where the stream is).
 static size_t compress(uint8_t *in, size_t length, size_t row_bytes, int level, size_t sampled_rows, uint8_t *out, size_t capacity) {
+    if (level == OWN_TABLES && sampled_rows == 0) return lp_deflate_segment(in, length, LP_DEFLATE_OWN_TABLES, out, capacity);
     static const uint32_t level_sizes[4] = {0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
     struct isal_hufftables *tables = NULL;
     uint8_t *level_buf = NULL;
@@ -49,14 +56,14 @@ static size_t compress(uint8_t *in, size_t length, size_t row_bytes, int level, 
         struct isal_huff_histogram histogram;
         memset(&histogram, 0, sizeof histogram);
         size_t rows = length / row_bytes;
-        size_t counted = sampled_rows && sampled_rows < rows ? sampled_rows * row_bytes : length;
+        size_t counted = sampled_rows < rows ? sampled_rows * row_bytes : length;
         isal_update_histogram(in, (int)counted, &histogram);
         if (counted < length) {
             for (int i = 0; i < ISAL_DEF_LIT_LEN_SYMBOLS; i++) histogram.lit_len_histogram[i] += histogram.lit_len_histogram[i] == 0;
             for (int i = 0; i < ISAL_DEF_DIST_SYMBOLS; i++) histogram.dist_histogram[i] += histogram.dist_histogram[i] == 0;
         }
         tables = calloc(1, sizeof *tables);
-        if (tables == NULL || isal_create_hufftables_subset(tables, &histogram) != 0) return 0;
+        if (tables == NULL || isal_create_hufftables_subset(tables, &histogram) != 0) return free(tables), 0;
     } else if (level > 0) {
         level_buf = calloc(1, level_sizes[level]);
         if (level_buf == NULL) return 0;
@@ -95,12 +102,7 @@ static uint8_t *filtered_frame(const char *path, size_t *row_bytes, size_t *heig
     *height = image.height;
     uint8_t *filtered = malloc(*row_bytes * image.height);
     if (filtered == NULL) return free(rgb), NULL;
-    for (size_t y = 0; y < image.height; y++) {
-        uint8_t *dst = filtered + y * *row_bytes;
-        const uint8_t *row = rgb + y * rgb_bytes;
-        dst[0] = y ? 2 : 0;
-        for (size_t i = 0; i < rgb_bytes; i++) dst[1 + i] = (uint8_t)(row[i] - (y ? row[i - rgb_bytes] : 0));
-    }
+    lp_png_filter_up_rows(rgb, rgb_bytes, 0, image.height, filtered);
     free(rgb);
     return filtered;
 }
@@ -119,7 +121,15 @@ int main(int argc, char **argv) {
         placed_stream = (struct isal_zstream *)address;
         first = 3;
     }
-    if (argc > first + 1 && strcmp(argv[first], "--digest") == 0) digest_level = atoi(argv[first + 1]), first += 2;
+    if (argc > first + 1 && strcmp(argv[first], "--digest") == 0) {
+        char *end;
+        long level = strtol(argv[first + 1], &end, 10);
+        if (*end != '\0' || level < -1 || level > 3) {
+            fprintf(stderr, "--digest %s: the level is -1 (level 0 with own tables) or 0 to 3\n", argv[first + 1]);
+            return 2;
+        }
+        digest_level = (int)level, first += 2;
+    }
     if (first >= argc) {
         fprintf(stderr, "usage: %s [--stream-at HEX] [--digest LEVEL] frame.png...\n", argv[0]);
         return 2;
@@ -147,6 +157,10 @@ int main(int argc, char **argv) {
             }
             size_t capacity = row_bytes * SEGMENT_ROWS * 2 + 4096;
             uint8_t *out = malloc(capacity);
+            if (out == NULL) {
+                fprintf(stderr, "%s: out of memory\n", argv[a]);
+                return 1;
+            }
             for (size_t y = 0; y < height; y += SEGMENT_ROWS) {
                 size_t rows = height - y < SEGMENT_ROWS ? height - y : SEGMENT_ROWS;
                 double start = now();
