@@ -18,7 +18,7 @@ while let argument = arguments.popFirst() {
     case "--only": only = arguments.popFirst()
     case "--compare": compare = arguments.popFirst()
     default:
-        print("usage: lyricposter-bench [--runs N] [--work DIR] [--only video|cold|inputs] [--compare OTHER-LYRICPOSTER]")
+        print("usage: lyricposter-bench [--runs N] [--work DIR] [--only video|cold|inputs|encoders] [--compare OTHER-LYRICPOSTER]")
         exit(64)
     }
 }
@@ -37,6 +37,60 @@ setenv("LYRICPOSTER_NO_CACHE", "1", 1)
 setenv("XDG_CACHE_HOME", FileManager.default.currentDirectoryPath + "/" + workFolder + "/cache", 1)
 let fontsDir = FileManager.default.currentDirectoryPath + "/fonts"
 
+// MARK: PNG encoders
+
+/// One whole frame in each candidate encoder, in process (`--only encoders` prints just this).
+@MainActor func printEncoderTable() throws {
+
+    print("## PNG encoders on one whole 1080×1920 frame of the photographic cover (RGB, in process)")
+    let session = try PosterSession(cover: inputs.photo, lyrics: inputs.song60, options: RenderOptions())
+    let renderer = try session.makeRenderer()
+    let pixels = try renderer.draw(session.scenes.scene(at: Timestamp(milliseconds: 90_000))) { canvas, _ throws(PosterError) in
+        do { return try canvas.pixels(opaque: true) } catch { throw PosterError(path: "bench", reason: "\(error)") }
+    }
+    let candidates: [PNG.Method] = [
+        .libpng(level: 6, strategy: .standard, filter: .adaptive),
+        .libpng(level: 1, strategy: .standard, filter: .adaptive),
+        .libpng(level: 1, strategy: .standard, filter: .up),
+        .libpng(level: 1, strategy: .rle, filter: .up),
+        .libpng(level: 1, strategy: .rle, filter: .sub),
+        .libpng(level: 1, strategy: .huffman, filter: .up),
+        .libpng(level: 9, strategy: .standard, filter: .adaptive),
+        .libdeflate(level: 1, up: true),
+        .libdeflate(level: 1, up: false),
+        .libdeflate(level: 3, up: true),
+        .libdeflate(level: 4, up: true),
+        .libdeflate(level: 6, up: true),
+        .libdeflate(level: 9, up: true),
+        .libdeflate(level: 10, up: true),
+        .isal(level: 0),
+        .isal(level: 1),
+        .isal(level: 2),
+        .isal(level: 3),
+        .isalOwnTables,
+    ]
+    var reference = 0.0
+    print("| encoder | ms | KB | size vs libpng default |")
+    print("|---|---|---|---|")
+    for method in candidates {
+        var times: [Double] = []
+        var size = 0
+        for _ in 0..<max(3, runs) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            size = try PNG.encode(pixels, method: method).count
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        if reference == 0 { reference = Double(size) }
+        let marks = PNG.Compression.allCases.filter { $0.method == method }.map { " (`\($0.rawValue)`)" }.joined()
+        print("| \(method)\(marks) | \(f(median(times), 1)) | \(f(Double(size) / 1024, 0)) | \(f(Double(size) / reference))× |")
+    }
+    print("")
+}
+
+if only == "encoders" {
+    try printEncoderTable()
+    exit(0)
+}
 if only == "inputs" {
     print("inputs in \(workFolder)/inputs")
     exit(0)
@@ -225,51 +279,7 @@ print("|---|---|---|---|---|---|")
 print("| 600 | \(cores) | \(f(long.wall)) | \(f(600 / long.wall, 1)) | \(f(long.peakRSSMB, 0)) | \(f(longKB / 1024, 0)) |")
 print("")
 
-// MARK: PNG encoders
-
-print("## PNG encoders on one whole 1080×1920 frame of the photographic cover (RGB, in process)")
-let session = try PosterSession(cover: inputs.photo, lyrics: inputs.song60, options: RenderOptions())
-let renderer = try session.makeRenderer()
-let pixels = try renderer.draw(session.scenes.scene(at: Timestamp(milliseconds: 90_000))) { canvas, _ throws(PosterError) in
-    do { return try canvas.pixels(opaque: true) } catch { throw PosterError(path: "bench", reason: "\(error)") }
-}
-let candidates: [PNG.Method] = [
-    .libpng(level: 6, strategy: .standard, filter: .adaptive),
-    .libpng(level: 1, strategy: .standard, filter: .adaptive),
-    .libpng(level: 1, strategy: .standard, filter: .up),
-    .libpng(level: 1, strategy: .rle, filter: .up),
-    .libpng(level: 1, strategy: .rle, filter: .sub),
-    .libpng(level: 1, strategy: .huffman, filter: .up),
-    .libpng(level: 9, strategy: .standard, filter: .adaptive),
-    .libdeflate(level: 1, up: true),
-    .libdeflate(level: 1, up: false),
-    .libdeflate(level: 3, up: true),
-    .libdeflate(level: 4, up: true),
-    .libdeflate(level: 6, up: true),
-    .libdeflate(level: 9, up: true),
-    .libdeflate(level: 10, up: true),
-    .isal(level: 0),
-    .isal(level: 1),
-    .isal(level: 2),
-    .isal(level: 3),
-    .isalOwnTables,
-]
-var reference = 0.0
-print("| encoder | ms | KB | size vs libpng default |")
-print("|---|---|---|---|")
-for method in candidates {
-    var times: [Double] = []
-    var size = 0
-    for _ in 0..<max(3, runs) {
-        let start = DispatchTime.now().uptimeNanoseconds
-        size = try PNG.encode(pixels, method: method).count
-        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-    }
-    if reference == 0 { reference = Double(size) }
-    let marks = PNG.Compression.allCases.filter { $0.method == method }.map { " (`\($0.rawValue)`)" }.joined()
-    print("| \(method)\(marks) | \(f(median(times), 1)) | \(f(Double(size) / 1024, 0)) | \(f(Double(size) / reference))× |")
-}
-print("")
+try printEncoderTable()
 
 // MARK: compression settings
 
