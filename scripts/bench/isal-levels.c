@@ -1,19 +1,24 @@
 // The ISA-L choices behind PNG.RowsEncoder, measured on real frames: each frame is Up-filtered
 // and cut into 32-row segments as the encoder does (its own lp_png_filter_up_rows), then
-// compressed in several ways, the first being the encoder's own lp_deflate_segment.
+// compressed in several ways, through the encoder's own lp_deflate_segment where it has them.
 //
 //   cc -O2 -ISources/CPNGShim/include scripts/bench/isal-levels.c Sources/CPNGShim/lp_segments.c
-//      -o .build/bench/isal-levels -lisal -ldeflate -lz -lpng     (one command line)
+//      -o .build/bench/isal-levels -lisal -ldeflate -lz -lpng -lpthread   (one command line)
 //   .build/bench/isal-levels frame.png...            size and time of each way
 //   .build/bench/isal-levels --digest 1 frame.png... one digest of every segment at level 1
+//   .build/bench/isal-levels --stack --digest 1 frame.png...
+//                                                    the same with the stream on this stack
 //   .build/bench/isal-levels --stream-at 7ffd987812a0 --digest 1 frame.png...
 //                                                    the same with the stream at that address
 //
-// The digest is for counting, over many processes, how many different outputs one input gets:
+// Levels 1-3 go through the encoder's lp_deflate_segment (its streams placed at addresses of hash
+// bucket 0) unless --stack or --stream-at is given. The digest is for counting, over many
+// processes, how many different outputs one input gets:
 //   for i in $(seq 2000); do .build/bench/isal-levels --digest 1 a.png b.png; done | sort | uniq -c
-// Level 0 with each segment's own tables (what LyricPoster uses) gives one digest; levels 1 and 2
-// give a second one in a few hundred to a few thousand processes (see lp_segments.c). Prefix the
-// command with `setarch -R` to run without address randomisation.
+// The encoder's level 1 (what LyricPoster uses) and level 0 with each segment's own tables give
+// one digest; levels 1 and 2 with --stack give a second one in a few hundred to a few thousand
+// processes (see lp_segments.c). Prefix the command with `setarch -R` to run without address
+// randomisation.
 //
 // Why level 1 differs: ISA-L's level-1 body (igzip_icf_body_h1_gr_bt.asm, `.write_first_byte`,
 // still so in its master branch in 2026-11) hashes `rcx >> 16` for the third input byte, but on
@@ -34,8 +39,10 @@
 
 enum { SEGMENT_ROWS = 32, OWN_TABLES = -1 };
 
-// Where the stream lives: on the stack unless --stream-at gave an address.
+// Where the stream of levels 1-3 lives: the encoder's (lp_deflate_segment: at an address of hash
+// bucket 0) unless --stack (this program's stack) or --stream-at (that address) says otherwise.
 static struct isal_zstream *placed_stream;
+static int on_stack;
 
 static double now(void) {
     struct timespec t;
@@ -45,10 +52,11 @@ static double now(void) {
 
 // `sampled_rows` > 0: the tables are made from the histogram of the segment's first rows only
 // (every symbol is then given a count of at least one, so rows outside the sample still encode).
-// Level 0 with the segment's whole histogram is the encoder's own call (its stream on its stack:
-// level 0 does not depend on where the stream is).
+// Level 0 with the segment's whole histogram, and levels 1-3 unless the stream is to be on this
+// stack or at a given address, are the encoder's own calls.
 static size_t compress(uint8_t *in, size_t length, size_t row_bytes, int level, size_t sampled_rows, uint8_t *out, size_t capacity) {
-    if (level == OWN_TABLES && sampled_rows == 0) return lp_deflate_segment(in, length, LP_DEFLATE_OWN_TABLES, out, capacity);
+    if (sampled_rows == 0 && (level == OWN_TABLES || (level > 0 && placed_stream == NULL && !on_stack)))
+        return lp_deflate_segment(in, length, level, out, capacity);
     static const uint32_t level_sizes[4] = {0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT, ISAL_DEF_LVL3_DEFAULT};
     struct isal_hufftables *tables = NULL;
     uint8_t *level_buf = NULL;
@@ -109,7 +117,8 @@ static uint8_t *filtered_frame(const char *path, size_t *row_bytes, size_t *heig
 
 int main(int argc, char **argv) {
     int digest_level = -2, first = 1;
-    if (argc > 2 && strcmp(argv[1], "--stream-at") == 0) {
+    if (argc > 1 && strcmp(argv[1], "--stack") == 0) on_stack = 1, first = 2;
+    else if (argc > 2 && strcmp(argv[1], "--stream-at") == 0) {
         uintptr_t address = (uintptr_t)strtoull(argv[2], NULL, 16);
         uintptr_t page = address & ~(uintptr_t)4095;
         size_t size = (address - page + sizeof(struct isal_zstream) + 4095) & ~(size_t)4095;
@@ -131,15 +140,15 @@ int main(int argc, char **argv) {
         digest_level = (int)level, first += 2;
     }
     if (first >= argc) {
-        fprintf(stderr, "usage: %s [--stream-at HEX] [--digest LEVEL] frame.png...\n", argv[0]);
+        fprintf(stderr, "usage: %s [--stack | --stream-at HEX] [--digest LEVEL] frame.png...\n", argv[0]);
         return 2;
     }
     struct { const char *name; int level; size_t sampled; } ways[] = {
-        {"level 0, own tables (LyricPoster)", OWN_TABLES, 0},
+        {"level 0, own tables (up to renderer 12)", OWN_TABLES, 0},
         {"level 0, tables from the first 16 rows", OWN_TABLES, 16},
         {"level 0, tables from the first 8 rows", OWN_TABLES, 8},
         {"level 0, ISA-L's default tables", 0, 0},
-        {"level 1", 1, 0},
+        {"level 1 (LyricPoster)", 1, 0},
         {"level 2", 2, 0},
     };
     size_t way_count = digest_level == -2 ? sizeof ways / sizeof ways[0] : 1;

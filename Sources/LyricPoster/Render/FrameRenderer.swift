@@ -105,7 +105,7 @@ final class FrameBases: Sendable {
 public final class FrameRenderer {
     /// Bumped whenever the same inputs would render different pixels or bytes, so resumed batches
     /// re-render.
-    public static let version = 12
+    public static let version = 13
 
     private let renderer: Renderer
     private let options: RenderOptions

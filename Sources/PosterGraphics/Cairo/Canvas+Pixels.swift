@@ -114,8 +114,8 @@ extension Canvas {
     }
 
     /// The canvas as an opaque RGB PNG, the bytes of `PNG.encode(pixels(opaque: true), method:
-    /// .isalOwnTables)`, converted chunk by chunk by the threads that compress them (no whole RGB
-    /// copy first).
+    /// PNG.Compression.fast.method)`, converted chunk by chunk by the threads that compress them
+    /// (no whole RGB copy first).
     /// `reusing`: segments made ahead from the picture the canvas was drawn over.
     public func opaquePNG(reusing ahead: PNG.SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
         try finish()

@@ -24,12 +24,14 @@ extension PNG {
         /// The minimal writer around libdeflate at `level` (1–12), Up filter or none.
         case libdeflate(level: Int32, up: Bool)
         /// ISA-L at `level` (0–3), Up filter, the IDAT made of one segment per 32 rows exactly as
-        /// `RowsEncoder` writes it (here all compressed afresh). Levels 1–3 are not deterministic
-        /// on every machine (see `isalOwnTables`); the benchmark still compares them.
+        /// `RowsEncoder` writes it (here all compressed afresh); level 1 is what it writes
+        /// (`fast`). On x86-64, ISA-L's levels 1 and 2 hash the address of their stream into the
+        /// output (lp_segments.c), so their streams are placed at addresses that all hash alike:
+        /// the same rows give the same bytes in every process.
         case isal(level: Int32)
         /// As `isal`, at level 0 with each segment's Huffman tables made from its own histogram:
-        /// what `RowsEncoder` writes (`fast`). Deterministic, unlike ISA-L's levels 1–3, which on
-        /// this project's machine compress the same rows to other bytes in about 1 process in 100.
+        /// what `RowsEncoder` wrote before renderer version 13, before the address hash was found
+        /// and worked around. The benchmark still compares it.
         case isalOwnTables
 
         public enum Strategy: String, Hashable, Sendable, CaseIterable { case standard = "default", rle, filtered, huffman }
@@ -51,10 +53,11 @@ extension PNG {
 
     /// How hard the encoder works (`--png-compression`). Chosen by measurement with
     /// `lyricposter-bench` (README, Performance) on 1080×1920 frames of a photographic cover:
-    /// - `fast`: ISA-L level 0 with each 32-row segment's own Huffman tables, Up filter. A song's
-    ///   frames go through `RowsEncoder`, so rows equal to the song's base picture reuse segments
-    ///   compressed once per song; a whole photographic frame takes about 10 ms on one core
-    ///   (libdeflate level 3: 30 ms), shared between cores when it is compressed whole.
+    /// - `fast`: ISA-L level 1, 32-row segments, Up filter. A song's frames go through
+    ///   `RowsEncoder`, so rows equal to the song's base picture reuse segments compressed once
+    ///   per song; a whole photographic frame takes about 6 ms on one core (level 0 with each
+    ///   segment's own tables: 10 ms; libdeflate level 3: 30 ms), shared between cores when it is
+    ///   compressed whole.
     /// - `balanced`: libdeflate level 6, Up filter, whole frames (≈ 0.95× `fast`'s old libdeflate
     ///   level 3 size, 50 ms a frame).
     /// - `small`: libpng level 9, adaptive filters (slowest, smallest).
@@ -63,7 +66,7 @@ extension PNG {
 
         public var method: Method {
             switch self {
-            case .fast: return .isalOwnTables
+            case .fast: return .isal(level: RowsEncoder.level)
             case .balanced: return .libdeflate(level: 6, up: true)
             case .small: return .libpng(level: 9, strategy: .standard, filter: .adaptive)
             }
@@ -85,7 +88,7 @@ extension PNG {
         precondition(rows.count == width * height * channels)
         let segments: Int32? = switch method {
         case .isal(let level): level
-        case .isalOwnTables: RowsEncoder.level
+        case .isalOwnTables: LP_DEFLATE_OWN_TABLES
         default: nil
         }
         if let level = segments {
