@@ -74,7 +74,7 @@ void lp_png_filter_up_rows(const uint8_t *rows, size_t row_bytes, uint32_t y0, u
 size_t lp_deflate_segment_bound(size_t length);
 
 /// `lp_deflate_segment`'s level for ISA-L level 0 with Huffman tables made from the segment's own
-/// histogram (two passes; the encoder's choice up to renderer version 12).
+/// histogram (two passes; the encoder's choice before renderer version 13).
 #define LP_DEFLATE_OWN_TABLES (-1)
 
 /// Compresses `in` with ISA-L at `level` (0-3, or LP_DEFLATE_OWN_TABLES) as raw deflate blocks
