@@ -118,10 +118,10 @@ typedef struct {
     size_t mapped;  // bytes mapped at `stream` (0: allocated with malloc, the level buffer inside)
 } placed_stream;
 
-enum { LEVEL_BUF_SIZE = ISAL_DEF_LVL3_DEFAULT > ISAL_DEF_LVL2_DEFAULT
-           ? (ISAL_DEF_LVL3_DEFAULT > ISAL_DEF_LVL1_DEFAULT ? ISAL_DEF_LVL3_DEFAULT : ISAL_DEF_LVL1_DEFAULT)
-           : (ISAL_DEF_LVL2_DEFAULT > ISAL_DEF_LVL1_DEFAULT ? ISAL_DEF_LVL2_DEFAULT : ISAL_DEF_LVL1_DEFAULT),
-       POOL_SIZE = 64 };
+// Level 3's buffer is the largest, so one buffer of its size serves every level.
+enum { LEVEL_BUF_SIZE = ISAL_DEF_LVL3_DEFAULT, POOL_SIZE = 64, BUCKET_MASK = 0xFFFF };
+_Static_assert(ISAL_DEF_LVL3_DEFAULT >= ISAL_DEF_LVL2_DEFAULT && ISAL_DEF_LVL3_DEFAULT >= ISAL_DEF_LVL1_DEFAULT,
+               "one level buffer serves every level");
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static placed_stream pool[POOL_SIZE];
@@ -145,8 +145,9 @@ static placed_stream new_stream(void) {
     size_t size = stream_bytes() + LEVEL_BUF_SIZE;
 #if defined(__x86_64__)
     // Without SSE 4.2, ISA-L runs its C body, which hashes its input only.
-    for (int tries = 0; __builtin_cpu_supports("sse4.2") && tries < 4096 && next_slot > lowest_slot; next_slot--) {
-        if ((slot_hash(next_slot) & 0xFFFF) != 0) continue;
+    int placeable = __builtin_cpu_supports("sse4.2");
+    for (int tries = 0; placeable && tries < 4096 && next_slot > lowest_slot; next_slot--) {
+        if ((slot_hash(next_slot) & BUCKET_MASK) != 0) continue;
         tries++;
         void *address = (void *)(uintptr_t)(next_slot << 16);
         void *mapped = mmap(address, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
@@ -193,7 +194,7 @@ int lp_deflate_stream_buckets(uint32_t *buckets, int count) {
     for (; made < count; made++) {
         taken[made] = take_stream();
         if (taken[made].stream == NULL) break;
-        buckets[made] = slot_hash((uint64_t)(uintptr_t)taken[made].stream >> 16) & 0xFFFF;
+        buckets[made] = slot_hash((uint64_t)(uintptr_t)taken[made].stream >> 16) & BUCKET_MASK;
     }
     for (int i = 0; i < made; i++) give_back(taken[i]);
     return made == count ? 1 : -1;

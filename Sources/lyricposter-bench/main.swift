@@ -41,7 +41,6 @@ let fontsDir = FileManager.default.currentDirectoryPath + "/fonts"
 
 /// One whole frame in each candidate encoder, in process (`--only encoders` prints just this).
 @MainActor func printEncoderTable() throws {
-
     print("## PNG encoders on one whole 1080×1920 frame of the photographic cover (RGB, in process)")
     let session = try PosterSession(cover: inputs.photo, lyrics: inputs.song60, options: RenderOptions())
     let renderer = try session.makeRenderer()
