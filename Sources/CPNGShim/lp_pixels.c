@@ -4,8 +4,12 @@
 #include "lp_png.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #pragma STDC FP_CONTRACT OFF
 
@@ -93,62 +97,114 @@ void lp_box_blur(uint8_t *p, int width, int height, size_t stride, int radius, i
     free(mean);
 }
 
-// The brightest (or darkest) luminance among the pixels: luminance is a sum of per-channel
-// terms that never decrease with the channel's value, so the extreme is reached at a pixel that
-// no other pixel beats in all three channels. Collect, per (red, green), the highest (lowest)
-// blue; keep the pairs not dominated by any pair with higher (lower) red and green; evaluate those.
-static double extreme(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1,
-                      const double *red, const double *green, const double *blue, int brightest) {
-    // A small area is cheaper read pixel by pixel than through the two tables of 65 536 cells
-    // below; the same value, since the luminance never decreases with a channel's value (the
-    // extreme over all pixels is the extreme over the undominated ones), computed the same way.
-    if ((long)(x1 - x0) * (long)(y1 - y0) <= 131072) {
-        double result = brightest ? -1 : 2;
-        for (int y = y0; y < y1; y++) {
-            const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
-            for (int x = x0; x < x1; x++) {
-                uint32_t v = row[x];
-                double l = 0.2126 * red[(v >> 16) & 0xff] + 0.7152 * green[(v >> 8) & 0xff] + 0.0722 * blue[v & 0xff];
-                if (brightest ? l > result : l < result) result = l;
-            }
-        }
-        return result;
-    }
-    int16_t *best = malloc(sizeof(int16_t) * 256 * 256);
-    int16_t *beyond = malloc(sizeof(int16_t) * 257 * 257);
-    if (best == NULL || beyond == NULL) {
-        free(best);
-        free(beyond);
-        return -1;
-    }
-    // Work on flipped values for the darkest, so that "higher is better" everywhere.
-    const uint32_t flip = brightest ? 0 : 0xffffff;
-    for (int i = 0; i < 256 * 256; i++) best[i] = -1;
+static inline double luminance_of(uint32_t v, const double *red, const double *green, const double *blue) {
+    return 0.2126 * red[(v >> 16) & 0xff] + 0.7152 * green[(v >> 8) & 0xff] + 0.0722 * blue[v & 0xff];
+}
+
+// Every pixel's luminance, the obvious way: the reference for tables that are not monotone.
+static double extreme_every_pixel(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1,
+                                  const double *red, const double *green, const double *blue, int brightest) {
+    double result = brightest ? -1 : 2;
     for (int y = y0; y < y1; y++) {
         const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
         for (int x = x0; x < x1; x++) {
-            uint32_t v = row[x] ^ flip;
-            int index = (int)((v >> 8) & 0xffff), b = (int)(v & 0xff);
-            if (b > best[index]) best[index] = (int16_t)b;
-        }
-    }
-    // beyond[r][g]: the best blue at red >= r and green >= g (row and column 256: none).
-    for (int i = 0; i < 257 * 257; i++) beyond[i] = -1;
-    double result = brightest ? -1 : 2;
-    for (int r = 255; r >= 0; r--) {
-        for (int g = 255; g >= 0; g--) {
-            int b = best[r * 256 + g];
-            int right = beyond[(r + 1) * 257 + g], below = beyond[r * 257 + g + 1];
-            int others = right > below ? right : below;
-            beyond[r * 257 + g] = (int16_t)(b > others ? b : others);
-            if (b < 0 || b <= others) continue;
-            int rr = brightest ? r : 255 - r, gg = brightest ? g : 255 - g, bb = brightest ? b : 255 - b;
-            double l = 0.2126 * red[rr] + 0.7152 * green[gg] + 0.0722 * blue[bb];
+            double l = luminance_of(row[x], red, green, blue);
             if (brightest ? l > result : l < result) result = l;
         }
     }
-    free(best);
-    free(beyond);
+    return result;
+}
+
+static int never_decreases(const double *table) {
+    for (int i = 1; i < 256; i++) {
+        if (!(table[i - 1] <= table[i])) return 0;  // also false for NaN
+    }
+    return 1;
+}
+
+// The bounds of `n` pixels of a row: the highest and the lowest value of each byte over them,
+// packed as a pixel.
+static inline void span_bounds(const uint32_t *pixels, int n, uint32_t *high, uint32_t *low) {
+    int i = 0;
+    uint32_t h[3] = {0, 0, 0}, l[3] = {255, 255, 255};
+#if defined(__SSE2__)
+    if (n >= 4) {
+        __m128i hi = _mm_setzero_si128(), lo = _mm_set1_epi8((char)0xff);
+        for (; i + 4 <= n; i += 4) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(pixels + i));
+            hi = _mm_max_epu8(hi, v);
+            lo = _mm_min_epu8(lo, v);
+        }
+        hi = _mm_max_epu8(hi, _mm_shuffle_epi32(hi, _MM_SHUFFLE(1, 0, 3, 2)));
+        lo = _mm_min_epu8(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(1, 0, 3, 2)));
+        hi = _mm_max_epu8(hi, _mm_shuffle_epi32(hi, _MM_SHUFFLE(2, 3, 0, 1)));
+        lo = _mm_min_epu8(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(2, 3, 0, 1)));
+        uint32_t vh = (uint32_t)_mm_cvtsi128_si32(hi), vl = (uint32_t)_mm_cvtsi128_si32(lo);
+        for (int c = 0; c < 3; c++) {
+            h[c] = (vh >> (8 * c)) & 0xff;
+            l[c] = (vl >> (8 * c)) & 0xff;
+        }
+    }
+#endif
+    for (; i < n; i++) {
+        for (int c = 0; c < 3; c++) {
+            uint32_t v = (pixels[i] >> (8 * c)) & 0xff;
+            if (v > h[c]) h[c] = v;
+            if (v < l[c]) l[c] = v;
+        }
+    }
+    *high = h[0] | h[1] << 8 | h[2] << 16;
+    *low = l[0] | l[1] << 8 | l[2] << 16;
+}
+
+// The brightest (or darkest) luminance among the pixels, the same value as every pixel's
+// (`extreme_every_pixel`) without reading most of them closely. Luminance is a sum of per-channel
+// terms that never decrease with the channel's value (checked; otherwise every pixel is read), and
+// floating-point products and sums keep that order, so no pixel of a run of pixels is brighter than
+// the luminance of its bytes' highest values, nor darker than that of their lowest. A first pass
+// finds, cheaply, a value the extreme reaches at least: the best of the runs' sure values (their
+// bytes' lowest for the brightest). The second skips every run whose bound falls short of it or
+// of the best pixel found so far, first by LONG pixels, then by SHORT, and reads the rest pixel by
+// pixel.
+#define LONG 64
+#define SHORT 16
+static double extreme(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1,
+                      const double *red, const double *green, const double *blue, int brightest) {
+    if (!never_decreases(red) || !never_decreases(green) || !never_decreases(blue)) {
+        return extreme_every_pixel(data, stride, x0, x1, y0, y1, red, green, blue, brightest);
+    }
+    double sure = brightest ? -INFINITY : INFINITY;
+    for (int y = y0; y < y1; y++) {
+        const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
+        for (int x = x0; x < x1; x += LONG) {
+            int n = x1 - x < LONG ? x1 - x : LONG;
+            uint32_t high, low;
+            span_bounds(row + x, n, &high, &low);
+            double l = luminance_of(brightest ? low : high, red, green, blue);
+            if (brightest ? l > sure : l < sure) sure = l;
+        }
+    }
+    double result = brightest ? -1 : 2;
+#define SKIP(bound) (brightest ? ((bound) < sure || (bound) <= result) : ((bound) > sure || (bound) >= result))
+    for (int y = y0; y < y1; y++) {
+        const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
+        for (int x = x0; x < x1; x += LONG) {
+            int n = x1 - x < LONG ? x1 - x : LONG;
+            uint32_t high, low;
+            span_bounds(row + x, n, &high, &low);
+            if (SKIP(luminance_of(brightest ? high : low, red, green, blue))) continue;
+            for (int s = x; s < x + n; s += SHORT) {
+                int m = x + n - s < SHORT ? x + n - s : SHORT;
+                span_bounds(row + s, m, &high, &low);
+                if (SKIP(luminance_of(brightest ? high : low, red, green, blue))) continue;
+                for (int i = s; i < s + m; i++) {
+                    double l = luminance_of(row[i], red, green, blue);
+                    if (brightest ? l > result : l < result) result = l;
+                }
+            }
+        }
+    }
+#undef SKIP
     return result;
 }
 

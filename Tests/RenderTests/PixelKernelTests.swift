@@ -12,8 +12,8 @@ extension SplitMix64 {
 /// The C pixel loops (CPNGShim's lp_pixels.c) against plain Swift written the obvious way: the box
 /// blur against a window's mean taken whole at every pixel, and the brightest and darkest pixel of
 /// an area against every pixel's luminance, on seeded random pixels. Both loops take shortcuts
-/// (a table of quotients; a search over undominated colours for large areas, pixel by pixel for
-/// small ones) that must not change a single value.
+/// (a table of quotients; runs of pixels skipped by their bytes' highest and lowest values) that
+/// must not change a single value.
 final class PixelKernelTests: XCTestCase {
     /// Pixels with runs of full values (where a window's sum reaches its largest) between random ones.
     func randomPixels(_ count: Int, _ random: inout SplitMix64) -> [UInt8] {
@@ -80,7 +80,7 @@ final class PixelKernelTests: XCTestCase {
 
     func testBrightestAndDarkestPixelsAreThoseOfEveryPixel() throws {
         var random = SplitMix64(seed: 91)
-        // Large enough for areas on both sides of the C loop's switch (131 072 pixels).
+        // Small boxes (a line of text) and areas larger than a frame's text.
         let width = 640, height = 400
         let canvas = try Canvas(width: width, height: height)
         let linear = (0..<256).map { Color.linear(Double($0) / 255) }
@@ -111,6 +111,76 @@ final class PixelKernelTests: XCTestCase {
             let rect = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
             XCTAssertEqual(canvas.luminance(in: rect, quantile: 1), bucketed(brightest), "brightest in \(rect)")
             XCTAssertEqual(canvas.luminance(in: rect, quantile: 0), bucketed(darkest), "darkest in \(rect)")
+        }
+    }
+
+    /// The brightest and darkest pixel found by skipping runs of pixels (by their bytes' highest
+    /// and lowest values) against every pixel's luminance, on pictures where runs are skipped:
+    /// smooth gradients like a blurred backdrop, a flat area with a single odd pixel (at a run's
+    /// first, middle and last place, and past the last whole run), ties, widths that are not a
+    /// multiple of a run; with the plain tables, with an overlay's, and with tables that do not
+    /// always increase (where every pixel is read).
+    func testBrightestAndDarkestFoundBySkippingRunsAreEveryPixels() {
+        var random = SplitMix64(seed: 1207)
+        let width = 301, height = 40, stride = width * 4 + 12
+        let plain = (0..<256).map { Color.linear(Double($0) / 255) }
+        let overlaid = (0..<256).map { Color.linear(((Double($0) * 0.6 + 0.3 * 255 * 0.4).rounded()) / 255) }
+        let bumpy = (0..<256).map { Color.linear(Double($0 ^ 0x15) / 255) }
+        func reference(_ p: [UInt8], _ r: [Double], _ g: [Double], _ b: [Double], _ x0: Int, _ x1: Int, _ y0: Int, _ y1: Int)
+            -> (Double, Double) {
+            var hi = -1.0, lo = 2.0
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let i = y * stride + x * 4
+                    let l = 0.2126 * r[Int(p[i + 2])] + 0.7152 * g[Int(p[i + 1])] + 0.0722 * b[Int(p[i])]
+                    hi = max(hi, l)
+                    lo = min(lo, l)
+                }
+            }
+            func bucketed(_ l: Double) -> Double { min(1024, (l * 1024).rounded(.up)) / 1024 }
+            return (bucketed(hi), bucketed(lo))
+        }
+        for trial in 0..<60 {
+            var p = [UInt8](repeating: 0, count: stride * height)
+            let odd = (x: [0, 7, 15, 16, 63, 64, 300][trial % 7], y: random.below(height))
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = y * stride + x * 4
+                    switch trial % 3 {
+                    case 0:  // a gradient with a little noise
+                        p[i + 2] = UInt8((x * 200 / width + y) % 256)
+                        p[i + 1] = UInt8((80 + y * 3 + random.below(3)) % 256)
+                        p[i] = UInt8((x / 3 + random.below(2)) % 256)
+                    case 1:  // flat, one odd pixel
+                        p[i + 2] = 120; p[i + 1] = 121; p[i] = 122
+                        if x == odd.x && y == odd.y {
+                            p[i + 2] = UInt8(random.below(256)); p[i + 1] = UInt8(random.below(256)); p[i] = UInt8(random.below(256))
+                        }
+                    default:  // two colours that tie
+                        let a = (x + y) % 2 == 0
+                        p[i + 2] = a ? 200 : 10; p[i + 1] = a ? 30 : 30; p[i] = a ? 5 : 240
+                    }
+                    p[i + 3] = 255
+                }
+            }
+            let x0 = trial < 30 ? 0 : random.below(width - 1), y0 = trial < 30 ? 0 : random.below(height - 1)
+            let x1 = trial < 30 ? width : x0 + 1 + random.below(width - x0), y1 = trial < 30 ? height : y0 + 1 + random.below(height - y0)
+            for (r, g, b) in [(plain, plain, plain), (overlaid, plain, overlaid), (bumpy, plain, bumpy)] {
+                let expected = reference(p, r, g, b, x0, x1, y0, y1)
+                let found = p.withUnsafeBufferPointer { data in
+                    r.withUnsafeBufferPointer { r in
+                        g.withUnsafeBufferPointer { g in
+                            b.withUnsafeBufferPointer { b in
+                                [1.0, 0.0].map {
+                                    lp_luminance_quantile(data.baseAddress, stride, Int32(x0), Int32(x1), Int32(y0), Int32(y1),
+                                                          r.baseAddress, g.baseAddress, b.baseAddress, $0)
+                                }
+                            }
+                        }
+                    }
+                }
+                XCTAssertEqual(found, [expected.0, expected.1], "trial \(trial): [\(x0), \(x1)) × [\(y0), \(y1))")
+            }
         }
     }
 
