@@ -49,20 +49,27 @@ public struct Bitmap: Sendable, Equatable {
     public func tinted(_ color: Color) -> Bitmap {
         func byte(_ v: Double) -> UInt32 { UInt32((min(1, max(0, v)) * 255).rounded()) }
         let alpha = byte(color.alpha), red = byte(color.red), green = byte(color.green), blue = byte(color.blue)
-        var out = Bitmap(width: width, height: height)
-        out.pixels.withUnsafeMutableBytes { dst in
-            pixels.withUnsafeBytes { src in
-                for y in 0..<height {
-                    for x in 0..<width {
-                        let m = UInt32(src[y * stride + 4 * x + 3])
-                        let a = (m * alpha + 127) / 255
-                        let v = a << 24 | ((red * a + 127) / 255) << 16 | ((green * a + 127) / 255) << 8 | (blue * a + 127) / 255
-                        dst.storeBytes(of: v, toByteOffset: y * out.stride + 4 * x, as: UInt32.self)
+        // A pixel depends only on the mask's alpha there: one table of the 256 it can be.
+        var table = [UInt32](repeating: 0, count: 256)
+        for m in 0..<256 {
+            let a = (UInt32(m) * alpha + 127) / 255
+            table[m] = a << 24 | ((red * a + 127) / 255) << 16 | ((green * a + 127) / 255) << 8 | (blue * a + 127) / 255
+        }
+        let outStride = width * 4
+        let pixels = LargeBuffers.bytes(outStride * height) { dst in
+            self.pixels.withUnsafeBufferPointer { src in
+                table.withUnsafeBufferPointer { table in
+                    let out = UnsafeMutableRawPointer(dst)
+                    for y in 0..<height {
+                        let from = src.baseAddress! + y * stride + 3, to = out + y * outStride
+                        for x in 0..<width {
+                            to.storeBytes(of: table[Int(from[4 * x])], toByteOffset: 4 * x, as: UInt32.self)
+                        }
                     }
                 }
             }
         }
-        return out
+        return Bitmap(width: width, height: height, stride: outStride, pixels: pixels)
     }
 
     /// The pixel at (x, y) as straight (un-premultiplied) 8-bit RGBA.

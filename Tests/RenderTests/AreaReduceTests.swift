@@ -172,6 +172,37 @@ final class AreaReduceTests: XCTestCase {
         let white = mask.tinted(Color(red: 1, green: 1, blue: 1, alpha: 1))
         XCTAssertEqual(Array(white.pixels[4..<8]), [100, 100, 100, 100])
     }
+
+    /// Every mask value, in a bitmap whose rows are wider than its pixels, in several colours,
+    /// against each pixel's bytes worked out one by one (premultiplied, rounded to nearest).
+    func testEveryMaskValueTintedAsEachPixelsBytes() {
+        let width = 37, height = 7, stride = width * 4 + 8
+        var random = SplitMix64(seed: 4)
+        var bytes = [UInt8](repeating: 0x5A, count: stride * height)
+        for y in 0..<height {
+            for x in 0..<width { bytes[y * stride + 4 * x + 3] = UInt8((y * width + x) % 256) }
+        }
+        bytes[3 * stride + 4 * 5 + 3] = 255
+        let mask = Bitmap(width: width, height: height, stride: stride, pixels: bytes)
+        let colors = [Color(red: 0, green: 0, blue: 0, alpha: 0.5), Color(red: 1, green: 1, blue: 1, alpha: 1)]
+            + (0..<6).map { _ in
+                Color(red: Double(random.next() % 1001) / 1000, green: Double(random.next() % 1001) / 1000,
+                      blue: Double(random.next() % 1001) / 1000, alpha: Double(random.next() % 1001) / 1000)
+            }
+        for color in colors {
+            let out = mask.tinted(color)
+            XCTAssertEqual(out.stride, width * 4)
+            func byte(_ v: Double) -> Int { Int((min(1, max(0, v)) * 255).rounded()) }
+            for y in 0..<height {
+                for x in 0..<width {
+                    let a = (Int(bytes[y * stride + 4 * x + 3]) * byte(color.alpha) + 127) / 255
+                    let expected = [color.blue, color.green, color.red].map { UInt8((byte($0) * a + 127) / 255) } + [UInt8(a)]
+                    let p = y * out.stride + 4 * x
+                    XCTAssertEqual(Array(out.pixels[p..<p + 4]), expected, "\(color) at \(x), \(y)")
+                }
+            }
+        }
+    }
 }
 
 private func XCTAssertEqual(_ a: [Int], _ b: [Int], accuracy: Int, file: StaticString = #filePath, line: UInt = #line) {
