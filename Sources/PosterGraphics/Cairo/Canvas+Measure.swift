@@ -18,6 +18,9 @@ extension Canvas {
         return value
     }
 
+    /// Each 8-bit value in linear light: `table` below without an overlay.
+    static let plainLinear: [Double] = (0..<256).map { Color.linear(Double($0) / 255) }
+
     func measureLuminance(in rect: Rect, quantile: Double, overlay: Color?) -> Double {
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return 0 }
@@ -33,7 +36,10 @@ extension Canvas {
                 return Color.linear(blended)
             }
         }
-        let red = table(overlay?.red ?? 0), green = table(overlay?.green ?? 0), blue = table(overlay?.blue ?? 0)
+        // Without an overlay every channel's table is the plain one (the same values), made once.
+        let red = overlay == nil ? Self.plainLinear : table(overlay?.red ?? 0)
+        let green = overlay == nil ? Self.plainLinear : table(overlay?.green ?? 0)
+        let blue = overlay == nil ? Self.plainLinear : table(overlay?.blue ?? 0)
         // Histogram of luminance in 1/1024 steps; exact enough for a contrast threshold.
         return red.withUnsafeBufferPointer { r in
             green.withUnsafeBufferPointer { g in
