@@ -112,7 +112,7 @@ final class FollowClockTests: FollowTestCase {
         let late = lateness(instants: watch.stop())
         print("follow, scripted player at 0.97× in 250 ms steps: \(summary(late))")
         XCTAssertGreaterThanOrEqual(late.count, 15)
-        for value in late { XCTAssertLessThanOrEqual(abs(value), 100, "lateness \(value) ms: \(late)") }
+        for value in late { XCTAssertLessThanOrEqual(abs(value), FollowBound.lateness, "lateness \(value) ms: \(late)") }
         let median = late.sorted()[late.count / 2]
         XCTAssertLessThanOrEqual(abs(median), 30, "median \(median) ms: \(late)")
     }
@@ -137,6 +137,6 @@ final class FollowClockTests: FollowTestCase {
         let instants = watch.stop()
         let late = lateness(instants: instants, offsetMs: 150).suffix(7)
         print("follow, silent seek noticed after \(String(format: "%.2f", noticed)) s; then (offset 150 ms): \(summary(Array(late)))")
-        for value in late { XCTAssertLessThanOrEqual(abs(value), 100, "lateness \(value) ms after the silent seek: \(late)") }
+        for value in late { XCTAssertLessThanOrEqual(abs(value), FollowBound.lateness, "lateness \(value) ms after the silent seek: \(late)") }
     }
 }

@@ -20,11 +20,7 @@ final class FollowMPVTests: FollowTestCase {
         XCTAssertEqual(lines, Array((lines.first ?? 0)...(lines.last ?? 0)), "posters skipped or repeated a line; \(record)")
         let lateness = boundaryLateness(early, rate: 2)
         XCTAssertGreaterThanOrEqual(lateness.count, 3)
-        // The plain suite holds every line change to 100 ms. Under the sanitizers the follower
-        // renders several times slower, and AddressSanitizer's run missed that bound by 3 to 90 ms
-        // in about 1 run in 4 (with either PNG encoder), so they get 250: they check memory and
-        // threads, `make test` checks time.
-        let slack: Double = Sanitizers.active ? 250 : 100
+        let slack = FollowBound.lateness
         for late in lateness { XCTAssertLessThanOrEqual(late, slack, "a line change was \(late) ms late") }
         for (a, b) in zip(early, early.dropFirst()) where b.frame == a.frame + 1 && a.frame > (early.first?.frame ?? 0) {
             // A line a second long lasts 500 ms at double speed.

@@ -16,7 +16,7 @@ final class FollowPlayerTests: FollowTestCase {
         try send(["cmd": "rate", "rate": 4])
         XCTAssertTrue(waitFor("four lines at rate 4") { $0.filter { $0.kind == "poster" && $0.wall > changedAt + 100 }.count >= 5 })
         let fast = posters.filter { $0.wall > changedAt + 100 }
-        for late in boundaryLateness(fast, rate: 4) { XCTAssertLessThanOrEqual(late, 100) }
+        for late in boundaryLateness(fast, rate: 4) { XCTAssertLessThanOrEqual(late, FollowBound.lateness) }
         for (a, b) in zip(fast, fast.dropFirst()) where b.frame == a.frame + 1 {
             XCTAssertEqual(Double(b.wall - a.wall), 250, accuracy: 60, "a line a second long lasts 250 ms at rate 4")
         }

@@ -64,7 +64,7 @@ final class FollowRealPlayersTests: CLITestCase {
         let late = json["lateness_ms"] as? [Double] ?? []
         print("follow with \(player), on its own clock: \(late.count) line changes, median \(json["median"] ?? "-") ms, p95 \(json["p95"] ?? "-") ms, worst \(json["worst"] ?? "-") ms (\(json["steps"] ?? 0) position steps, rate \(json["rate"] ?? "-"))")
         XCTAssertGreaterThanOrEqual(late.count, 8, "\(player): \(json)")
-        for value in late { XCTAssertLessThanOrEqual(abs(value), 100, "\(player): lateness \(value) ms: \(late)") }
+        for value in late { XCTAssertLessThanOrEqual(abs(value), FollowBound.lateness, "\(player): lateness \(value) ms: \(late)") }
         if let median = json["median"] as? Double { XCTAssertLessThanOrEqual(abs(median), 30, "\(player): median \(median) ms") }
     }
 
