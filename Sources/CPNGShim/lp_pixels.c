@@ -162,39 +162,43 @@ static inline void span_bounds(const uint32_t *pixels, int n, uint32_t *high, ui
 // terms that never decrease with the channel's value (checked; otherwise every pixel is read), and
 // floating-point products and sums keep that order, so no pixel of a run of pixels is brighter than
 // the luminance of its bytes' highest values, nor darker than that of their lowest. A first pass
-// finds, cheaply, a value the extreme reaches at least: the best of the runs' sure values (their
-// bytes' lowest for the brightest). The second skips every run whose bound falls short of it or
-// of the best pixel found so far, first by LONG pixels, then by SHORT, and reads the rest pixel by
-// pixel.
+// keeps every run of LONG pixels' bound and finds, cheaply, a value the extreme reaches at least:
+// the best of the runs' sure values (their bytes' lowest for the brightest). The second skips
+// every run whose bound falls short of it or of the best pixel found so far, first by LONG pixels,
+// then by SHORT, and reads the rest pixel by pixel.
 #define LONG 64
 #define SHORT 16
 static double extreme(const uint8_t *data, size_t stride, int x0, int x1, int y0, int y1,
                       const double *red, const double *green, const double *blue, int brightest) {
-    if (!never_decreases(red) || !never_decreases(green) || !never_decreases(blue)) {
+    size_t runs = (size_t)((x1 - x0 + LONG - 1) / LONG) * (size_t)(y1 - y0);
+    double *bounds = malloc(sizeof(double) * runs);
+    if (bounds == NULL || !never_decreases(red) || !never_decreases(green) || !never_decreases(blue)) {
+        free(bounds);
         return extreme_every_pixel(data, stride, x0, x1, y0, y1, red, green, blue, brightest);
     }
     double sure = brightest ? -INFINITY : INFINITY;
+    double *bound = bounds;
     for (int y = y0; y < y1; y++) {
         const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
         for (int x = x0; x < x1; x += LONG) {
-            int n = x1 - x < LONG ? x1 - x : LONG;
             uint32_t high, low;
-            span_bounds(row + x, n, &high, &low);
+            span_bounds(row + x, x1 - x < LONG ? x1 - x : LONG, &high, &low);
             double l = luminance_of(brightest ? low : high, red, green, blue);
             if (brightest ? l > sure : l < sure) sure = l;
+            *bound++ = luminance_of(brightest ? high : low, red, green, blue);
         }
     }
     double result = brightest ? -1 : 2;
-#define SKIP(bound) (brightest ? ((bound) < sure || (bound) <= result) : ((bound) > sure || (bound) >= result))
+#define SKIP(b) (brightest ? ((b) < sure || (b) <= result) : ((b) > sure || (b) >= result))
+    bound = bounds;
     for (int y = y0; y < y1; y++) {
         const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
-        for (int x = x0; x < x1; x += LONG) {
-            int n = x1 - x < LONG ? x1 - x : LONG;
-            uint32_t high, low;
-            span_bounds(row + x, n, &high, &low);
-            if (SKIP(luminance_of(brightest ? high : low, red, green, blue))) continue;
-            for (int s = x; s < x + n; s += SHORT) {
-                int m = x + n - s < SHORT ? x + n - s : SHORT;
+        for (int x = x0; x < x1; x += LONG, bound++) {
+            if (SKIP(*bound)) continue;
+            int end = x1 - x < LONG ? x1 : x + LONG;
+            for (int s = x; s < end; s += SHORT) {
+                int m = end - s < SHORT ? end - s : SHORT;
+                uint32_t high, low;
                 span_bounds(row + s, m, &high, &low);
                 if (SKIP(luminance_of(brightest ? high : low, red, green, blue))) continue;
                 for (int i = s; i < s + m; i++) {
@@ -205,6 +209,7 @@ static double extreme(const uint8_t *data, size_t stride, int x0, int x1, int y0
         }
     }
 #undef SKIP
+    free(bounds);
     return result;
 }
 
@@ -224,8 +229,7 @@ double lp_luminance_quantile(const uint8_t *data, size_t stride, int x0, int x1,
     for (int y = y0; y < y1; y++) {
         const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
         for (int x = x0; x < x1; x++) {
-            uint32_t v = row[x];
-            double l = 0.2126 * red[(v >> 16) & 0xff] + 0.7152 * green[(v >> 8) & 0xff] + 0.0722 * blue[v & 0xff];
+            double l = luminance_of(row[x], red, green, blue);
             double scaled = ceil(l * buckets);
             long bucket = (long)scaled;
             histogram[bucket < buckets ? bucket : buckets] += 1;
