@@ -61,10 +61,11 @@ trap 'exit 130' INT TERM
 # Keep renders' disk cache (prepared backdrops) out of the user's ~/.cache.
 export XDG_CACHE_HOME=$work/cache
 
-listening_port() {  # PID LOG: the port `serve` printed (waits up to 30 s)
+listening_port() {  # PID LOG: the port `serve` printed (waits up to 30 s; LOG may not exist yet, as
+                    # the background shell that starts serve creates it)
     local i port
     for ((i = 0; i < 300; i++)); do
-        port=$(sed -n 's|^lyricposter serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\).*|\1|p' "$2" | head -n 1)
+        port=$(sed -n 's|^lyricposter serve: listening on http://127\.0\.0\.1:\([0-9][0-9]*\).*|\1|p' "$2" 2>/dev/null | head -n 1)
         if [ -n "$port" ]; then echo "$port"; return 0; fi
         kill -0 "$1" 2>/dev/null || return 1
         sleep 0.1
