@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LyricPoster
 import PosterBatch
+import PosterGraphics
 
 struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -65,6 +66,8 @@ struct CatalogCommand: ParsableCommand {
     func run() throws {
         if let summary { return try printSummary(summary) }
         guard let output else { return }
+        // Many songs, one after another: each one's pixel buffers stay in the heap for the next's.
+        LargeBuffers.keepFreedBuffers()
         let shard: CatalogShard
         do {
             if self.shard == "auto" {

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LyricPoster
 import PosterLive
+import PosterGraphics
 import NowPlaying
 import Synchronization
 
@@ -64,6 +65,8 @@ struct FollowCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Many songs, one after another: each one's pixel buffers stay in the heap for the next's.
+        LargeBuffers.keepFreedBuffers()
         var options: FollowOptions
         do { options = FollowOptions(render: try render.renderOptions(), output: output ?? FollowOptions.defaultOutput) } catch {
             throw fail(error)

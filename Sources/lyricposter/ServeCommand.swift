@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LyricPoster
 import PosterBatch
+import PosterGraphics
 import PosterServer
 import Synchronization
 
@@ -69,6 +70,8 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        // Many songs, one after another: each one's pixel buffers stay in the heap for the next's.
+        LargeBuffers.keepFreedBuffers()
         if !ServerConfiguration.isLoopback(listen), effectiveToken == nil {
             FileHandle.standardError.write(Data("error: --listen \(listen): any address but 127.0.0.1 or localhost needs a token: give --token TOKEN (or LYRICPOSTER_TOKEN)\n".utf8))
             throw ExitCode(64)

@@ -2,6 +2,7 @@ import Foundation
 import LyricPoster
 import LyricsCore
 @testable import PosterBatch
+import PosterGraphics
 import TestSupport
 import XCTest
 
@@ -355,6 +356,44 @@ final class CatalogTests: CLITestCase {
         result = try run(["-c", "0", Self.binary.path, "catalog", manifest, "-o", temp("c")] + size, executable: "/usr/bin/taskset")
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("the whole catalogue, 1 job\n"), "one CPU allowed, one job: \(result.stderr)")
+    }
+
+    /// A catalogue song's frames are the bytes `lines` writes for that song alone. The catalogue
+    /// keeps freed buffers in its heap (`LargeBuffers.keepFreedBuffers`) and, on one job, renders
+    /// its songs one after another, so each song meets the pixels the one before left behind: a
+    /// byte read before it is written could differ here, where a process of its own meets only
+    /// cleared pages. The same catalogue with glibc's defaults (a malloc setting of the user's in
+    /// the environment) gives the same bytes.
+    func testCatalogueFramesAreTheBytesLinesWritesForEachSongAlone() throws {
+        let songs = [("night-drive", "cover.jpg", "night-drive.lrc"), ("paper-lanterns", "cover.png", "paper-lanterns.lrc"),
+                     ("river-lights", "cover.png", "river-lights.ttml"), ("all-scripts", "cover.png", "all-scripts.lrc")]
+        let folder = Self.package.path + "/samples/"
+        let manifest = try write(songs.map { song in
+            "{\"id\": \"\(song.0)\", \"cover\": \"\(folder + song.0)/\(song.1)\", \"lyrics\": \"\(folder + song.0)/\(song.2)\"}\n"
+        }.joined(), to: "songs.jsonl")
+        for name in ["MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "GLIBC_TUNABLES"] {
+            XCTAssertFalse(LargeBuffers.keepFreedBuffers(environment: [name: "1"]), "\(name) is the user's: left as it is")
+        }
+        let size = ["--size", "540x960"]
+        let kept = temp("kept"), defaults = temp("defaults")
+        var result = try run(["catalog", manifest, "-o", kept, "--jobs", "1", "--quiet"] + size)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        result = try run(["catalog", manifest, "-o", defaults, "--jobs", "1", "--quiet"] + size, environment: ["MALLOC_ARENA_MAX": "8"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for song in songs {
+            let alone = temp("lines-" + song.0)
+            result = try run(["lines", folder + song.0 + "/" + song.1, folder + song.0 + "/" + song.2, "-o", alone, "--quiet"] + size)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let pngs = try files(alone).filter { $0.hasSuffix(".png") }
+            XCTAssertGreaterThan(pngs.count, 3, song.0)
+            for root in [kept, defaults] {
+                XCTAssertEqual(try files(root + "/" + song.0).filter { $0.hasSuffix(".png") }, pngs, song.0)
+                for png in pngs {
+                    let same = FileManager.default.contentsEqual(atPath: alone + "/" + png, andPath: root + "/" + song.0 + "/" + png)
+                    XCTAssertTrue(same, "\(root)/\(song.0)/\(png) differs from the frame `lines` wrote for the song alone")
+                }
+            }
+        }
     }
 
     /// A manifest named without a folder, in the current one: its relative paths are relative to

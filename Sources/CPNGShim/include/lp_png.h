@@ -139,6 +139,10 @@ void lp_row_extremes(const uint8_t *data, size_t stride, int x0, int x1, int y0,
 int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw, double sh,
                           uint8_t *dst, size_t dst_stride, int dw, int dh);
 
+// Large blocks up to `mmap_threshold` bytes from the heap, up to `trim_threshold` bytes left free at
+// a heap's top, at most `arenas` arenas (glibc's mallopt; lp_memory.c). 1 when all three were taken.
+int lp_malloc_keep_freed(int mmap_threshold, int trim_threshold, int arenas);
+
 // Lock and unlock of a Mutex, told to ThreadSanitizer (lp_tsan.c); no-ops in other builds.
 void lp_tsan_acquire(const void *address);
 void lp_tsan_release(const void *address);
