@@ -37,9 +37,8 @@ extension Canvas {
             }
         }
         // Without an overlay every channel's table is the plain one (the same values), made once.
-        let red = overlay == nil ? Self.plainLinear : table(overlay?.red ?? 0)
-        let green = overlay == nil ? Self.plainLinear : table(overlay?.green ?? 0)
-        let blue = overlay == nil ? Self.plainLinear : table(overlay?.blue ?? 0)
+        let (red, green, blue) = overlay.map { (table($0.red), table($0.green), table($0.blue)) }
+            ?? (Self.plainLinear, Self.plainLinear, Self.plainLinear)
         // Histogram of luminance in 1/1024 steps; exact enough for a contrast threshold.
         return red.withUnsafeBufferPointer { r in
             green.withUnsafeBufferPointer { g in
