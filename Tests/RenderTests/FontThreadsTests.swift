@@ -1,6 +1,6 @@
 import Foundation
 @testable import LyricPoster
-import PosterGraphics
+@testable import PosterGraphics
 import TestSupport
 import XCTest
 
@@ -77,5 +77,31 @@ final class FontThreadsTests: XCTestCase {
                 XCTFail("thread \(worker), pass \(round): not the picture one thread draws")
             }
         }
+    }
+
+    /// An engine's font map goes back to its library when the engine ends, and the next engine
+    /// takes it (a catalogue song or a server's next song opens no fonts again); at most
+    /// `FontLibrary.spareLimit` are kept. Text set and drawn with a map another engine used is
+    /// the same picture as with a new map, in every script and at sizes the first never used.
+    func testAFontMapGivenBackIsTheNextEnginesAndDrawsAsANewOne() throws {
+        let fonts = try FontSetup.library(FontOptions())  // a library of its own: no map kept yet
+        let fresh = try Self.draw(rounds: 0..<4, fonts: fonts)
+        XCTAssertEqual(fonts.spareFontMaps.withLock { $0.count }, 1, "the engine's map was given back")
+        let first = fonts.spareFontMaps.withLock { $0.last }
+        var engine: TextEngine? = try TextEngine(fonts: fonts)
+        XCTAssertEqual(engine?.fontMap, first, "the next engine takes the map given back")
+        XCTAssertEqual(fonts.spareFontMaps.withLock { $0.count }, 0)
+        engine = nil
+        // The same passes with the map that has opened these fonts, then with sizes it has not.
+        XCTAssertEqual(try Self.draw(rounds: 0..<4, fonts: fonts), fresh, "a map used before draws as a new one")
+        let newer = try Self.draw(rounds: 4..<8, fonts: try FontSetup.library(FontOptions()))
+        XCTAssertEqual(try Self.draw(rounds: 4..<8, fonts: fonts), newer)
+        // Engines alive together each have a map of their own; past the limit, maps are released.
+        let many = try (0..<(FontLibrary.spareLimit + 3)).map { _ in try TextEngine(fonts: fonts) }
+        XCTAssertEqual(Set(many.map { UnsafeMutableRawPointer($0.fontMap) }).count, many.count)
+        XCTAssertEqual(fonts.spareFontMaps.withLock { $0.count }, 0)
+        withExtendedLifetime(many) {}
+        _ = consume many
+        XCTAssertEqual(fonts.spareFontMaps.withLock { $0.count }, FontLibrary.spareLimit)
     }
 }

@@ -66,7 +66,23 @@ public final class FontLibrary: @unchecked Sendable {
         }
     }
 
-    deinit { FcConfigDestroy(config) }
+    /// Font maps no `TextEngine` holds now, each with the fonts it has opened and the font
+    /// matches it has made, for the next engine over this library (the last one given back is
+    /// the first taken): a catalogue or a server then opens its fonts and sorts its fallbacks
+    /// once, not once per song and thread. At most `spareLimit` are kept.
+    let spareFontMaps = Guarded<[UnsafeMutablePointer<PangoFontMap>]>([])
+    static let spareLimit = 8
+
+    deinit {
+        let spare = spareFontMaps.withLock { maps in
+            defer { maps.removeAll() }
+            return maps
+        }
+        FontLock.held {
+            for map in spare { lp_g_object_unref(map) }
+        }
+        FcConfigDestroy(config)
+    }
 
     /// Text is only ever set from a library's own configuration. Pango, making its first font
     /// map, starts a thread that loads the machine's whole fontconfig set-up (FcInit: some 50

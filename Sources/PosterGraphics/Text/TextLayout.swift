@@ -30,10 +30,11 @@ public struct TextStyle: Hashable, Sendable {
     }
 }
 
-/// Shapes text with Pango (HarfBuzz underneath): per-thread font map and context.
+/// Shapes text with Pango (HarfBuzz underneath): a font map and context of its own while it lives.
 ///
 /// The corresponding C types are `PangoFontMap` and `PangoContext`. Not thread-safe: make one
-/// per thread from a shared `FontLibrary`.
+/// per thread from a shared `FontLibrary`. Its font map goes back to the library when it ends,
+/// for the next engine (see `FontLibrary.spareFontMaps`).
 public final class TextEngine {
     let fontMap: UnsafeMutablePointer<PangoFontMap>
     let context: OpaquePointer
@@ -45,12 +46,19 @@ public final class TextEngine {
     }
 
     private static func make(_ fonts: FontLibrary) throws(FontError) -> (UnsafeMutablePointer<PangoFontMap>, OpaquePointer) {
-        guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
-            throw .configuration("Pango has no FreeType font map")
+        // A font map an engine before this one gave back, with its fonts open, or a new one.
+        let map: UnsafeMutablePointer<PangoFontMap>
+        if let spare = fonts.spareFontMaps.withLock({ $0.popLast() }) {
+            map = spare
+        } else {
+            guard let made = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
+                throw .configuration("Pango has no FreeType font map")
+            }
+            pango_fc_font_map_set_config(lp_fc_font_map(made), fonts.config)
+            map = made
         }
-        pango_fc_font_map_set_config(lp_fc_font_map(map), fonts.config)
         guard let context = pango_font_map_create_context(map) else {
-            lp_g_object_unref(map)
+            giveBack(map, to: fonts)
             throw .configuration("could not create a Pango context")
         }
         // Unhinted outlines and metrics: glyph positions scale linearly with size, so layouts do
@@ -68,8 +76,21 @@ public final class TextEngine {
     deinit {
         FontLock.held {
             lp_g_object_unref(UnsafeMutableRawPointer(context))
-            lp_g_object_unref(fontMap)
+            TextEngine.giveBack(fontMap, to: fonts)
         }
+    }
+
+    /// Keeps `map` for the next engine over `fonts`, or releases it when enough are kept. Every
+    /// use of a font map is under `FontLock`, so the next engine may be on another thread; a
+    /// layout still holding this engine's context shares the map the way every context of one
+    /// map does.
+    private static func giveBack(_ map: UnsafeMutablePointer<PangoFontMap>, to fonts: FontLibrary) {
+        let kept = fonts.spareFontMaps.withLock { spare -> Bool in
+            guard spare.count < FontLibrary.spareLimit else { return false }
+            spare.append(map)
+            return true
+        }
+        if !kept { lp_g_object_unref(map) }
     }
 
     /// Lays out `text` with `style`, wrapping at `width` pixels (nil = one line per paragraph).
