@@ -78,6 +78,9 @@ public struct Color: Hashable, Sendable {
         encoded <= 0.04045 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4)
     }
 
+    /// `linear` of each 8-bit value (k / 255), made once: a lookup gives the same numbers.
+    public static let linearOfByte: [Double] = (0..<256).map { linear(Double($0) / 255) }
+
     /// Its inverse: linear light (a grey's relative luminance) as the encoded value (0…1).
     public static func encoded(_ linear: Double) -> Double {
         linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055

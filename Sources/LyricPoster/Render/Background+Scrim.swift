@@ -50,8 +50,12 @@ extension Background {
             for y in y0..<y1 {
                 let p = extremes[y]
                 func luminance(_ a: Double) -> Double {
-                    func c(_ v: Double, _ t: Double) -> Double { ((v * (1 - a) + t * 255 * a).rounded()) / 255 }
-                    return Color.luminance(red: c(p.r, tint.red), green: c(p.g, tint.green), blue: c(p.b, tint.blue))
+                    // Color.luminance of the blend rounded to 8 bits, each channel's linear light
+                    // looked up rather than computed (the same numbers).
+                    func linear(_ v: Double, _ t: Double) -> Double {
+                        Color.linearOfByte[min(255, max(0, Int((v * (1 - a) + t * 255 * a).rounded())))]
+                    }
+                    return 0.2126 * linear(p.r, tint.red) + 0.7152 * linear(p.g, tint.green) + 0.0722 * linear(p.b, tint.blue)
                 }
                 func passes(_ a: Double) -> Bool {
                     let l = luminance(a)

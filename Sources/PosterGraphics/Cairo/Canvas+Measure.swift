@@ -18,9 +18,6 @@ extension Canvas {
         return value
     }
 
-    /// Each 8-bit value in linear light: `table` below without an overlay.
-    static let plainLinear: [Double] = (0..<256).map { Color.linear(Double($0) / 255) }
-
     func measureLuminance(in rect: Rect, quantile: Double, overlay: Color?) -> Double {
         cairo_surface_flush(surface)
         guard let data = cairo_image_surface_get_data(surface) else { return 0 }
@@ -38,7 +35,7 @@ extension Canvas {
         }
         // Without an overlay every channel's table is the plain one (the same values), made once.
         let (red, green, blue) = overlay.map { (table($0.red), table($0.green), table($0.blue)) }
-            ?? (Self.plainLinear, Self.plainLinear, Self.plainLinear)
+            ?? (Color.linearOfByte, Color.linearOfByte, Color.linearOfByte)
         // Histogram of luminance in 1/1024 steps; exact enough for a contrast threshold.
         return red.withUnsafeBufferPointer { r in
             green.withUnsafeBufferPointer { g in
