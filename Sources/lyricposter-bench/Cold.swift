@@ -177,7 +177,6 @@ enum ColdBench {
         // A catalogue: songs with covers all different, a few lines each, so that what is paid
         // once per song dominates.
         let songs = 60
-        var perSong: [String: Double] = [:], perSongWall: [String: Double] = [:]
         let catalogue = work + "/cold-catalogue"
         try? FileManager.default.removeItem(atPath: catalogue)
         try FileManager.default.createDirectory(atPath: catalogue, withIntermediateDirectories: true)
@@ -196,12 +195,12 @@ enum ColdBench {
         let memory = FileManager.default.isWritableFile(atPath: "/dev/shm") ? "/dev/shm/lyricposter-bench-\(getpid())" : nil
         if let memory { try FileManager.default.createDirectory(atPath: memory, withIntermediateDirectories: true) }
         defer { if let memory { try? FileManager.default.removeItem(atPath: memory) } }
-        var perSongMemory: [String: Double] = [:]
-        // Run by run, the builds take turns (and each its disk and memory run), so that the
-        // disk's writeback of an earlier row weighs on each alike.
+        // Run by run, the builds take turns (and each its disk and memory run), the first of a
+        // round changing every round, so that the disk's writeback of an earlier row weighs on
+        // each alike.
         var cpu: [String: [Double]] = [:], wall: [String: [Double]] = [:], memoryCPU: [String: [Double]] = [:]
-        for _ in 0..<max(1, runs / 2) {
-            for (label, binary) in binaries {
+        for round in 0..<max(1, runs / 2) {
+            for (label, binary) in round % 2 == 0 ? binaries : binaries.reversed() {
                 for root in [catalogue, memory].compactMap({ $0 }) {
                     let out = root + "/out"
                     try? FileManager.default.removeItem(atPath: out)
@@ -219,15 +218,11 @@ enum ColdBench {
                 }
             }
         }
-        for label in labels {
-            perSong[label] = median(cpu[label] ?? []) * 1000; perSongWall[label] = median(wall[label] ?? []) * 1000
-            if let values = memoryCPU[label] { perSongMemory[label] = median(values) * 1000 }
-        }
         try? FileManager.default.removeItem(atPath: catalogue)
-        rows.append(Row(name: "`catalog`, \(songs) songs × 3 lines, 60 different 3000² covers: CPU per song (ms)", values: perSong))
-        rows.append(Row(name: "the same: wall per song (ms)", values: perSongWall))
+        rows.append(Row(name: "`catalog`, \(songs) songs × 3 lines, 60 different 3000² covers: CPU per song (ms)", values: cpu.mapValues { median($0) * 1000 }))
+        rows.append(Row(name: "the same: wall per song (ms)", values: wall.mapValues { median($0) * 1000 }))
         if memory != nil {
-            rows.append(Row(name: "the same written to /dev/shm (tmpfs): CPU per song (ms)", values: perSongMemory))
+            rows.append(Row(name: "the same written to /dev/shm (tmpfs): CPU per song (ms)", values: memoryCPU.mapValues { median($0) * 1000 }))
         }
 
         print("| row | " + labels.joined(separator: " | ") + (labels.count > 1 ? " | \(labels[0]) / \(labels[1]) |" : " |"))
