@@ -74,10 +74,7 @@ public final class FontLibrary: @unchecked Sendable {
     static let spareLimit = 8
 
     deinit {
-        let spare = spareFontMaps.withLock { maps in
-            defer { maps.removeAll() }
-            return maps
-        }
+        let spare = spareFontMaps.withLock { $0 }
         FontLock.held {
             for map in spare { lp_g_object_unref(map) }
         }
