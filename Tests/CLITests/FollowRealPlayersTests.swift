@@ -66,8 +66,10 @@ final class FollowRealPlayersTests: CLITestCase {
         XCTAssertGreaterThanOrEqual(late.count, 8, "\(player): \(json)")
         // The first counted change comes 1.7 s into playback, while follow has only just found the
         // player and loaded the song (this is the debug build). In full-suite runs VLC's came
-        // 103.8 and 108.6 ms late, every later one within 10 ms; alone it never passed 12 ms. So
-        // the first may take 250 ms, and every later one is held to the follow tests' bound.
+        // 103.8 and 108.6 ms late, every later one within 10 ms; run alone 7 times, the worst
+        // change of a run was 5.7 to 94.9 ms, and in the two runs listed the first came 0.1 and
+        // 67.1 ms late, the later ones within 15 ms. So the first may take 250 ms, and every later
+        // one is held to the follow tests' bound.
         if let first = late.first { XCTAssertLessThanOrEqual(abs(first), 250, "\(player): first change \(first) ms late: \(late)") }
         for value in late.dropFirst() { XCTAssertLessThanOrEqual(abs(value), FollowBound.lateness, "\(player): lateness \(value) ms: \(late)") }
         if let median = json["median"] as? Double { XCTAssertLessThanOrEqual(abs(median), 30, "\(player): median \(median) ms") }
