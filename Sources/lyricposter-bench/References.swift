@@ -128,6 +128,17 @@ func framesWritten(in folder: String) throws -> (count: Int, bytesPerFrame: Doub
     return (files.count, Double(bytes) / Double(max(1, files.count)))
 }
 
+/// The bytes both free in /dev/shm and available in memory, or nil without a writable /dev/shm.
+func memoryRoom() -> Int? {
+    var fs = statvfs()
+    guard access("/dev/shm", W_OK) == 0, statvfs("/dev/shm", &fs) == 0 else { return nil }
+    let free = Int(fs.f_bavail) * Int(fs.f_frsize)
+    let meminfo = (try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8)) ?? ""
+    let line = meminfo.split(separator: "\n").first { $0.hasPrefix("MemAvailable:") }
+    let kilobytes = line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? 0
+    return min(free, kilobytes * 1024)
+}
+
 // MARK: helpers
 
 private func benchSource(_ file: String) -> String {
