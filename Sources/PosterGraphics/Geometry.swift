@@ -70,7 +70,12 @@ public struct Color: Hashable, Sendable {
     }
 
     public static func luminance(red: Double, green: Double, blue: Double) -> Double {
-        0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
+        luminance(linearRed: linear(red), linearGreen: linear(green), linearBlue: linear(blue))
+    }
+
+    /// The same from channels already in linear light (e.g. looked up in `linearOfByte`).
+    public static func luminance(linearRed: Double, linearGreen: Double, linearBlue: Double) -> Double {
+        0.2126 * linearRed + 0.7152 * linearGreen + 0.0722 * linearBlue
     }
 
     /// The sRGB transfer function: a channel's encoded value (0…1) as linear light.

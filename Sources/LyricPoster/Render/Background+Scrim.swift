@@ -55,7 +55,8 @@ extension Background {
                     func linear(_ v: Double, _ t: Double) -> Double {
                         Color.linearOfByte[min(255, max(0, Int((v * (1 - a) + t * 255 * a).rounded())))]
                     }
-                    return 0.2126 * linear(p.r, tint.red) + 0.7152 * linear(p.g, tint.green) + 0.0722 * linear(p.b, tint.blue)
+                    return Color.luminance(linearRed: linear(p.r, tint.red), linearGreen: linear(p.g, tint.green),
+                                           linearBlue: linear(p.b, tint.blue))
                 }
                 func passes(_ a: Double) -> Bool {
                     let l = luminance(a)
