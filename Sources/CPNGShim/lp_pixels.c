@@ -122,11 +122,11 @@ static int never_decreases(const double *table) {
     return 1;
 }
 
-// The bounds of `n` pixels of a row: the highest and the lowest value of each byte over them,
-// packed as a pixel.
-static inline void span_bounds(const uint32_t *pixels, int n, uint32_t *high, uint32_t *low) {
+// The byte-wise maximum and minimum of `n` pixels, alpha included (0 and all ones when `n` is 0);
+// SSE2, four pixels at a time, where it is built for x86-64.
+static inline void pixel_bounds(const uint32_t *pixels, int n, uint32_t *high, uint32_t *low) {
     int i = 0;
-    uint32_t h[3] = {0, 0, 0}, l[3] = {255, 255, 255};
+    uint32_t h = 0, l = 0xffffffffu;
 #if defined(__SSE2__)
     if (n >= 4) {
         __m128i hi = _mm_setzero_si128(), lo = _mm_set1_epi8((char)0xff);
@@ -139,22 +139,30 @@ static inline void span_bounds(const uint32_t *pixels, int n, uint32_t *high, ui
         lo = _mm_min_epu8(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(1, 0, 3, 2)));
         hi = _mm_max_epu8(hi, _mm_shuffle_epi32(hi, _MM_SHUFFLE(2, 3, 0, 1)));
         lo = _mm_min_epu8(lo, _mm_shuffle_epi32(lo, _MM_SHUFFLE(2, 3, 0, 1)));
-        uint32_t vh = (uint32_t)_mm_cvtsi128_si32(hi), vl = (uint32_t)_mm_cvtsi128_si32(lo);
-        for (int c = 0; c < 3; c++) {
-            h[c] = (vh >> (8 * c)) & 0xff;
-            l[c] = (vl >> (8 * c)) & 0xff;
-        }
+        h = (uint32_t)_mm_cvtsi128_si32(hi);
+        l = (uint32_t)_mm_cvtsi128_si32(lo);
     }
 #endif
     for (; i < n; i++) {
-        for (int c = 0; c < 3; c++) {
-            uint32_t v = (pixels[i] >> (8 * c)) & 0xff;
-            if (v > h[c]) h[c] = v;
-            if (v < l[c]) l[c] = v;
+        uint32_t hh = 0, ll = 0;
+        for (int c = 0; c < 32; c += 8) {
+            uint32_t v = (pixels[i] >> c) & 0xff, a = (h >> c) & 0xff, b = (l >> c) & 0xff;
+            hh |= (v > a ? v : a) << c;
+            ll |= (v < b ? v : b) << c;
         }
+        h = hh;
+        l = ll;
     }
-    *high = h[0] | h[1] << 8 | h[2] << 16;
-    *low = l[0] | l[1] << 8 | l[2] << 16;
+    *high = h;
+    *low = l;
+}
+
+// The bounds of `n` pixels of a row: the highest and the lowest value of each byte over them,
+// packed as a pixel (alpha left out).
+static inline void span_bounds(const uint32_t *pixels, int n, uint32_t *high, uint32_t *low) {
+    pixel_bounds(pixels, n, high, low);
+    *high &= 0xffffff;
+    *low &= 0xffffff;
 }
 
 // The brightest (or darkest) luminance among the pixels, the same value as every pixel's
@@ -303,8 +311,9 @@ static void spans_free(lp_spans *s) {
 
 static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
-int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw, double sh,
-                          uint8_t *dst, size_t dst_stride, int dw, int dh) {
+static int area_reduce(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw, double sh,
+                       uint8_t *dst, size_t dst_stride, int dw, int dh, int vector) {
+    (void)vector;  // read only where the SSE2 path is built
     if (width <= 0 || height <= 0 || dw <= 0 || dh <= 0 || dw > 32767 || dh > 32767 || !(sw > 0) || !(sh > 0)
         || sw / dw > 4096 || sh / dh > 4096
         || !isfinite(sx) || !isfinite(sy) || fabs(sx) > 1e7 || fabs(sy) > 1e7 || sw > 1e7 || sh > 1e7) return -1;
@@ -330,6 +339,25 @@ int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int 
         uint8_t *out = dst + (size_t)y * dst_stride;
         for (int x = 0; x < dw; x++) {
             const float *wx = xs.weight + (size_t)x * (size_t)xs.taps;
+#if defined(__SSE2__)
+            if (vector) {
+                // The four channels side by side: the same products and sums in the same order (no
+                // contraction), rounded as lrintf rounds (to nearest, ties to even), clamped by the
+                // saturating packs to 0…255 and the colour channels then to the alpha.
+                __m128 sum = _mm_setzero_ps();
+                for (int k = 0; k < xs.count[x]; k++) {
+                    const float *p = row + 4 * clampi(xs.first[x] + k, 0, width - 1);
+                    sum = _mm_add_ps(sum, _mm_mul_ps(_mm_set1_ps(wx[k]), _mm_loadu_ps(p)));
+                }
+                __m128i words = _mm_cvtps_epi32(sum);
+                __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(words, words), _mm_setzero_si128());
+                uint32_t v = (uint32_t)_mm_cvtsi128_si32(bytes);
+                __m128i alpha = _mm_set1_epi32((int)((v >> 24) * 0x01010101u));
+                v = (uint32_t)_mm_cvtsi128_si32(_mm_min_epu8(bytes, alpha));
+                memcpy(out + 4 * x, &v, 4);
+                continue;
+            }
+#endif
             float acc[4] = {0, 0, 0, 0};
             for (int k = 0; k < xs.count[x]; k++) {
                 const float *p = row + 4 * clampi(xs.first[x] + k, 0, width - 1);
@@ -347,6 +375,16 @@ int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int 
     return status;
 }
 
+int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw, double sh,
+                          uint8_t *dst, size_t dst_stride, int dw, int dh) {
+    return area_reduce(src, src_stride, width, height, sx, sy, sw, sh, dst, dst_stride, dw, dh, 1);
+}
+
+int lp_area_reduce_argb32_scalar(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw,
+                                 double sh, uint8_t *dst, size_t dst_stride, int dw, int dh) {
+    return area_reduce(src, src_stride, width, height, sx, sy, sw, sh, dst, dst_stride, dw, dh, 0);
+}
+
 static inline unsigned straight(unsigned c, unsigned a) {
     unsigned v = (c * 255 + a / 2) / a;
     return v > 255 ? 255 : v;
@@ -356,7 +394,16 @@ void lp_row_extremes(const uint8_t *data, size_t stride, int x0, int x1, int y0,
     for (int y = y0; y < y1; y++) {
         const uint32_t *row = (const uint32_t *)(const void *)(data + (size_t)y * stride);
         unsigned r = brightest ? 0 : 255, g = r, b = r;
-        if (brightest) {
+        // A row of opaque pixels (a backdrop's, always): its bytes' bounds are the answer, found
+        // sixteen bytes at a time; any other row is read pixel by pixel below.
+        uint32_t high, low;
+        pixel_bounds(row + (x0 < x1 ? x0 : 0), x1 > x0 ? x1 - x0 : 0, &high, &low);
+        if (x1 > x0 && low >> 24 == 255) {
+            uint32_t v = brightest ? high : low;
+            r = (v >> 16) & 0xff;
+            g = (v >> 8) & 0xff;
+            b = v & 0xff;
+        } else if (brightest) {
             uint32_t most = 0;  // opaque pixels: the channels' maxima over the packed words
             unsigned mr = 0, mg = 0, mb = 0;
             for (int x = x0; x < x1; x++) {

@@ -83,6 +83,40 @@ final class AreaReduceTests: XCTestCase {
         }
     }
 
+    /// The SSE2 path (four channels summed side by side, rounded and clamped by packs) gives the
+    /// bytes of the one-channel-at-a-time loop it replaced: random premultiplied pixels, opaque and
+    /// not, fractional and out-of-picture sources, small and large factors, a card's reduction.
+    func testVectorPathIsTheScalarPathByteForByte() {
+        var random = SplitMix64(seed: 23)
+        let cases: [(Int, Int, (Double, Double, Double, Double), Int, Int)] = [
+            (40, 30, (0, 0, 40, 30), 25, 17),
+            (40, 30, (3.3, 1.7, 30.5, 21.25), 13, 9),
+            (33, 47, (-2.5, -1.25, 38, 50), 20, 31),
+            (64, 16, (0.5, 0.5, 63, 15), 7, 2),
+            (9, 9, (0, 0, 9, 9), 1, 1),
+            (375, 375, (0, 0, 375, 375), 215, 215),
+            (301, 200, (12.75, 0, 275.5, 200), 256, 187),
+        ]
+        for (width, height, source, w, h) in cases {
+            let bitmap = randomBitmap(width: width, height: height, &random)
+            var vector = [UInt8](repeating: 0xEE, count: w * h * 4), scalar = vector
+            let statuses = bitmap.pixels.withUnsafeBufferPointer { src -> (Int32, Int32) in
+                let a = vector.withUnsafeMutableBufferPointer {
+                    lp_area_reduce_argb32(src.baseAddress, bitmap.stride, Int32(width), Int32(height), source.0, source.1, source.2,
+                                          source.3, $0.baseAddress, w * 4, Int32(w), Int32(h))
+                }
+                let b = scalar.withUnsafeMutableBufferPointer {
+                    lp_area_reduce_argb32_scalar(src.baseAddress, bitmap.stride, Int32(width), Int32(height), source.0, source.1,
+                                                 source.2, source.3, $0.baseAddress, w * 4, Int32(w), Int32(h))
+                }
+                return (a, b)
+            }
+            XCTAssertEqual(statuses.0, 0)
+            XCTAssertEqual(statuses.1, 0)
+            XCTAssertTrue(vector == scalar, "\(width)×\(height) \(source) → \(w)×\(h): the paths differ")
+        }
+    }
+
     func testAFlatColourStaysExactlyThatColour() throws {
         let flat = [[UInt8]](repeating: [40, 90, 200, 255], count: 37 * 23).flatMap { $0 }
         let bitmap = Bitmap(width: 37, height: 23, stride: 37 * 4, pixels: flat)

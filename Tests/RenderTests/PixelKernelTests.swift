@@ -215,11 +215,13 @@ final class PixelKernelTests: XCTestCase {
 
     func testRowExtremesAreThoseOfEveryPixel() {
         var random = SplitMix64(seed: 99)
-        for (width, height) in [(1, 1), (7, 5), (64, 33), (301, 19)] {
+        for (width, height, opaqueRows) in [(1, 1, false), (7, 5, false), (64, 33, false), (301, 19, false), (1, 3, true), (7, 5, true),
+                                            (64, 33, true), (301, 19, true)] {
             var pixels = randomPixels(width * height * 4, &random)
-            // Mostly opaque, as a backdrop is, with some translucent and empty pixels.
-            for i in 0..<(width * height) where random.below(4) != 0 { pixels[4 * i + 3] = 255 }
-            for i in 0..<(width * height) where random.below(9) == 0 { pixels[4 * i + 3] = 0 }
+            // Mostly opaque, as a backdrop is, with some translucent and empty pixels; or (the
+            // rows read sixteen bytes at a time) whole rows opaque, with a few that are not.
+            for i in 0..<(width * height) where opaqueRows || random.below(4) != 0 { pixels[4 * i + 3] = 255 }
+            for i in 0..<(width * height) where random.below(opaqueRows ? 4 * width : 9) == 0 { pixels[4 * i + 3] = 0 }
             let bitmap = Bitmap(width: width, height: height, stride: width * 4, pixels: pixels)
             for _ in 0..<12 {
                 let x0 = random.below(width + 4) - 2, x1 = x0 + random.below(width + 4)

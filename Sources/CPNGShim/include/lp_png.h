@@ -138,6 +138,10 @@ void lp_row_extremes(const uint8_t *data, size_t stride, int x0, int x1, int y0,
 // Returns 0, or -1 when out of memory or given sizes it cannot take.
 int lp_area_reduce_argb32(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw, double sh,
                           uint8_t *dst, size_t dst_stride, int dw, int dh);
+// The same, each output pixel summed and rounded one channel at a time (what the SSE2 path is held
+// to in the tests; the path used where SSE2 is not built).
+int lp_area_reduce_argb32_scalar(const uint8_t *src, size_t src_stride, int width, int height, double sx, double sy, double sw,
+                                 double sh, uint8_t *dst, size_t dst_stride, int dw, int dh);
 
 // Large blocks up to `mmap_threshold` bytes from the heap, up to `trim_threshold` bytes left free at
 // a heap's top, at most `arenas` arenas (glibc's mallopt; lp_memory.c). 1 when all three were taken.
