@@ -396,9 +396,9 @@ void lp_row_extremes(const uint8_t *data, size_t stride, int x0, int x1, int y0,
         unsigned r = brightest ? 0 : 255, g = r, b = r;
         // A row of opaque pixels (a backdrop's, always): its bytes' bounds are the answer, found
         // sixteen bytes at a time; any other row is read pixel by pixel below.
-        uint32_t high, low;
-        pixel_bounds(row + (x0 < x1 ? x0 : 0), x1 > x0 ? x1 - x0 : 0, &high, &low);
-        if (x1 > x0 && low >> 24 == 255) {
+        uint32_t high = 0, low = 0;
+        if (x1 > x0) pixel_bounds(row + x0, x1 - x0, &high, &low);
+        if (low >> 24 == 255) {
             uint32_t v = brightest ? high : low;
             r = (v >> 16) & 0xff;
             g = (v >> 8) & 0xff;
