@@ -201,11 +201,9 @@ enum ColdBench {
                                              "--jobs", "\(cores)", "--quiet"])
                     }
                     guard m.status == 0 else { throw BenchError("sequence failed: \(m.stderr)") }
-                    let pngs = (try FileManager.default.contentsOfDirectory(atPath: out)).filter { $0.hasSuffix(".png") }
-                    rates.append(Double(pngs.count) / m.wall)
-                    written = (pngs.count, pngs.reduce(0) {
-                        $0 + (((try? FileManager.default.attributesOfItem(atPath: out + "/" + $1))?[.size] as? Int) ?? 0)
-                    })
+                    let counted = try framesWritten(in: out)
+                    rates.append(Double(counted.count) / m.wall)
+                    written = (counted.count, Int((counted.bytesPerFrame * Double(counted.count)).rounded()))
                 }
             }
             sequenceRate[label] = median(rates)
