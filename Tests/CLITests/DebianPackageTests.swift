@@ -47,8 +47,22 @@ final class DebianPackageTests: CLITestCase {
         }
         let file = try run([deb], executable: "/usr/bin/sha256sum")
         XCTAssertEqual(try makeDeb(temp("deb2")).status, 0)
-        XCTAssertEqual(try run([temp("deb2") + "/" + (deb as NSString).lastPathComponent], executable: "/usr/bin/sha256sum").stdout.prefix(64),
-                       file.stdout.prefix(64), "the same build makes the same .deb")
+        let again = temp("deb2") + "/" + (deb as NSString).lastPathComponent
+        let second = try run([again], executable: "/usr/bin/sha256sum")
+        // On a mismatch, say which part of the package differs: its control files (with the
+        // members' checksums), or which members of its data by name, mode, owner, size or time.
+        func parts(_ path: String) throws -> (control: String, listing: [String]) {
+            (try run(["-I", path], executable: "/usr/bin/dpkg-deb").stdout + (try run(["-I", path, "md5sums"], executable: "/usr/bin/dpkg-deb").stdout),
+             try run(["-c", path], executable: "/usr/bin/dpkg-deb").stdout.split(separator: "\n").map(String.init))
+        }
+        var difference = ""
+        if second.stdout.prefix(64) != file.stdout.prefix(64) {
+            let (a, b) = (try parts(deb), try parts(again))
+            difference = (a.control == b.control ? "" : "control differs:\n\(a.control)\n---\n\(b.control)\n")
+                + "members only in the first: \(Set(a.listing).subtracting(b.listing).sorted()); only in the second: "
+                + "\(Set(b.listing).subtracting(a.listing).sorted())"
+        }
+        XCTAssertEqual(second.stdout.prefix(64), file.stdout.prefix(64), "the same build makes the same .deb. \(difference)")
 
         // The user's files.
         let inputs = temp("inputs")
