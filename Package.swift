@@ -84,16 +84,19 @@ let package = Package(
         .target(name: "LyricsCore", dependencies: ["CZlib"]),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
         .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
-        // Scenes, layout, rendering and output, built from values.
-        .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying"]),
+        // The engine: scenes, layout, rendering and output, built from values. It knows nothing of
+        // audio tags, D-Bus or HTTP: a renderer-only client links Cairo, Pango and the codecs alone.
+        .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics"]),
+        // Finding a song's parts: files, audio tags (TagLib), sidecars, folder covers.
+        .target(name: "SongSources", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
         // Batches, catalogues and videos: plans of many frames and the sinks they go to (folders,
         // manifests, contact sheets, ffmpeg).
-        .target(name: "PosterBatch", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
+        .target(name: "PosterBatch", dependencies: ["LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags"]),
         // `serve`: the library, frames and cards over HTTP (Hummingbird 2 on SwiftNIO). The only
         // target that imports the HTTP framework; its handlers make the same requests as the CLI.
         .target(
             name: "PosterServer",
-            dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying",
+            dependencies: ["LyricPoster", "SongSources", "PosterBatch", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "MultipartKit", package: "multipart-kit"),
@@ -105,30 +108,30 @@ let package = Package(
         ),
         // Live posters: a now-playing source (MPRIS today) followed line by line on the engine;
         // `follow` and, later, `serve --follow` consume it.
-        .target(name: "PosterLive", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying", "CCurlShim"]),
+        .target(name: "PosterLive", dependencies: ["LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying", "CCurlShim"]),
         .executableTarget(
             name: "lyricposter",
             dependencies: [
-                "LyricPoster", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "MediaTags", "NowPlaying",
+                "LyricPoster", "SongSources", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "MediaTags", "NowPlaying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
-        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "CPNGShim", "MediaTags", "NowPlaying"]),
+        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "CPNGShim", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
-        .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "PosterBatch", "LyricsCore", "PosterGraphics", "CTurboJPEG"]),
+        .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "LyricsCore", "PosterGraphics", "CTurboJPEG"]),
 
         .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore", "CZlib", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),
         .testTarget(
             name: "RenderTests",
-            dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "CPNGShim", "CZlib", "TestSupport"],
+            dependencies: ["LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "CPNGShim", "CZlib", "TestSupport"],
             resources: [.copy("Goldens")]
         ),
         // Fixtures shared by the test targets (generated once per test process).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CLITests", dependencies: ["LyricsCore", "LyricPoster", "PosterBatch", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["LyricsCore", "LyricPoster", "SongSources", "PosterBatch", "TestSupport"]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
-        .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster", "PosterLive"]),
+        .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster", "SongSources", "PosterLive"]),
     ]
 )

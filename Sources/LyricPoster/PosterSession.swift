@@ -170,46 +170,6 @@ public final class PosterSession: @unchecked Sendable {
     /// Where the cover and lyrics came from (files, sidecars, tags).
     public let song: ResolvedSong
 
-    public convenience init(cover coverPath: String, lyrics lyricsPath: String, options: RenderOptions,
-                            timings: Timings = Timings()) throws(PosterError) {
-        try self.init(source: .files(cover: coverPath, lyrics: lyricsPath), options: options, timings: timings)
-    }
-
-    /// - Parameter oneFrame: the caller renders one picture (`frame`, `card`): the cover's thread,
-    ///   once the backdrop is made, compresses its PNG segments ahead while that picture is drawn
-    ///   (see `PNG.SegmentsAhead`). Batches share segments their own way and leave it off.
-    /// - Parameter firstFrameAt: the instant of the first frame the caller will ask for, if known:
-    ///   its lines are the ones shaped while the backdrop is made.
-    public convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings(),
-                            oneFrame: Bool = false, firstFrameAt: Timestamp? = nil) throws(PosterError) {
-        // Cover and lyrics files: the cover is read first and its backdrop started on a thread
-        // of its own, so that it is made while the lyrics are parsed. A lyrics error is still
-        // the one reported when both files are bad.
-        if case .files(let coverPath, let lyricsPath) = source {
-            let coverRead = Result { () throws(PosterError) -> Data in try SongResolver.readCover(coverPath, options: options) }
-            let backdrop = (try? coverRead.get()).flatMap { coverData in
-                coverData.isEmpty ? nil : BackdropJob(coverData: coverData, coverPath: coverPath, options: options, timings: timings,
-                                                      segmentsAhead: oneFrame)
-            }
-            let song: ResolvedSong
-            do throws(PosterError) {
-                song = try timings.measure("lyrics") { () throws(PosterError) in
-                    try SongResolver.files(cover: coverPath, lyrics: lyricsPath, options: options) { () throws(PosterError) in
-                        try coverRead.get()
-                    }
-                }
-            } catch {
-                backdrop?.finish()
-                throw error
-            }
-            try self.init(song: song, options: options, timings: timings, backdrop: backdrop, oneFrame: oneFrame,
-                          firstFrameAt: firstFrameAt)
-            return
-        }
-        let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options) }
-        try self.init(song: song, options: options, timings: timings, backdrop: nil, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
-    }
-
     /// Prepares a song already found and read.
     ///
     /// - Parameter allowUntitled: for `follow`: lyrics without a sung line give a poster of the
@@ -223,7 +183,7 @@ public final class PosterSession: @unchecked Sendable {
 
     /// `backdrop`: the backdrop's preparation, already started on `song`'s cover bytes (nil: it is
     /// started here).
-    init(song: ResolvedSong, options: RenderOptions, timings: Timings, allowUntitled: Bool = false,
+    package init(song: ResolvedSong, options: RenderOptions, timings: Timings, allowUntitled: Bool = false,
          fonts sharedFonts: FontLibrary? = nil, backdrop started: BackdropJob?, oneFrame: Bool = false,
          firstFrameAt: Timestamp? = nil) throws(PosterError) {
         self.options = options
@@ -433,7 +393,7 @@ public final class PosterSession: @unchecked Sendable {
 /// The cache's slot is found from the cover's first bytes, so that the decoding starts at once;
 /// meanwhile the calling thread takes the SHA-256 of the whole cover, which a cached entry must
 /// match and a stored one records.
-final class BackdropJob: Sendable {
+package final class BackdropJob: Sendable {
     /// The backdrop, the cache slot to store it in (nil: it came from there, or no cache), and
     /// its segments made ahead.
     private let work: Preparation<(Background, store: String?, PNG.SegmentsAhead?), PosterError>
@@ -442,7 +402,7 @@ final class BackdropJob: Sendable {
     /// `segmentsAhead`: once the backdrop is handed over, compress its PNG segments on this
     /// thread until the first frame is encoded (see `PNG.SegmentsAhead`), before storing it.
     /// `coverDigest`: the SHA-256 of `coverData`, if already made (else it is made here).
-    init(coverData: Data, coverPath: String, options: RenderOptions, timings: Timings, placeholder: String? = nil,
+    package init(coverData: Data, coverPath: String, options: RenderOptions, timings: Timings, placeholder: String? = nil,
          segmentsAhead: Bool = false, coverDigest: String? = nil) {
         let geometry = options.geometry
         let theme = options.theme, limits = options.limits
@@ -478,5 +438,5 @@ final class BackdropJob: Sendable {
     }
 
     /// Waits until the backdrop is stored too.
-    func finish() { work.finish() }
+    package func finish() { work.finish() }
 }

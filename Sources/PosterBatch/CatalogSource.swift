@@ -1,5 +1,6 @@
 import Foundation
 import LyricPoster
+import SongSources
 import LyricsCore
 import MediaTags
 import PosterGraphics

@@ -1,5 +1,6 @@
 import Foundation
 import LyricPoster
+import SongSources
 import LyricsCore
 import MediaTags
 import NowPlaying
@@ -51,7 +52,7 @@ public enum NowPlayingSong {
         // Lyrics.
         let empty = Data()
         var song = ResolvedSong(lyrics: Lyrics(), lyricsData: empty, lyricsPath: local ?? metadata.url ?? "", lyricsSource: "none",
-                                coverData: empty, coverPath: "", coverSource: "none", audio: tags)
+                                coverData: empty, coverPath: "", coverSource: "none", audio: tags.map(AudioSummary.init))
         let title = metadata.title ?? tags?.title, artist = metadata.artist ?? tags?.artist
         let sidecar = local.flatMap(SongResolver.sidecar(of:))
         /// Lyrics the player itself sends (`xesam:asText`), when they have timed lines.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import LyricPoster
+import SongSources
 import LyricsCore
 import MediaTags
 import NIOCore

@@ -3,6 +3,7 @@
 // builds both in release mode and runs this. It prints numbers; it asserts nothing.
 import Foundation
 import LyricPoster
+import SongSources
 import LyricsCore
 import PosterGraphics
 

@@ -4,6 +4,7 @@
 // FUZZ_TARGET=tags; seeds in Tests/Fuzz/corpus/tags (made by Tests/Fixtures/make-audio.py).
 import Foundation
 import LyricPoster
+import SongSources
 import MediaTags
 
 func fuzzTags(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LyricPoster
+import SongSources
 import PosterBatch
 
 /// How a command that renders many frames runs: `--jobs`, `--quiet`, `--timings` (the batch

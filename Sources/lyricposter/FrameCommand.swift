@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LyricPoster
+import SongSources
 import LyricsCore
 
 struct FrameCommand: ParsableCommand {

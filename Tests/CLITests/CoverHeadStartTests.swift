@@ -2,6 +2,7 @@ import Foundation
 import LyricsCore
 import XCTest
 @testable import LyricPoster
+import SongSources
 
 /// The cover decoded while the command line is parsed (`CoverHeadStart`): taken only by a session
 /// whose cover bytes, limits and decoded size are the guessed ones, and the frame the same bytes

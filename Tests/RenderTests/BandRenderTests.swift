@@ -1,6 +1,7 @@
 import CPNGShim
 import Foundation
 import LyricPoster
+import SongSources
 import LyricsCore
 import PosterGraphics
 import Synchronization

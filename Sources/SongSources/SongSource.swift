@@ -1,6 +1,7 @@
 import Foundation
 import LyricsCore
 import MediaTags
+import LyricPoster
 import PosterGraphics
 
 /// Where a song's cover and lyrics come from: two files, or an audio file (with either part
@@ -26,49 +27,6 @@ public enum SongSource: Sendable, Hashable {
         case .files(_, let lyrics): return URL(fileURLWithPath: lyrics).deletingPathExtension().lastPathComponent
         case .audio(let audio, _, _): return URL(fileURLWithPath: audio).deletingPathExtension().lastPathComponent
         }
-    }
-}
-
-/// A song's inputs, found and read: the parsed lyrics and the cover's bytes, and where each came from.
-public struct ResolvedSong: Sendable {
-    public var lyrics: Lyrics
-    /// The bytes the lyrics were read from (for digests).
-    public var lyricsData: Data
-    /// The file errors about the lyrics name (the lyrics file, or the audio file).
-    public var lyricsPath: String
-    /// `file:…`, `sidecar:…`, or the tag: `uslt`, `sylt`, `txxx:…`, `vorbis:LYRICS`, `mp4:©lyr`.
-    public var lyricsSource: String
-    public var coverData: Data {
-        didSet { madeCoverDigest = nil }
-    }
-    /// `coverData`'s SHA-256, once `coverDigest()` has made it; forgotten when the bytes change.
-    public private(set) var madeCoverDigest: String?
-    /// What errors about the cover name: the image file, or `song.mp3: apic`.
-    public var coverPath: String
-    /// `file:…`, or the tag: `apic`, `flac:picture`, `vorbis:METADATA_BLOCK_PICTURE`, `mp4:covr`.
-    public var coverSource: String
-    /// The audio file's tags, when the song is an audio file.
-    public var audio: AudioTags?
-
-    public init(lyrics: Lyrics, lyricsData: Data, lyricsPath: String, lyricsSource: String, coverData: Data, coverPath: String,
-                coverSource: String, audio: AudioTags?) {
-        self.lyrics = lyrics
-        self.lyricsData = lyricsData
-        self.lyricsPath = lyricsPath
-        self.lyricsSource = lyricsSource
-        self.coverData = coverData
-        self.coverPath = coverPath
-        self.coverSource = coverSource
-        self.audio = audio
-    }
-
-    /// The SHA-256 of `coverData`, made once and kept with the song: a catalogue's key and the
-    /// song's session both need it, and a photograph's bytes take milliseconds to hash.
-    public mutating func coverDigest() -> String {
-        if let made = madeCoverDigest { return made }
-        let made = Digest.sha256(coverData)
-        madeCoverDigest = made
-        return made
     }
 }
 
@@ -106,7 +64,7 @@ public enum SongResolver {
                 if needCover { throw error }
             }
             song.lyrics.metadata = metadata(song.lyrics.metadata, tags: tags)
-            song.audio = tags
+            song.audio = AudioSummary(tags)
             return song
         }
     }
@@ -305,5 +263,12 @@ extension SongResolver {
         case .unsynced(let source, let text):
             return "{\n  \"format\": \"text\",\n  \"source\": {\"lyrics\": \(q(source)), \"cover\": \(q(coverSource))},\n  \"audio\": \(audioFields),\n  \"unsynced\": \(q(text)),\n  \"lines\": []\n}"
         }
+    }
+}
+
+extension AudioSummary {
+    /// What a poster or a catalogue uses of an audio file's tags.
+    public init(_ tags: AudioTags) {
+        self.init(title: tags.title, artist: tags.artist, album: tags.album, lengthMs: tags.lengthMs)
     }
 }
