@@ -30,6 +30,9 @@ struct LyricPosterCommand: ParsableCommand {
             Foundation.exit(64)
         }
         Quiet.isOn = Quiet.read(Array(CommandLine.arguments.dropFirst()))
+        // Every text this process sets comes from its own font libraries: fontconfig's default
+        // configuration is left empty, so that Pango does not load the machine's on a thread.
+        FontLibrary.emptyDefaultConfiguration()
         // The cover of a one-song command starts decoding now, while the parser runs.
         CoverHeadStart.begin(candidates: coverCandidates(Array(CommandLine.arguments.dropFirst())))
         do {

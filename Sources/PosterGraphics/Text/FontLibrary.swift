@@ -21,7 +21,6 @@ public final class FontLibrary: @unchecked Sendable {
     ///     installs); only these files of those folders are used.
     ///   - systemFonts: also use every font the machine's fontconfig knows.
     public init(directories: [String], files: [String] = [], systemFonts: Bool = false) throws(FontError) {
-        _ = FontLibrary.noAmbientFonts
         let config: OpaquePointer
         if systemFonts {
             guard let loaded = FcInitLoadConfigAndFonts() else { throw .configuration("could not load the system font configuration") }
@@ -81,16 +80,19 @@ public final class FontLibrary: @unchecked Sendable {
         FcConfigDestroy(config)
     }
 
-    /// Text is only ever set from a library's own configuration. Pango, making its first font
-    /// map, starts a thread that loads the machine's whole fontconfig set-up (FcInit: some 50
-    /// files parsed, every cache opened) for the default configuration, which nothing here uses;
-    /// on two cores it takes CPU from a first poster. An empty default makes that a no-op.
-    private static let noAmbientFonts: Void = {
+    /// Empties fontconfig's default (current) configuration, for a program whose text is only
+    /// ever set from libraries' own configurations (the `lyricposter` command): Pango, making its
+    /// first font map, starts a thread that loads the machine's whole fontconfig set-up (FcInit:
+    /// some 50 files parsed, every cache opened) for the default configuration, which nothing
+    /// here uses; on two cores it takes CPU from a first poster. An empty default makes that a
+    /// no-op. It changes process-wide state, so a library never calls it: only an executable
+    /// that owns its process may.
+    public static func emptyDefaultConfiguration() {
         if let empty = FcConfigCreate() {
             _ = FcConfigSetCurrent(empty)
             FcConfigDestroy(empty)
         }
-    }()
+    }
 
     /// Every family name the library offers, sorted.
     public func familyNames() -> [String] {
