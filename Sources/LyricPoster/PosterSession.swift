@@ -51,9 +51,10 @@ public struct RenderOptions: Sendable {
     /// Longest text shown per lyric line, in characters; longer lines end in "…".
     public var maxLineCharacters = DisplayText.maxCharacters
     public var compression: PNG.Compression = .fast
-    /// Keep prepared backdrops in the user's cache (see BackdropCache); off for catalogues,
-    /// where each cover is prepared once.
-    public var backdropCache = true
+    /// Keep prepared backdrops in the user's cache (see BackdropCache). Off by default: a library
+    /// writes nowhere it was not asked to. The `lyricposter` command turns it on for its one-song
+    /// commands and `serve`; catalogues, where each cover is prepared once, leave it off.
+    public var backdropCache = false
 
     public init() {}
 

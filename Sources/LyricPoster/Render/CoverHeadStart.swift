@@ -75,7 +75,7 @@ public enum CoverHeadStart {
     /// later call does nothing.
     public static func begin(candidates: [String]) {
         guard !candidates.isEmpty else { return }
-        let options = RenderOptions()
+        let options = { var options = RenderOptions(); options.backdropCache = true; return options }()  // as the command's
         let started = Started(limits: options.limits, minimumSize: PosterSession.coverSize(options))
         let fresh = slot.withLock { current -> Bool in
             guard current == nil else { return false }
