@@ -88,15 +88,15 @@ public enum Inputs {
         if path == "-" { return try readStream(FileHandle.standardInput, path: path, limit: limit) }
         var info = stat()
         guard stat(path, &info) == 0 else {
-            throw PosterError(path: path, reason: errno == ENOENT ? "no such file" : OutputFile.errnoReason(errno))
+            throw errno == ENOENT ? .input(path: path, .noSuchFile) : .input(path: path, .unreadable(OutputFile.errnoReason(errno)))
         }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
-            throw PosterError(path: path, reason: "is a folder, not a file")
+            throw .input(path: path, .isFolder)
         case S_IFREG:
             if info.st_size == 0 { return Data() }
             if Int(info.st_size) > limit {
-                throw PosterError(path: path, reason: "file is \(info.st_size) bytes, more than the limit of \(limit) (see --max-lyrics-bytes or --max-cover-pixels)")
+                throw .input(path: path, .tooLarge(bytes: Int(info.st_size), limit: limit))
             }
             do {
                 return try Data(contentsOf: URL(fileURLWithPath: path))
@@ -105,7 +105,7 @@ public enum Inputs {
             }
         default:
             guard let handle = FileHandle(forReadingAtPath: path) else {
-                throw PosterError(path: path, reason: "cannot read: " + OutputFile.errnoReason(errno))
+                throw .input(path: path, .unreadable("cannot read: " + OutputFile.errnoReason(errno)))
             }
             defer { try? handle.close() }
             return try readStream(handle, path: path, limit: limit)
@@ -117,11 +117,11 @@ public enum Inputs {
         while true {
             let chunk: Data
             do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
-                throw PosterError(path: path, reason: "cannot read: \(error.localizedDescription)")
+                throw .input(path: path, .unreadable("cannot read: \(error.localizedDescription)"))
             }
             if chunk.isEmpty { return data }
             data.append(chunk)
-            if data.count > limit { throw PosterError(path: path, reason: "more than the limit of \(limit) bytes") }
+            if data.count > limit { throw .input(path: path, .unreadable("more than the limit of \(limit) bytes")) }
         }
     }
 
@@ -139,7 +139,7 @@ public enum Inputs {
             return try LyricsReader.load(data, format: format, encoding: encoding,
                                          options: ReadOptions(offsetSign: offsetSign, translationLanguage: translationLanguage))
         } catch {
-            throw PosterError(path: path, reason: error.description)
+            throw .lyrics(path: path, error)
         }
     }
 }
@@ -193,10 +193,10 @@ public final class PosterSession: @unchecked Sendable {
         let lyrics = song.lyrics, lyricsPath = song.lyricsPath, lyricsData = song.lyricsData
         do throws(PosterError) {
             if lyrics.lines.count > options.maxLyricsLines {
-                throw PosterError(path: lyricsPath, reason: "has \(lyrics.lines.count) timed lines, more than the limit of \(options.maxLyricsLines) (see --max-lyrics-lines)")
+                throw .tooManyLines(path: lyricsPath, count: lyrics.lines.count, limit: options.maxLyricsLines)
             }
             if !allowUntitled, !lyrics.lines.contains(where: \.isSung) {
-                throw PosterError(path: lyricsPath, reason: "no timed lyric line has any text (only gaps or credits)")
+                throw .nothingToSing(path: lyricsPath)
             }
         } catch {
             started?.finish()
@@ -328,8 +328,8 @@ public final class PosterSession: @unchecked Sendable {
                 timings.add("decode ahead", seconds: seconds)
                 return early
             }
-            do { return try ImageDecoder.decode(coverData, limits: limits, minimumSize: minimumSize) } catch {
-                throw PosterError(path: coverPath, reason: "\(error)")
+            do throws(ImageError) { return try ImageDecoder.decode(coverData, limits: limits, minimumSize: minimumSize) } catch {
+                throw .cover(path: coverPath, CoverProblem(error))
             }
         }
     }
@@ -364,9 +364,7 @@ public final class PosterSession: @unchecked Sendable {
         let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath)
         let frame = try mainRenderer.render(scenes.quote(indices), whole: true)
         if frame.report.overflow {
-            let p = options.preset
-            let taller = p.height < 1920 || p.width > p.height ? " or a taller preset (--preset lockscreen)" : ""
-            throw PosterError(path: song.lyricsPath, reason: "the \(indices.count) chosen line\(indices.count == 1 ? "" : "s") do not fit a \(p.width)×\(p.height) card whole, even at half size; choose fewer lines\(taller)")
+            throw .cardDoesNotFit(path: song.lyricsPath, lines: indices.count, width: options.preset.width, height: options.preset.height)
         }
         return frame
     }

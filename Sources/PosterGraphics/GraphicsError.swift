@@ -10,7 +10,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible, Sendable {
         case .empty: return "file is empty"
         case .unknownFormat: return "not a PNG, JPEG or WebP image"
         case .tooLarge(let width, let height, let limit):
-            return "image is \(width)×\(height) pixels, more than the limit of \(limit) pixels (see --max-cover-pixels)"
+            return "image is \(width)×\(height) pixels, more than the limit of \(limit) pixels"
         case .malformed(let reason): return reason
         }
     }

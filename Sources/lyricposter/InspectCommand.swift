@@ -76,7 +76,7 @@ struct InspectCommand: ParsableCommand {
             // (Not a forced format that did not fit, nor markup: those stay errors.)
             guard format == nil, let decoded = try? TextDecoding.decode(data, forcing: encoding),
                   decoded.text.first(where: { !$0.isWhitespace }).map({ !"<{".contains($0) }) ?? false else {
-                throw fail(PosterError(path: lyrics, reason: LyricsError.noTimedLines.description))
+                throw fail(.lyrics(path: lyrics, .noTimedLines))
             }
             note("\(lyrics): no timed lines, shown as unsynchronised lyrics (a poster needs times)")
             if text {
@@ -87,7 +87,7 @@ struct InspectCommand: ParsableCommand {
                 print("{\n  \"format\": \"text\",\n  \"encoding\": \(JSONText.quoted(decoded.encoding)),\n  \"unsynced\": \(JSONText.quoted(decoded.text)),\n  \"lines\": []\n}")
             }
         } catch {
-            throw fail(PosterError(path: lyrics, reason: error.description))
+            throw fail(.lyrics(path: lyrics, error))
         }
     }
 }

@@ -185,9 +185,10 @@ enum LyricPosterVersion {
     static let current = "0.1.0"
 }
 
-/// Prints `error: <path>: <reason>` and exits 1: the one way bad input ends a command.
+/// Prints `error: <path>: <reason>` (with the flag that helps, if one does) and exits 1: the
+/// one way bad input ends a command.
 func fail(_ error: PosterError) -> ExitCode {
-    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    FileHandle.standardError.write(Data("error: \(Diagnostics.message(error))\n".utf8))
     return ExitCode(1)
 }
 

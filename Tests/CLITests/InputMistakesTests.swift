@@ -37,6 +37,28 @@ final class InputMistakesTests: CLITestCase {
         XCTAssertTrue(result.stdout.contains("OVERVIEW"))
     }
 
+    /// The engine's errors name no flag (a library caller has none); the command adds the flag
+    /// that helps to each, so its messages read as they always have.
+    func testEngineErrorsGetTheCommandsFlagHints() throws {
+        let binary = temp("binary.lrc")
+        try Data([0x00, 0xFF, 0xFE, 0x00, 0x81, 0x00, 0xC3, 0x28]).write(to: URL(fileURLWithPath: binary))
+        let cases: [([String], String)] = [
+            (["frame", cover, binary, "--at", "1"], "\(binary): not valid utf-8, gb18030 or windows-1252 text (binary data, or another encoding: name it with --encoding)"),
+            (["frame", cover, lyrics, "--at", "1", "--max-lyrics-lines", "2"], "timed lines, more than the limit of 2 (see --max-lyrics-lines)"),
+            (["frame", cover, lyrics, "--at", "1", "--max-lyrics-bytes", "10"], "more than the limit of 10 (see --max-lyrics-bytes or --max-cover-pixels)"),
+            (["frame", cover, lyrics, "--at", "1", "--max-cover-pixels", "100"], "more than the limit of 100 pixels (see --max-cover-pixels)"),
+            (["card", cover, lyrics, "--lines", "998-999"], "--lines 998-999: the lyrics have"),
+            (["card", cover, lyrics, "--at", "59:00"], "--at 59:00.000: no line is sung at or after that time"),
+        ]
+        for (arguments, message) in cases {
+            let result = try run(arguments + ["-o", temp("hint.png")])
+            XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("error: "), result.stderr)
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: temp("hint.png")))
+        }
+    }
+
     /// What once passed in silence is said: a time after the song's end (the closing picture is
     /// drawn), a theme font that is not there (which fonts are used instead, and how to reach the
     /// machine's), and an output folder whose parent is missing (not a tree of folders made).

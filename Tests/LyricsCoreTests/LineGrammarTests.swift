@@ -94,7 +94,7 @@ struct ParseCase: Sendable, CustomTestStringConvertible {
     @Test func errorDescriptions() {
         #expect(LyricsError.empty.description == "file is empty")
         #expect(LyricsError.noTimedLines.description == "no timed lyric lines (not a lyric file?)")
-        #expect(LyricsError.undecodable("utf-8").description == "not valid utf-8 text (binary data, or another encoding: name it with --encoding)")
+        #expect(LyricsError.undecodable("utf-8").description == "not valid utf-8 text (binary data, or another encoding)")
         let unknown = LyricsError.unknownEncoding("xyz").description
         #expect(unknown.hasPrefix("unknown encoding 'xyz' (known: utf-8, utf-16le, utf-16be, gb18030, big5"))
         #expect(unknown.contains("shift_jis") && unknown.contains("euc-kr") && unknown.hasSuffix(")"))

@@ -29,12 +29,12 @@ public enum LineChoice: Hashable, Sendable {
     /// file in errors (a choice the lyrics cannot satisfy is an input error).
     public func resolve(in lyrics: Lyrics, scenes: SceneBuilder, lyricsPath: String) throws(PosterError) -> [Int] {
         let numbered = lyrics.numberedLines
-        guard !numbered.isEmpty else { throw PosterError(path: lyricsPath, reason: "has no lyric line to put on a card") }
+        guard !numbered.isEmpty else { throw .lineChoice(path: lyricsPath, .noLines) }
         let chosen: [Int]
         switch self {
         case .numbers(let range):
             guard range.upperBound <= numbered.count else {
-                throw PosterError(path: lyricsPath, reason: "--lines \(Self.describe(range)): the lyrics have \(numbered.count) line\(numbered.count == 1 ? "" : "s") (see inspect --text)")
+                throw .lineChoice(path: lyricsPath, .pastTheEnd(range, available: numbered.count))
             }
             chosen = Array(numbered[(range.lowerBound - 1)...(range.upperBound - 1)])
         case .quote(let quote):
@@ -46,17 +46,17 @@ public enum LineChoice: Hashable, Sendable {
             } else if let n = numbered.firstIndex(where: { lyrics.lines[$0].start > time }) {
                 first = n
             } else {
-                throw PosterError(path: lyricsPath, reason: "--at \(time): no line is sung at or after that time")
+                throw .lineChoice(path: lyricsPath, .nothingSungAfter(time))
             }
             chosen = Array(numbered[first..<min(numbered.count, first + count)])
         }
         guard chosen.count <= Self.maxLines else {
-            throw PosterError(path: lyricsPath, reason: "the quote spans \(chosen.count) lines, more than the \(Self.maxLines) a card takes")
+            throw .lineChoice(path: lyricsPath, .tooManyLines(chosen.count, limit: Self.maxLines))
         }
         return chosen
     }
 
-    static func describe(_ range: ClosedRange<Int>) -> String {
+    package static func describe(_ range: ClosedRange<Int>) -> String {
         range.count == 1 ? "\(range.lowerBound)" : "\(range.lowerBound)-\(range.upperBound)"
     }
 
@@ -76,7 +76,7 @@ public enum LineChoice: Hashable, Sendable {
     /// into the next picks both.
     static func match(_ quote: String, in lyrics: Lyrics, numbered: [Int], lyricsPath: String) throws(PosterError) -> [Int] {
         let needle = normalise(quote)
-        guard !needle.isEmpty else { throw PosterError(path: lyricsPath, reason: "--quote is empty") }
+        guard !needle.isEmpty else { throw .lineChoice(path: lyricsPath, .emptyQuote) }
         let texts = numbered.map { normalise(lyrics.lines[$0].text) }
         // Where each line starts in the joined text, in characters.
         var starts: [Int] = []

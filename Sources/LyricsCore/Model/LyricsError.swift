@@ -25,7 +25,7 @@ public enum LyricsError: Error, Equatable, Hashable, Sendable, CustomStringConve
         case .unknownEncoding(let name):
             return "unknown encoding '\(name)' (known: \(TextDecoding.knownEncodings.joined(separator: ", ")))"
         case .undecodable(let name):
-            return "not valid \(name) text (binary data, or another encoding: name it with --encoding)"
+            return "not valid \(name) text (binary data, or another encoding)"
         case .noTimedLines:
             return "no timed lyric lines (not a lyric file?)"
         case .invalid(let reason):
