@@ -147,9 +147,11 @@ public enum Inputs {
 /// One song prepared for rendering: lyrics parsed, cover decoded and its background prepared,
 /// fonts set up. Frames at any time then cost only layout, drawing and encoding.
 ///
-/// The prepared parts are shared, read-only, by every thread; each thread renders through its own
-/// `FrameRenderer` (Pango contexts are not thread-safe).
-public final class PosterSession: @unchecked Sendable {
+/// The prepared parts are shared, read-only, by every thread; each render takes a `FrameRenderer`
+/// that no other render holds (Pango contexts are not thread-safe): the first one made, else one
+/// made for it, each given back afterwards. So any number of threads may render at once; as many
+/// renderers are kept as renders ran at once.
+public final class PosterSession: Sendable {
     public let options: RenderOptions
     public let lyrics: Lyrics
     public let scenes: SceneBuilder
@@ -161,7 +163,15 @@ public final class PosterSession: @unchecked Sendable {
     /// SHA-256 of the cover and lyrics bytes as read.
     public let coverDigest: String
     public let lyricsDigest: String
-    private let mainRenderer: FrameRenderer
+    /// Renderers no render holds now, the one made with the session first.
+    private let idle: Mutex<[IdleRenderer]>
+
+    /// A renderer in the idle list. Safe to send: it is taken out under the list's lock by one
+    /// render, used on that render's thread alone, and put back under the lock when it is done,
+    /// so no two threads ever hold it at once.
+    private struct IdleRenderer: @unchecked Sendable {
+        let renderer: FrameRenderer
+    }
     /// The song's base pictures and their PNG segments, shared by every renderer (see
     /// `Renderer.renderChanges`).
     let bases = FrameBases()
@@ -274,8 +284,9 @@ public final class PosterSession: @unchecked Sendable {
         self.coverDigest = coverDigest
         self.lyricsDigest = Digest.sha256(lyricsData)
         do throws(PosterError) {
-            self.mainRenderer = try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
-                                                  engine: engine, ahead: ahead, warmed: warmed, spare: spare)
+            self.idle = Mutex([IdleRenderer(renderer: try FrameRenderer(background: background, fonts: fonts, options: options,
+                                                                        timings: timings, bases: bases, engine: engine, ahead: ahead,
+                                                                        warmed: warmed, spare: spare))])
         } catch {
             preparation.finish()
             throw error
@@ -353,16 +364,25 @@ public final class PosterSession: @unchecked Sendable {
         try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases, keepsWholeFrames: true)
     }
 
+    /// Runs `body` with a renderer that no other thread holds meanwhile.
+    private func withRenderer<T>(_ body: (FrameRenderer) throws(PosterError) -> T) throws(PosterError) -> T {
+        let taken = idle.withLock { $0.popLast() }
+        let held: IdleRenderer
+        if let taken { held = taken } else { held = IdleRenderer(renderer: try makeRenderer()) }
+        defer { idle.withLock { $0.append(held) } }
+        return try body(held.renderer)
+    }
+
     /// Renders and encodes the frame at `time` on the calling thread.
     public func render(at time: Timestamp) throws(PosterError) -> RenderedFrame {
-        try mainRenderer.render(scenes.scene(at: time))
+        try withRenderer { (renderer) throws(PosterError) in try renderer.render(scenes.scene(at: time)) }
     }
 
     /// Renders and encodes the share card of `choice` on the calling thread. A choice the lyrics
     /// cannot satisfy, or whose lines do not fit the canvas whole, is refused: a card never cuts.
     public func renderCard(_ choice: LineChoice) throws(PosterError) -> RenderedFrame {
         let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath)
-        let frame = try mainRenderer.render(scenes.quote(indices), whole: true)
+        let frame = try withRenderer { (renderer) throws(PosterError) in try renderer.render(scenes.quote(indices), whole: true) }
         if frame.report.overflow {
             throw .cardDoesNotFit(path: song.lyricsPath, lines: indices.count, width: options.preset.width, height: options.preset.height)
         }
@@ -371,7 +391,7 @@ public final class PosterSession: @unchecked Sendable {
 
     /// Renders and encodes `scene` (one of this song's) on the calling thread.
     public func render(_ scene: Scene) throws(PosterError) -> RenderedFrame {
-        try mainRenderer.render(scene)
+        try withRenderer { (renderer) throws(PosterError) in try renderer.render(scene) }
     }
 
     /// What every frame of this song depends on besides its scene: the inputs' bytes, the options
