@@ -16,6 +16,11 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
     /// The start of the song.
     public static let zero = Timestamp(milliseconds: 0)
 
+    /// The instant `seconds` after the start, to the nearest millisecond.
+    public static func seconds(_ seconds: Double) -> Timestamp {
+        Timestamp(milliseconds: Int((seconds * 1000).rounded()))
+    }
+
     /// The time in seconds, for display or for APIs that need floating point.
     public var seconds: Double { Double(milliseconds) / 1000 }
 

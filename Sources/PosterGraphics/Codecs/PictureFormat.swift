@@ -48,6 +48,20 @@ public enum PictureFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The pixels of `png` (as the renderer encoded it): straight (not premultiplied) RGBA, 4
+    /// bytes a pixel, rows top to bottom.
+    package static func rgba(png: [UInt8]) throws(GraphicsError) -> PixelBuffer {
+        let bitmap: Bitmap
+        do { bitmap = try ImageDecoder.decode(Data(png)) } catch { throw .encode("cannot read the rendered picture: \(error)") }
+        var pixels = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 4)
+        bitmap.pixels.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { out in
+                lp_argb32_to_rgb(source.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.stride, 0, out.baseAddress)
+            }
+        }
+        return PixelBuffer(width: bitmap.width, height: bitmap.height, channels: 4, bytes: pixels)
+    }
+
     static func jpeg(_ rgb: [UInt8], width: Int, height: Int, quality: Int) throws(GraphicsError) -> [UInt8] {
         guard let handle = tjInitCompress() else { throw .encode("could not start the JPEG encoder") }
         defer { tjDestroy(handle) }

@@ -1,0 +1,210 @@
+import Dispatch
+import Foundation
+import Synchronization
+import PosterGraphics
+
+/// Renders posters. Make one and share it: any number of tasks and threads may call it at once.
+///
+/// The renderer holds the fonts (a fontconfig configuration of its own, which leaves the host
+/// program's current configuration alone) and bounds its work: at most
+/// ``maxConcurrentRenders`` preparations and renders run at once, each on a thread of Dispatch's
+/// pool, and the others wait their turn. It writes no file and changes no process-wide state.
+///
+/// ```swift
+/// let renderer = try PosterRenderer()
+/// let song = try Song(lyrics: lrcData, cover: coverData, title: "Night Drive")
+/// let poster = try await renderer.render(song, at: .seconds(83.45), style: PosterStyle(preset: .square))
+/// try poster.pngData().write(to: url)
+/// ```
+///
+/// Rendering one song at many instants: ``prepare(_:style:)-(_,_)`` once, then
+/// ``PreparedSong/render(at:)-(_)`` as often as needed.
+public final class PosterRenderer: Sendable {
+    /// The fonts text may use.
+    public let fonts: FontOptions
+    /// Preparations and renders that run at once; the others wait.
+    public let maxConcurrentRenders: Int
+    let library: FontLibrary
+    let limiter: WorkLimiter
+
+    /// - Parameters:
+    ///   - fonts: the bundled fonts (the default), plus folders of your own, plus the machine's.
+    ///   - maxConcurrentRenders: at least 1; by default the number of cores.
+    public init(fonts: FontOptions = FontOptions(),
+                maxConcurrentRenders: Int = ProcessInfo.processInfo.activeProcessorCount) throws(PosterError) {
+        self.fonts = fonts
+        self.maxConcurrentRenders = max(1, maxConcurrentRenders)
+        library = try FontSetup.library(fonts)
+        limiter = WorkLimiter(slots: self.maxConcurrentRenders)
+    }
+
+    /// Prepares `song` in `style` for any number of posters: the lyrics laid out, the cover
+    /// decoded and its backdrop made (most of a first poster's time).
+    public func prepare(_ song: Song, style: PosterStyle = PosterStyle()) throws(PosterError) -> PreparedSong {
+        try limiter.blocking { () throws(PosterError) in try self.prepareNow(song, style: style) }
+    }
+
+    /// Prepares `song` in `style`, off the caller's thread (see ``prepare(_:style:)-(_,_)``).
+    public func prepare(_ song: Song, style: PosterStyle = PosterStyle()) async throws(PosterError) -> PreparedSong {
+        try await limiter.run { () throws(PosterError) in try self.prepareNow(song, style: style) }
+    }
+
+    /// The poster of `song` at `time`. To render many instants of one song, prepare it once.
+    public func render(_ song: Song, at time: Timestamp, style: PosterStyle = PosterStyle()) throws(PosterError) -> Poster {
+        try prepare(song, style: style).render(at: time)
+    }
+
+    /// The poster of `song` at `time`, off the caller's thread.
+    public func render(_ song: Song, at time: Timestamp, style: PosterStyle = PosterStyle()) async throws(PosterError) -> Poster {
+        try await prepare(song, style: style).render(at: time)
+    }
+
+    /// A share card of the song's lines `lines` (numbered from 1, as `lyricposter inspect --text`
+    /// shows them), all of them whole: ``PosterError/cardDoesNotFit(path:lines:width:height:)``
+    /// when they do not fit the canvas.
+    public func card(_ song: Song, lines: ClosedRange<Int>, style: PosterStyle = PosterStyle()) throws(PosterError) -> Poster {
+        try prepare(song, style: style).card(lines: lines)
+    }
+
+    /// A share card, off the caller's thread.
+    public func card(_ song: Song, lines: ClosedRange<Int>, style: PosterStyle = PosterStyle()) async throws(PosterError) -> Poster {
+        try await prepare(song, style: style).card(lines: lines)
+    }
+
+    private func prepareNow(_ song: Song, style: PosterStyle) throws(PosterError) -> PreparedSong {
+        let options = style.options(for: song, fonts: fonts)
+        let session = try PosterSession(song: song.resolved, options: options, fonts: library)
+        return PreparedSong(song: song, style: style, session: session, limiter: limiter)
+    }
+}
+
+/// One song prepared in one style: posters at any instant, and cards, cost only layout, drawing
+/// and encoding. Share it between tasks like its ``PosterRenderer``, whose bound it keeps.
+public final class PreparedSong: Sendable {
+    public let song: Song
+    public let style: PosterStyle
+    /// Problems that did not stop the work (a font that could not be read, a guessed encoding).
+    public var warnings: [String] { session.warnings }
+    let session: PosterSession
+    private let limiter: WorkLimiter
+
+    init(song: Song, style: PosterStyle, session: PosterSession, limiter: WorkLimiter) {
+        self.song = song
+        self.style = style
+        self.session = session
+        self.limiter = limiter
+    }
+
+    /// The poster at `time`.
+    public func render(at time: Timestamp) throws(PosterError) -> Poster {
+        try limiter.blocking { () throws(PosterError) in try self.poster(at: time) }
+    }
+
+    /// The poster at `time`, off the caller's thread.
+    public func render(at time: Timestamp) async throws(PosterError) -> Poster {
+        try await limiter.run { () throws(PosterError) in try self.poster(at: time) }
+    }
+
+    /// A share card of lines `lines` (numbered from 1).
+    public func card(lines: ClosedRange<Int>) throws(PosterError) -> Poster {
+        try limiter.blocking { () throws(PosterError) in try self.card(.numbers(lines)) }
+    }
+
+    /// A share card of lines `lines`, off the caller's thread.
+    public func card(lines: ClosedRange<Int>) async throws(PosterError) -> Poster {
+        try await limiter.run { () throws(PosterError) in try self.card(.numbers(lines)) }
+    }
+
+    private func poster(at time: Timestamp) throws(PosterError) -> Poster {
+        Poster(try session.render(at: time), width: style.preset.width, height: style.preset.height)
+    }
+
+    private func card(_ choice: LineChoice) throws(PosterError) -> Poster {
+        guard case .numbers(let range) = choice, range.lowerBound >= 1 else {
+            throw .lineChoice(path: song.lyricsName, .other("lines are numbered from 1"))
+        }
+        return Poster(try session.renderCard(choice), width: style.preset.width, height: style.preset.height)
+    }
+}
+
+/// Runs at most `slots` pieces of work at once, on Dispatch's threads for async callers and on
+/// the caller's own thread for synchronous ones; the others wait in order of arrival.
+final class WorkLimiter: Sendable {
+    private enum Waiter {
+        case task(CheckedContinuation<Void, Never>)
+        case thread(DispatchSemaphore)
+    }
+
+    private let state: Mutex<(free: Int, waiting: [Waiter])>
+    private let queue = DispatchQueue(label: "LyricPoster.PosterRenderer", attributes: .concurrent)
+
+    init(slots: Int) {
+        state = Mutex((slots, []))
+    }
+
+    /// Runs `work` on this thread once a slot is free.
+    func blocking<T>(_ work: () throws(PosterError) -> T) throws(PosterError) -> T {
+        let semaphore = state.withLock { state -> DispatchSemaphore? in
+            if state.free > 0 {
+                state.free -= 1
+                return nil
+            }
+            let semaphore = DispatchSemaphore(value: 0)
+            state.waiting.append(.thread(semaphore))
+            return semaphore
+        }
+        semaphore?.wait()
+        defer { release() }
+        return try work()
+    }
+
+    /// Runs `work` on one of Dispatch's threads once a slot is free; the calling task waits
+    /// without holding a thread.
+    func run<T: Sendable>(_ work: @escaping @Sendable () throws(PosterError) -> T) async throws(PosterError) -> T {
+        await acquire()
+        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<T, PosterError>, Never>) in
+            queue.async {
+                defer { self.release() }
+                done.resume(returning: Result { () throws(PosterError) -> T in try work() })
+            }
+        }
+        return try result.get()
+    }
+
+    private func acquire() async {
+        let free = state.withLock { state -> Bool in
+            guard state.free > 0 else { return false }
+            state.free -= 1
+            return true
+        }
+        if free { return }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                // A slot may have come free since the first look.
+                if state.free > 0 {
+                    state.free -= 1
+                    return true
+                }
+                state.waiting.append(.task(waiter))
+                return false
+            }
+            if now { waiter.resume() }
+        }
+    }
+
+    /// Hands the slot to the first waiter, or frees it.
+    private func release() {
+        let next = state.withLock { state -> Waiter? in
+            if state.waiting.isEmpty {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        switch next {
+        case .task(let waiter): waiter.resume()
+        case .thread(let semaphore): semaphore.signal()
+        case nil: break
+        }
+    }
+}
