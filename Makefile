@@ -56,9 +56,12 @@ gallery: build
 	@scripts/install-deps.sh imagemagick
 	@scripts/gallery.sh $(BIN) $(OUT)
 
-# The release build first: the install and container tests check the binary users get.
+# The release build first: the install and container tests check the binary users get. Then the
+# example client package, which uses the LyricPoster library product as another package would.
+CLIENT = Examples/PosterClient
 test: deps build man
 	$(SWIFT) test
+	$(SWIFT) test --package-path $(CLIENT) --scratch-path .build-client
 
 # Speed and memory of the release build (see README, Performance). RUNS=n for more or fewer runs.
 RUNS ?= 5
@@ -88,6 +91,8 @@ test-sanitized: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
 		--skip '$(TSAN_SKIP)'
+	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp $(SWIFT) test --sanitize=thread \
+		--package-path $(CLIENT) --scratch-path .build-client-tsan
 	scripts/leak-check.sh .build-asan/debug/lyricposter
 
 # Coverage-guided fuzzing of the LRC path and the cover decoders (libFuzzer + AddressSanitizer).

@@ -132,6 +132,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CLITests", dependencies: ["LyricsCore", "LyricPoster", "SongSources", "PosterBatch", "TestSupport"]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
+        // The package's shape: what the LyricPoster product's clients build and link.
+        .testTarget(name: "PackageTests"),
         .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster", "SongSources", "PosterLive"]),
     ]
 )
