@@ -10,6 +10,8 @@ public struct Poster: Sendable {
     /// The lines, captions and boxes drawn, with their places and colours.
     public let report: FrameReport
     let png: [UInt8]
+    /// The JPEG and WebP quality when none is given.
+    public static let defaultQuality = PictureFormat.defaultQuality
 
     init(_ frame: RenderedFrame, width: Int, height: Int) {
         png = frame.png
@@ -23,12 +25,12 @@ public struct Poster: Sendable {
     public func pngData() -> Data { Data(png) }
 
     /// The poster as JPEG at `quality` (1–100). A text layer (transparent) has no JPEG form.
-    public func jpegData(quality: Int = PictureFormat.defaultQuality) throws(PosterError) -> Data {
+    public func jpegData(quality: Int = Poster.defaultQuality) throws(PosterError) -> Data {
         try encoded(.jpeg, quality: quality)
     }
 
     /// The poster as lossy WebP at `quality` (1–100), transparency kept.
-    public func webpData(quality: Int = PictureFormat.defaultQuality) throws(PosterError) -> Data {
+    public func webpData(quality: Int = Poster.defaultQuality) throws(PosterError) -> Data {
         try encoded(.webp, quality: quality)
     }
 

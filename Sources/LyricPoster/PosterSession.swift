@@ -4,69 +4,69 @@ import PosterGraphics
 import Synchronization
 
 /// Options shared by every command that renders.
-public struct RenderOptions: Sendable {
-    public var preset: Preset = .lockscreen
+package struct RenderOptions: Sendable {
+    package var preset: Preset = .lockscreen
     /// The look; its `before`/`after` apply unless set here.
-    public var theme: Theme = .card
+    package var theme: Theme = .card
     /// Lines shown before and after the current one (nil: the theme's).
-    public var before: Int?
-    public var after: Int?
+    package var before: Int?
+    package var after: Int?
     /// Translation sub-lines: show, hide, or show instead of their lines.
-    public var translations: SceneBuilder.TranslationMode = .show
+    package var translations: SceneBuilder.TranslationMode = .show
     /// Romanisation sub-lines (romaji, pinyin) under their lines, or not.
-    public var romanisation: SceneBuilder.RomanisationMode = .show
+    package var romanisation: SceneBuilder.RomanisationMode = .show
     /// The lyrics' format (nil: detected from the content).
-    public var format: LyricsFormat?
+    package var format: LyricsFormat?
     /// Override the title, artist and album from the tags.
-    public var title: String?
-    public var artist: String?
-    public var album: String?
+    package var title: String?
+    package var artist: String?
+    package var album: String?
     /// The song's length for the progress bar (nil: [length:] or the end of the last line).
-    public var duration: Timestamp?
+    package var duration: Timestamp?
     /// Fill the current line as it is sung (word timing, or the theme's line fill). On for
     /// `frame` and `sequence`; `lines` shows each line whole.
-    public var karaoke = false
+    package var karaoke = false
     /// Draw the text alone over transparency (an RGBA PNG), not over the cover's backdrop.
-    public var textLayer = false
+    package var textLayer = false
 
     var linesBefore: Int { before ?? theme.before }
     var linesAfter: Int { after ?? theme.after }
     /// Where things go on the poster for these options.
     var geometry: PosterGeometry { PosterGeometry(preset: preset, before: linesBefore, after: linesAfter, theme: theme) }
     /// Overrides the song's [la:] tag for glyph forms.
-    public var language: String?
-    public var fonts = FontOptions()
+    package var language: String?
+    package var fonts = FontOptions()
     /// Forces the lyrics' text encoding (nil = detect).
-    public var encoding: String?
+    package var encoding: String?
     /// How `[offset:]` applies (LRC.md §6: the sign is contested; subtract is the common reading).
-    public var offsetSign: OffsetSign = .subtract
+    package var offsetSign: OffsetSign = .subtract
     /// The translation language asked for (`--translation-lang`), or `nil` for the user's locale
     /// then the file's first (see ``readOptions``).
-    public var translationLanguage: String?
-    public var limits = DecodeLimits()
+    package var translationLanguage: String?
+    package var limits = DecodeLimits()
     /// Lyrics files larger than this are refused before they are read.
-    public var maxLyricsBytes = 16 * 1024 * 1024
+    package var maxLyricsBytes = 16 * 1024 * 1024
     /// Lyrics with more timed lines than this are refused.
-    public var maxLyricsLines = 100_000
+    package var maxLyricsLines = 100_000
     /// Longest text shown per lyric line, in characters; longer lines end in "…".
-    public var maxLineCharacters = DisplayText.maxCharacters
-    public var compression: PNG.Compression = .fast
+    package var maxLineCharacters = DisplayText.maxCharacters
+    package var compression: PNG.Compression = .fast
     /// Keep prepared backdrops in the user's cache (see BackdropCache). Off by default: a library
     /// writes nowhere it was not asked to. The `lyricposter` command turns it on for its one-song
     /// commands and `serve`; catalogues, where each cover is prepared once, leave it off.
-    public var backdropCache = false
+    package var backdropCache = false
 
-    public init() {}
+    package init() {}
 
     /// How lyric files are read under these options. With no `--translation-lang`, a file with
     /// translations in several languages shows the one of the user's locale (`LC_ALL`,
     /// `LC_MESSAGES`, `LANG`), else its first.
-    public var readOptions: ReadOptions {
+    package var readOptions: ReadOptions {
         ReadOptions(offsetSign: offsetSign, translationLanguage: translationLanguage ?? ReadOptions.localeLanguage)
     }
 
     /// Everything among these options that changes pixels (for keys and digests).
-    public var fingerprint: [String] {
+    package var fingerprint: [String] {
         [preset.name, "\(preset.width)x\(preset.height)", preset.arrangement.rawValue,
          "\(linesBefore)", "\(linesAfter)", "\(theme)", "\(karaoke)", "\(translations)", "\(romanisation)", format?.rawValue ?? "-",
          language ?? "-", encoding ?? "-", "\(maxLineCharacters)", "\(offsetSign)", compression.rawValue]
@@ -75,16 +75,16 @@ public struct RenderOptions: Sendable {
 }
 
 /// Reads input files into values, with errors that name the file.
-public enum Inputs {
+package enum Inputs {
     /// Whether something exists at `path`.
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
     }
 
     /// Reads a whole file, refusing folders and files over `limit` bytes. Pipes and `-` (standard
     /// input) are read to their end, up to the same limit.
-    public static func read(_ path: String, limit: Int) throws(PosterError) -> Data {
+    package static func read(_ path: String, limit: Int) throws(PosterError) -> Data {
         if path == "-" { return try readStream(FileHandle.standardInput, path: path, limit: limit) }
         var info = stat()
         guard stat(path, &info) == 0 else {
@@ -125,7 +125,7 @@ public enum Inputs {
         }
     }
 
-    public static func lyrics(_ path: String, format: LyricsFormat? = nil, encoding: String?, offsetSign: OffsetSign = .subtract,
+    package static func lyrics(_ path: String, format: LyricsFormat? = nil, encoding: String?, offsetSign: OffsetSign = .subtract,
                               translationLanguage: String? = nil, limit: Int = 16 * 1024 * 1024) throws(PosterError) -> Lyrics {
         try lyrics(read(path, limit: limit), path: path, format: format, encoding: encoding, offsetSign: offsetSign,
                    translationLanguage: translationLanguage)
@@ -133,7 +133,7 @@ public enum Inputs {
 
     /// Decodes and parses lyrics already read from `path` (named in errors), in `format` or the
     /// format detected from the content.
-    public static func lyrics(_ data: Data, path: String, format: LyricsFormat? = nil, encoding: String?,
+    package static func lyrics(_ data: Data, path: String, format: LyricsFormat? = nil, encoding: String?,
                               offsetSign: OffsetSign, translationLanguage: String? = nil) throws(PosterError) -> Lyrics {
         do {
             return try LyricsReader.load(data, format: format, encoding: encoding,
@@ -151,18 +151,18 @@ public enum Inputs {
 /// that no other render holds (Pango contexts are not thread-safe): the first one made, else one
 /// made for it, each given back afterwards. So any number of threads may render at once; as many
 /// renderers are kept as renders ran at once.
-public final class PosterSession: Sendable {
-    public let options: RenderOptions
-    public let lyrics: Lyrics
-    public let scenes: SceneBuilder
-    public let background: Background
-    public let fonts: FontLibrary
-    public let timings: Timings
+package final class PosterSession: Sendable {
+    package let options: RenderOptions
+    package let lyrics: Lyrics
+    package let scenes: SceneBuilder
+    package let background: Background
+    package let fonts: FontLibrary
+    package let timings: Timings
     /// Problems that did not stop the work (e.g. a font that could not be read), one line each.
-    public let warnings: [String]
+    package let warnings: [String]
     /// SHA-256 of the cover and lyrics bytes as read.
-    public let coverDigest: String
-    public let lyricsDigest: String
+    package let coverDigest: String
+    package let lyricsDigest: String
     /// Renderers no render holds now, the one made with the session first.
     private let idle: Mutex<[IdleRenderer]>
 
@@ -179,7 +179,7 @@ public final class PosterSession: Sendable {
     private let preparation: BackdropJob
 
     /// Where the cover and lyrics came from (files, sidecars, tags).
-    public let song: ResolvedSong
+    package let song: ResolvedSong
 
     /// Prepares a song already found and read.
     ///
@@ -187,7 +187,7 @@ public final class PosterSession: Sendable {
     ///   title and artist alone, and a song without cover bytes gets ``PlaceholderCover``.
     /// - Parameter fonts: a font library to share (a catalogue sets fonts up once); by default
     ///   one is made from `options.fonts`.
-    public convenience init(song: ResolvedSong, options: RenderOptions, timings: Timings = Timings(),
+    package convenience init(song: ResolvedSong, options: RenderOptions, timings: Timings = Timings(),
                             allowUntitled: Bool = false, fonts sharedFonts: FontLibrary? = nil) throws(PosterError) {
         try self.init(song: song, options: options, timings: timings, allowUntitled: allowUntitled, fonts: sharedFonts, backdrop: nil)
     }
@@ -352,7 +352,7 @@ public final class PosterSession: Sendable {
 
     /// A file's name without its folder and extension, as a title of last resort (nil for
     /// standard input and names that say nothing).
-    public static func displayName(_ path: String) -> String? {
+    package static func displayName(_ path: String) -> String? {
         guard path != "-" else { return nil }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
             .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -360,7 +360,7 @@ public final class PosterSession: Sendable {
     }
 
     /// A renderer for another thread.
-    public func makeRenderer() throws(PosterError) -> FrameRenderer {
+    package func makeRenderer() throws(PosterError) -> FrameRenderer {
         try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases, keepsWholeFrames: true)
     }
 
@@ -374,13 +374,13 @@ public final class PosterSession: Sendable {
     }
 
     /// Renders and encodes the frame at `time` on the calling thread.
-    public func render(at time: Timestamp) throws(PosterError) -> RenderedFrame {
+    package func render(at time: Timestamp) throws(PosterError) -> RenderedFrame {
         try withRenderer { (renderer) throws(PosterError) in try renderer.render(scenes.scene(at: time)) }
     }
 
     /// Renders and encodes the share card of `choice` on the calling thread. A choice the lyrics
     /// cannot satisfy, or whose lines do not fit the canvas whole, is refused: a card never cuts.
-    public func renderCard(_ choice: LineChoice) throws(PosterError) -> RenderedFrame {
+    package func renderCard(_ choice: LineChoice) throws(PosterError) -> RenderedFrame {
         let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath)
         let frame = try withRenderer { (renderer) throws(PosterError) in try renderer.render(scenes.quote(indices), whole: true) }
         if frame.report.overflow {
@@ -390,14 +390,14 @@ public final class PosterSession: Sendable {
     }
 
     /// Renders and encodes `scene` (one of this song's) on the calling thread.
-    public func render(_ scene: Scene) throws(PosterError) -> RenderedFrame {
+    package func render(_ scene: Scene) throws(PosterError) -> RenderedFrame {
         try withRenderer { (renderer) throws(PosterError) in try renderer.render(scene) }
     }
 
     /// What every frame of this song depends on besides its scene: the inputs' bytes, the options
     /// that change pixels, the fonts and the renderer's version. Frames whose key and scene are
     /// unchanged need not be rendered again.
-    public var renderKey: String {
+    package var renderKey: String {
         let o = options
         let parts: [String] = ["lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest] + o.fingerprint + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))

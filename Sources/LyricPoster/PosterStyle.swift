@@ -3,10 +3,26 @@ import PosterGraphics
 
 /// How a poster looks: its canvas, its theme, which lines it shows and how.
 public struct PosterStyle: Sendable, Hashable {
-    /// Whether translation lines show under their lines.
-    public typealias Translations = SceneBuilder.TranslationMode
-    /// Whether romanisation lines (romaji, pinyin) show under their lines.
-    public typealias Romanisation = SceneBuilder.RomanisationMode
+    /// What becomes of translation lines.
+    public enum Translations: String, Sendable, CaseIterable {
+        /// Under their lines.
+        case show
+        /// Not at all.
+        case hide
+        /// Instead of the lines they translate (lines without one keep their text).
+        case only
+    }
+
+    /// What becomes of romanisation lines (romaji, pinyin).
+    public enum Romanisation: String, Sendable, CaseIterable {
+        /// Between the line and its translation.
+        case show
+        /// Not at all.
+        case hide
+    }
+
+    /// The longest text shown of a line by default, in characters.
+    public static let defaultMaxLineCharacters = DisplayText.maxCharacters
 
     /// The canvas: its size and arrangement (``Preset/lockscreen``, ``Preset/square``, …).
     public var preset: Preset
@@ -29,7 +45,7 @@ public struct PosterStyle: Sendable, Hashable {
 
     public init(preset: Preset = .lockscreen, theme: Theme = .card, linesBefore: Int? = nil, linesAfter: Int? = nil,
                 karaoke: Bool = true, translations: Translations = .show, romanisation: Romanisation = .show,
-                language: String? = nil, textLayer: Bool = false, maxLineCharacters: Int = DisplayText.maxCharacters) {
+                language: String? = nil, textLayer: Bool = false, maxLineCharacters: Int = PosterStyle.defaultMaxLineCharacters) {
         self.preset = preset
         self.theme = theme
         self.linesBefore = linesBefore

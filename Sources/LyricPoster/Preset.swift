@@ -45,7 +45,7 @@ public struct Preset: Hashable, Sendable, CustomStringConvertible {
         public static let story = SafeArea(top: 0.14, bottom: 0.35, side: 0.06)
 
         /// The rectangle left free on a `width`×`height` canvas.
-        public func rect(width: Double, height: Double) -> Rect {
+        package func rect(width: Double, height: Double) -> Rect {
             Rect(x: (width * side).rounded(), y: (height * top).rounded(), width: (width * (1 - 2 * side)).rounded(),
                  height: (height * (1 - top - bottom)).rounded())
         }
@@ -64,9 +64,9 @@ public struct Preset: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Share of the height at the top kept clear on lock screens (the clock and date).
-    public static let lockScreenClockShare = 0.22
+    package static let lockScreenClockShare = 0.22
     /// Share of the width kept clear on each side on lock screens (the 19.5:9 crop).
-    public static let lockScreenSideShare = 0.09
+    package static let lockScreenSideShare = 0.09
 
     public static let lockscreen = Preset(name: "lockscreen", width: 1080, height: 1920, isLockScreen: true)
     /// A 19.5:9 phone screen at its native size (1179×2556), with the lock screen's safe area.

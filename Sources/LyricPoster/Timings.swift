@@ -1,21 +1,21 @@
 import Foundation
 
 /// Wall time spent per named stage (`--timings`), in the order stages first ran.
-public final class Timings: @unchecked Sendable {
+package final class Timings: @unchecked Sendable {
     private let lock = NSLock()
     private var order: [String] = []
     private var totals: [String: Double] = [:]
 
-    public init() {}
+    package init() {}
 
     /// Runs `body`, adding its wall time to `stage`.
-    public func measure<T, E: Error>(_ stage: String, _ body: () throws(E) -> T) throws(E) -> T {
+    package func measure<T, E: Error>(_ stage: String, _ body: () throws(E) -> T) throws(E) -> T {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { add(stage, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
         return try body()
     }
 
-    public func add(_ stage: String, seconds: Double) {
+    package func add(_ stage: String, seconds: Double) {
         lock.lock()
         defer { lock.unlock() }
         if totals[stage] == nil { order.append(stage) }
@@ -23,14 +23,14 @@ public final class Timings: @unchecked Sendable {
     }
 
     /// (stage, seconds) in first-run order.
-    public var stages: [(String, Double)] {
+    package var stages: [(String, Double)] {
         lock.lock()
         defer { lock.unlock() }
         return order.map { ($0, totals[$0] ?? 0) }
     }
 
     /// One line per stage, milliseconds.
-    public func summary() -> String {
+    package func summary() -> String {
         stages.map { name, seconds in
             name.padding(toLength: 12, withPad: " ", startingAt: 0) + String(format: "%9.1f ms", seconds * 1000)
         }.joined(separator: "\n")

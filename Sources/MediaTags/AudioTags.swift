@@ -3,64 +3,64 @@ import Foundation
 
 /// What an audio file's tags say, read by TagLib: the song's title, artist, album and length,
 /// its embedded lyrics (plain texts and a synchronised SYLT timeline) and its pictures.
-public struct AudioTags: Sendable {
-    public var title: String?
-    public var artist: String?
-    public var album: String?
+package struct AudioTags: Sendable {
+    package var title: String?
+    package var artist: String?
+    package var album: String?
     /// The audio length in milliseconds; `nil` when TagLib could not tell.
-    public var lengthMs: Int?
+    package var lengthMs: Int?
     /// Every embedded lyric text, in the order found (`USLT` frames, `TXXX:LYRICS`, Vorbis
     /// `LYRICS`/`UNSYNCEDLYRICS`, MP4 `©lyr`).
-    public var lyrics: [Text]
+    package var lyrics: [Text]
     /// The first ID3 `SYLT` frame, times in milliseconds; empty when there is none (or it counts
     /// MPEG frames, which are not converted).
-    public var synced: [SyncedText]
+    package var synced: [SyncedText]
     /// Whether a SYLT frame was there but counted MPEG frames (not read).
-    public var syncedInFrames: Bool
+    package var syncedInFrames: Bool
     /// Embedded pictures, front covers first.
-    public var pictures: [Picture]
+    package var pictures: [Picture]
     /// Pictures larger than the byte limit, left out.
-    public var picturesSkipped: Int
+    package var picturesSkipped: Int
 
-    public struct Text: Sendable, Hashable {
+    package struct Text: Sendable, Hashable {
         /// Where it was found: `uslt`, `txxx:LYRICS`, `vorbis:LYRICS`, `mp4:©lyr`.
-        public var source: String
-        public var text: String
+        package var source: String
+        package var text: String
 
-        public init(source: String, text: String) {
+        package init(source: String, text: String) {
             self.source = source
             self.text = text
         }
     }
 
-    public struct SyncedText: Sendable, Hashable {
-        public var ms: Int
-        public var text: String
+    package struct SyncedText: Sendable, Hashable {
+        package var ms: Int
+        package var text: String
     }
 
-    public struct Picture: Sendable, Hashable {
+    package struct Picture: Sendable, Hashable {
         /// `apic`, `flac:picture`, `vorbis:METADATA_BLOCK_PICTURE`, `mp4:covr`.
-        public var source: String
+        package var source: String
         /// The ID3/FLAC picture type (3 is the front cover); `nil` for MP4.
-        public var type: Int?
-        public var mime: String
-        public var data: Data
+        package var type: Int?
+        package var mime: String
+        package var data: Data
     }
 }
 
 /// Why an audio file's tags could not be read.
-public struct MediaTagsError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var reason: String
-    public var description: String { reason }
+package struct MediaTagsError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var reason: String
+    package var description: String { reason }
 }
 
 /// Reads audio files' tags through TagLib.
-public enum MediaTags {
+package enum MediaTags {
     /// File name extensions of the audio files LyricPoster reads (lower case).
-    public static let audioExtensions: Set<String> = ["mp3", "flac", "ogg", "oga", "opus", "m4a", "mp4", "aac", "alac"]
+    package static let audioExtensions: Set<String> = ["mp3", "flac", "ogg", "oga", "opus", "m4a", "mp4", "aac", "alac"]
 
     /// Whether `path` names an audio file by its extension.
-    public static func isAudioFile(_ path: String) -> Bool {
+    package static func isAudioFile(_ path: String) -> Bool {
         audioExtensions.contains((path as NSString).pathExtension.lowercased())
     }
 
@@ -69,7 +69,7 @@ public enum MediaTags {
     /// - Parameters:
     ///   - maxPictureBytes: pictures larger than this are left out (counted in `picturesSkipped`).
     ///   - maxItems: at most this many lyric texts, SYLT entries and pictures are kept each.
-    public static func read(_ path: String, maxPictureBytes: Int = 64 * 1024 * 1024,
+    package static func read(_ path: String, maxPictureBytes: Int = 64 * 1024 * 1024,
                             maxItems: Int = 20_000) throws(MediaTagsError) -> AudioTags {
         var raw = lp_tags()
         let status = lp_tags_read(path, max(0, maxPictureBytes), max(0, maxItems), &raw)

@@ -3,13 +3,13 @@ import Foundation
 import Synchronization
 
 /// A D-Bus failure: the bus could not be reached, a call failed or timed out, a name was taken.
-public struct BusError: Error, CustomStringConvertible, Sendable {
+package struct BusError: Error, CustomStringConvertible, Sendable {
     /// The D-Bus error name when the remote side sent one (`org.freedesktop.DBus.Error.ServiceUnknown`).
-    public var name: String?
-    public var message: String
-    public var description: String { message }
+    package var name: String?
+    package var message: String
+    package var description: String { message }
 
-    public init(name: String? = nil, _ message: String) {
+    package init(name: String? = nil, _ message: String) {
         self.name = name
         self.message = message
     }
@@ -29,26 +29,26 @@ public struct BusError: Error, CustomStringConvertible, Sendable {
 }
 
 /// A signal received on the bus.
-public struct BusSignal: Sendable {
+package struct BusSignal: Sendable {
     /// The sender's unique name (`:1.42`).
-    public var sender: String
-    public var path: String
-    public var interface: String
-    public var member: String
-    public var arguments: [DBusValue]
+    package var sender: String
+    package var path: String
+    package var interface: String
+    package var member: String
+    package var arguments: [DBusValue]
 }
 
 /// What a published object answers: method calls, property reads and writes. Called on the bus
 /// thread; keep them short.
-public struct ObjectHandler: Sendable {
+package struct ObjectHandler: Sendable {
     /// A method call's reply (a tuple, or nil for none), or a D-Bus error name and message.
-    public var call: @Sendable (_ interface: String, _ method: String, _ arguments: [DBusValue]) -> Result<DBusValue?, BusError>
+    package var call: @Sendable (_ interface: String, _ method: String, _ arguments: [DBusValue]) -> Result<DBusValue?, BusError>
     /// A property's value, of exactly the type the interface declares; nil: no such property.
-    public var get: @Sendable (_ interface: String, _ property: String) -> DBusValue?
+    package var get: @Sendable (_ interface: String, _ property: String) -> DBusValue?
     /// Sets a writable property; false refuses it.
-    public var set: @Sendable (_ interface: String, _ property: String, _ value: DBusValue) -> Bool
+    package var set: @Sendable (_ interface: String, _ property: String, _ value: DBusValue) -> Bool
 
-    public init(call: @escaping @Sendable (String, String, [DBusValue]) -> Result<DBusValue?, BusError>,
+    package init(call: @escaping @Sendable (String, String, [DBusValue]) -> Result<DBusValue?, BusError>,
                 get: @escaping @Sendable (String, String) -> DBusValue?,
                 set: @escaping @Sendable (String, String, DBusValue) -> Bool) {
         self.call = call
@@ -62,7 +62,7 @@ public struct ObjectHandler: Sendable {
 ///
 /// The corresponding C type is `GDBusConnection`, which GLib documents as thread-safe: every
 /// method here may be called from any thread.
-public final class Bus: @unchecked Sendable {
+package final class Bus: @unchecked Sendable {
     private let connection: OpaquePointer
     private let loop: OpaquePointer
     private let context: OpaquePointer
@@ -70,7 +70,7 @@ public final class Bus: @unchecked Sendable {
     private let subscriptions = Mutex<[UInt32]>([])
 
     /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`) on a private connection.
-    public init() throws(BusError) {
+    package init() throws(BusError) {
         var error: UnsafeMutablePointer<GError>?
         guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             throw BusError(error, "no session bus")
@@ -108,11 +108,11 @@ public final class Bus: @unchecked Sendable {
     }
 
     /// True once the connection is closed (the bus went away: a logout, a restarted daemon).
-    public var isClosed: Bool { g_dbus_connection_is_closed(connection) != 0 }
+    package var isClosed: Bool { g_dbus_connection_is_closed(connection) != 0 }
 
     /// Calls a method and waits for its reply (at most `timeoutMs`). Returns the reply's values.
     @discardableResult
-    public func call(_ destination: String, _ path: String, _ interface: String, _ method: String,
+    package func call(_ destination: String, _ path: String, _ interface: String, _ method: String,
                      _ arguments: [DBusValue] = [], timeoutMs: Int32 = 2000) throws(BusError) -> [DBusValue] {
         var error: UnsafeMutablePointer<GError>?
         let parameters = DBusValue.tuple(arguments).makeVariant()
@@ -124,7 +124,7 @@ public final class Bus: @unchecked Sendable {
     }
 
     /// Sends a method call without waiting for (or reading) its reply.
-    public func send(_ destination: String, _ path: String, _ interface: String, _ method: String,
+    package func send(_ destination: String, _ path: String, _ interface: String, _ method: String,
                      _ arguments: [DBusValue] = []) {
         let parameters = DBusValue.tuple(arguments).makeVariant()
         g_dbus_connection_call(connection, destination, path, interface, method, parameters, nil,
@@ -132,21 +132,21 @@ public final class Bus: @unchecked Sendable {
     }
 
     /// Reads one property through `org.freedesktop.DBus.Properties.Get`.
-    public func property(_ destination: String, _ path: String, _ interface: String, _ name: String) throws(BusError) -> DBusValue {
+    package func property(_ destination: String, _ path: String, _ interface: String, _ name: String) throws(BusError) -> DBusValue {
         let reply = try call(destination, path, "org.freedesktop.DBus.Properties", "Get", [.string(interface), .string(name)])
         guard let value = reply.first else { throw BusError("\(destination) \(interface).\(name): empty reply") }
         return value
     }
 
     /// Every property of an interface.
-    public func properties(_ destination: String, _ path: String, _ interface: String) throws(BusError) -> [String: DBusValue] {
+    package func properties(_ destination: String, _ path: String, _ interface: String) throws(BusError) -> [String: DBusValue] {
         let reply = try call(destination, path, "org.freedesktop.DBus.Properties", "GetAll", [.string(interface)])
         return reply.first?.dictionary ?? [:]
     }
 
     /// Calls `handler` on the bus thread for every matching signal. nil matches anything; with
     /// `arg0Namespace`, `arg0` matches the first argument as a dotted name prefix.
-    public func subscribe(sender: String? = nil, interface: String?, member: String?, path: String? = nil,
+    package func subscribe(sender: String? = nil, interface: String?, member: String?, path: String? = nil,
                           arg0: String? = nil, arg0Namespace: Bool = false,
                           _ handler: @escaping @Sendable (BusSignal) -> Void) {
         final class Box { let handler: @Sendable (BusSignal) -> Void; init(_ h: @escaping @Sendable (BusSignal) -> Void) { handler = h } }
@@ -166,7 +166,7 @@ public final class Bus: @unchecked Sendable {
     }
 
     /// Emits a signal from `path`.
-    public func emit(path: String, interface: String, member: String, _ arguments: [DBusValue]) throws(BusError) {
+    package func emit(path: String, interface: String, member: String, _ arguments: [DBusValue]) throws(BusError) {
         var error: UnsafeMutablePointer<GError>?
         if g_dbus_connection_emit_signal(connection, nil, path, interface, member, DBusValue.tuple(arguments).makeVariant(), &error) == 0 {
             throw BusError(error, "\(interface).\(member)")
@@ -174,7 +174,7 @@ public final class Bus: @unchecked Sendable {
     }
 
     /// Takes a well-known name; false when another connection holds it.
-    public func requestName(_ name: String) throws(BusError) -> Bool {
+    package func requestName(_ name: String) throws(BusError) -> Bool {
         // 4 = DBUS_NAME_FLAG_DO_NOT_QUEUE; reply 1 = primary owner, 4 = already owner.
         let reply = try call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
                              [.string(name), .uint32(4)])
@@ -182,7 +182,7 @@ public final class Bus: @unchecked Sendable {
         return code == 1 || code == 4
     }
 
-    public func releaseName(_ name: String) {
+    package func releaseName(_ name: String) {
         _ = try? call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ReleaseName", [.string(name)],
                       timeoutMs: 500)
     }
@@ -190,7 +190,7 @@ public final class Bus: @unchecked Sendable {
     /// Publishes an object at `path` with the interfaces of an introspection document; `handler`
     /// answers for all of them (GDBus itself answers `Properties.Get/GetAll/Set` and introspection
     /// through it, and checks property types against the document).
-    public func register(path: String, introspection xml: String, handler: ObjectHandler) throws(BusError) {
+    package func register(path: String, introspection xml: String, handler: ObjectHandler) throws(BusError) {
         var error: UnsafeMutablePointer<GError>?
         guard let node = g_dbus_node_info_new_for_xml(xml, &error) else { throw BusError(error, "introspection document") }
         defer { g_dbus_node_info_unref(node) }

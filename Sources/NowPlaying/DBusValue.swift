@@ -5,7 +5,7 @@ import CGio
 /// `Rate` is `d`, `Metadata` is `a{sv}`).
 ///
 /// The corresponding C type is `GVariant`; this file is the only one that touches it.
-public enum DBusValue: Sendable, Hashable {
+package enum DBusValue: Sendable, Hashable {
     case string(String)
     case objectPath(String)
     case bool(Bool)
@@ -26,7 +26,7 @@ public enum DBusValue: Sendable, Hashable {
     /// A type this layer does not read (its D-Bus type string).
     case unsupported(String)
 
-    public var string: String? {
+    package var string: String? {
         switch self {
         case .string(let s), .objectPath(let s): return s
         case .strings(let list): return list.first
@@ -35,7 +35,7 @@ public enum DBusValue: Sendable, Hashable {
     }
 
     /// Strings, or a single string as a list (players disagree on `xesam:artist`).
-    public var strings: [String]? {
+    package var strings: [String]? {
         switch self {
         case .strings(let list): return list
         case .string(let s): return [s]
@@ -44,7 +44,7 @@ public enum DBusValue: Sendable, Hashable {
     }
 
     /// Any integer type as `Int64` (players send `mpris:length` as `x`, `t`, `i` or `u`).
-    public var int64: Int64? {
+    package var int64: Int64? {
         switch self {
         case .byte(let v): return Int64(v)
         case .int32(let v): return Int64(v)
@@ -56,22 +56,22 @@ public enum DBusValue: Sendable, Hashable {
         }
     }
 
-    public var double: Double? {
+    package var double: Double? {
         if case .double(let v) = self { return v }
         return int64.map(Double.init)
     }
 
-    public var bool: Bool? {
+    package var bool: Bool? {
         if case .bool(let v) = self { return v }
         return nil
     }
 
-    public var dictionary: [String: DBusValue]? {
+    package var dictionary: [String: DBusValue]? {
         if case .dictionary(let d) = self { return d }
         return nil
     }
 
-    public var tuple: [DBusValue] {
+    package var tuple: [DBusValue] {
         if case .tuple(let items) = self { return items }
         return [self]
     }
@@ -164,7 +164,7 @@ extension MPRIS.Metadata {
     /// Reads metadata from a serialized `a{sv}` (D-Bus wire format, little-endian), as a player
     /// would send it; bytes that are not a valid `a{sv}` are read by GLib as an empty or default
     /// value, never past their end. For the fuzz target and tests.
-    public init(serialized bytes: [UInt8]) {
+    package init(serialized bytes: [UInt8]) {
         let value = bytes.withUnsafeBytes { raw -> DBusValue in
             guard let bytesObject = g_bytes_new(raw.baseAddress, gsize(raw.count)) else { return .dictionary([:]) }
             defer { g_bytes_unref(bytesObject) }

@@ -1,44 +1,44 @@
 import Foundation
 
 /// Names and values of the MPRIS D-Bus interface (`org.mpris.MediaPlayer2`).
-public enum MPRIS {
-    public static let prefix = "org.mpris.MediaPlayer2."
-    public static let path = "/org/mpris/MediaPlayer2"
-    public static let rootInterface = "org.mpris.MediaPlayer2"
-    public static let playerInterface = "org.mpris.MediaPlayer2.Player"
+package enum MPRIS {
+    package static let prefix = "org.mpris.MediaPlayer2."
+    package static let path = "/org/mpris/MediaPlayer2"
+    package static let rootInterface = "org.mpris.MediaPlayer2"
+    package static let playerInterface = "org.mpris.MediaPlayer2.Player"
     /// The track id the specification gives "no track".
-    public static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
+    package static let noTrack = "/org/mpris/MediaPlayer2/TrackList/NoTrack"
     /// Track ids that name no track: the specification's, and the one mpv-mpris 0.7 sends while
     /// its playlist position is unknown.
     static let placeholderTrackIDs: Set<String> = [noTrack, "/noplaylist"]
 
     /// `PlaybackStatus`.
-    public enum Status: String, Sendable {
+    package enum Status: String, Sendable {
         case playing = "Playing"
         case paused = "Paused"
         case stopped = "Stopped"
     }
 
     /// The parts of `Metadata` a poster needs.
-    public struct Metadata: Sendable, Hashable {
-        public var trackID: String?
-        public var title: String?
-        public var artists: [String] = []
-        public var album: String?
+    package struct Metadata: Sendable, Hashable {
+        package var trackID: String?
+        package var title: String?
+        package var artists: [String] = []
+        package var album: String?
         /// `xesam:url`, as sent.
-        public var url: String?
+        package var url: String?
         /// `mpris:artUrl`, as sent.
-        public var artURL: String?
+        package var artURL: String?
         /// `mpris:length` in microseconds.
-        public var length: Int64?
+        package var length: Int64?
         /// `xesam:asText`: some players put the song's whole lyrics here (LRC or plain text).
-        public var asText: String?
+        package var asText: String?
         /// Everything the player sent (for mirroring it when publishing).
-        public var raw: [String: DBusValue] = [:]
+        package var raw: [String: DBusValue] = [:]
 
-        public init() {}
+        package init() {}
 
-        public init(_ dictionary: [String: DBusValue]) {
+        package init(_ dictionary: [String: DBusValue]) {
             raw = dictionary
             trackID = dictionary["mpris:trackid"]?.string
             title = dictionary["xesam:title"]?.string
@@ -51,13 +51,13 @@ public enum MPRIS {
         }
 
         /// The artists joined for display.
-        public var artist: String? { artists.isEmpty ? nil : artists.joined(separator: ", ") }
+        package var artist: String? { artists.isEmpty ? nil : artists.joined(separator: ", ") }
 
         /// What identifies the track: a new value means another song. A file is its URL (players
         /// update the title of the same file once its tags are read); a stream is its title and
         /// artist (a radio station keeps one URL). The track id joins both (some players keep one
         /// id for every track), unless it names no track.
-        public var identity: String {
+        package var identity: String {
             if let url, !url.isEmpty, !url.lowercased().hasPrefix("http") { return (knownTrackID ?? "") + "\u{1F}" + url }
             return [knownTrackID ?? "", url ?? "", title ?? "", artist ?? ""].joined(separator: "\u{1F}")
         }
@@ -65,7 +65,7 @@ public enum MPRIS {
         /// Whether this is the track `earlier` named: the same identity, or the same file sent
         /// first without a track id of its own (mpv-mpris sends a placeholder id until it knows
         /// the file's playlist position, then the position's id).
-        public func isSameTrack(as earlier: Metadata) -> Bool {
+        package func isSameTrack(as earlier: Metadata) -> Bool {
             if identity == earlier.identity { return true }
             guard let url, !url.isEmpty, !url.lowercased().hasPrefix("http"), url == earlier.url else { return false }
             return earlier.knownTrackID == nil
@@ -75,11 +75,11 @@ public enum MPRIS {
         var knownTrackID: String? { trackID.flatMap { MPRIS.placeholderTrackIDs.contains($0) ? nil : $0 } }
 
         /// `xesam:url` as a local path, when it is a `file://` URL (percent-decoded).
-        public var localPath: String? { url.flatMap(MPRIS.localPath(fromFileURL:)) }
+        package var localPath: String? { url.flatMap(MPRIS.localPath(fromFileURL:)) }
     }
 
     /// The path of a `file://` URL, percent-decoded; nil for other schemes or malformed escapes.
-    public static func localPath(fromFileURL url: String) -> String? {
+    package static func localPath(fromFileURL url: String) -> String? {
         guard url.lowercased().hasPrefix("file://") else { return nil }
         var rest = Substring(url.dropFirst(7))
         // file://host/path: only an empty host or localhost is this machine.
@@ -92,8 +92,8 @@ public enum MPRIS {
 }
 
 /// Monotonic time in nanoseconds (`CLOCK_MONOTONIC`): what positions are anchored to.
-public enum Monotonic {
-    public static func now() -> Int64 {
+package enum Monotonic {
+    package static func now() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
@@ -102,15 +102,15 @@ public enum Monotonic {
 
 /// Where playback is without asking: a position read at a known monotonic instant, advanced by
 /// the rate while playing (players do not announce their position as it moves).
-public struct PlaybackClock: Sendable, Hashable {
+package struct PlaybackClock: Sendable, Hashable {
     /// The position read, in microseconds.
-    public var position: Int64
+    package var position: Int64
     /// When it was read (``Monotonic/now()``, nanoseconds).
-    public var anchor: Int64
-    public var rate: Double
-    public var playing: Bool
+    package var anchor: Int64
+    package var rate: Double
+    package var playing: Bool
 
-    public init(position: Int64, anchor: Int64 = Monotonic.now(), rate: Double = 1, playing: Bool) {
+    package init(position: Int64, anchor: Int64 = Monotonic.now(), rate: Double = 1, playing: Bool) {
         self.position = position
         self.anchor = anchor
         self.rate = rate.isFinite && rate >= 0 ? rate : 1
@@ -118,7 +118,7 @@ public struct PlaybackClock: Sendable, Hashable {
     }
 
     /// The position at monotonic time `now`, in microseconds.
-    public func position(at now: Int64 = Monotonic.now()) -> Int64 {
+    package func position(at now: Int64 = Monotonic.now()) -> Int64 {
         guard playing, rate > 0 else { return position }
         let elapsed = Double(max(0, now - anchor)) / 1000 * rate
         return position + Int64(elapsed)
@@ -126,21 +126,21 @@ public struct PlaybackClock: Sendable, Hashable {
 
     /// The monotonic time at which playback reaches `target` microseconds, or nil when it never
     /// will at this rate (paused, stopped, rate 0, or already past it).
-    public func instant(of target: Int64) -> Int64? {
+    package func instant(of target: Int64) -> Int64? {
         guard playing, rate > 0, target >= position else { return nil }
         return anchor + Int64((Double(target - position) * 1000 / rate).rounded(.up))
     }
 }
 
 /// The followed player as the follow loop sees it.
-public struct PlayerState: Sendable, Hashable {
+package struct PlayerState: Sendable, Hashable {
     /// The part of the bus name after `org.mpris.MediaPlayer2.` (`mpv`, `vlc.instance42`).
-    public var name: String
+    package var name: String
     /// Its unique name on the bus (`:1.42`): a restarted player gets a new one.
-    public var owner: String
-    public var status: MPRIS.Status
-    public var metadata: MPRIS.Metadata
-    public var clock: PlaybackClock
+    package var owner: String
+    package var status: MPRIS.Status
+    package var metadata: MPRIS.Metadata
+    package var clock: PlaybackClock
 
-    public var busName: String { MPRIS.prefix + name }
+    package var busName: String { MPRIS.prefix + name }
 }

@@ -8,9 +8,9 @@ import Synchronization
 ///
 /// Which player: `player` (the part after `org.mpris.MediaPlayer2.`; `mpv` also matches
 /// `mpv.instance42`), else the one that is playing, switching when another starts playing.
-public final class PlayerWatcher: Sendable {
+package final class PlayerWatcher: Sendable {
     /// The followed player's state after each change; nil while there is none.
-    public let updates: AsyncStream<PlayerState?>
+    package let updates: AsyncStream<PlayerState?>
     private let continuation: AsyncStream<PlayerState?>.Continuation
     private let bus: Bus
     private let wanted: String?
@@ -27,7 +27,7 @@ public final class PlayerWatcher: Sendable {
     /// - Parameters:
     ///   - player: follow only this player (the name after `org.mpris.MediaPlayer2.`).
     ///   - excluding: names never followed (our own published player).
-    public init(bus: Bus, player: String?, excluding: Set<String> = []) {
+    package init(bus: Bus, player: String?, excluding: Set<String> = []) {
         self.bus = bus
         wanted = player
         excluded = excluding
@@ -36,7 +36,7 @@ public final class PlayerWatcher: Sendable {
 
     /// Subscribes to the bus's signals, then looks for players already running. The first update
     /// follows at once.
-    public func start() {
+    package func start() {
         bus.subscribe(sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
                       path: "/org/freedesktop/DBus", arg0: "org.mpris.MediaPlayer2", arg0Namespace: true) { [weak self] signal in
             guard let self, signal.arguments.count == 3, let name = signal.arguments[0].string,
@@ -57,7 +57,7 @@ public final class PlayerWatcher: Sendable {
     }
 
     /// Stops the stream of updates and forgets the players.
-    public func finish() {
+    package func finish() {
         continuation.finish()
         state.withLock { $0 = Players() }
     }
@@ -65,7 +65,7 @@ public final class PlayerWatcher: Sendable {
     /// Reads the followed player's `Position` now, when the reading was taken (monotonic ns, the
     /// middle of the call) and how long the call took (ns: the reading's uncertainty). Nil without
     /// a followed player or when it does not answer.
-    public func readPosition() -> (owner: String, position: Int64, at: Int64, took: Int64)? {
+    package func readPosition() -> (owner: String, position: Int64, at: Int64, took: Int64)? {
         guard let player = state.withLock({ players in players.selected.flatMap { players.known[$0] } }) else { return nil }
         let before = Monotonic.now()
         guard let position = try? bus.property(player.busName, MPRIS.path, MPRIS.playerInterface, "Position").int64 else { return nil }

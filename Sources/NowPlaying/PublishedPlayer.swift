@@ -5,8 +5,8 @@ import Synchronization
 /// one, with the current lyric line as its title and the poster as its art, so that lock screens
 /// and panels which show the now-playing title and artwork show the lyrics. Its controls are
 /// forwarded to the real player.
-public final class PublishedPlayer: Sendable {
-    public static let name = "lyricposter"
+package final class PublishedPlayer: Sendable {
+    package static let name = "lyricposter"
     private let bus: Bus
     private let shared = Shared()
 
@@ -24,7 +24,7 @@ public final class PublishedPlayer: Sendable {
     }
 
     /// Publishes the player; throws when the bus refuses or another process holds the name.
-    public init(bus: Bus) throws(BusError) {
+    package init(bus: Bus) throws(BusError) {
         self.bus = bus
         let shared = self.shared
         let handler = ObjectHandler(
@@ -69,7 +69,7 @@ public final class PublishedPlayer: Sendable {
     }
 
     /// Mirrors `player` with `title` (the current lyric line) and `artURL` (the poster) in its metadata.
-    public func mirror(_ player: PlayerState?, title: String?, artURL: String?) {
+    package func mirror(_ player: PlayerState?, title: String?, artURL: String?) {
         var metadata = player?.metadata.raw ?? [:]
         if metadata["mpris:trackid"] == nil { metadata["mpris:trackid"] = .objectPath(MPRIS.noTrack) }
         if let title { metadata["xesam:title"] = .string(title) }
@@ -98,7 +98,7 @@ public final class PublishedPlayer: Sendable {
 
     /// Gives the name back and forgets the mirrored state (on exit: the handlers stay registered
     /// with GLib until the process ends, and should hold nothing the player sent).
-    public func withdraw() {
+    package func withdraw() {
         bus.releaseName(MPRIS.prefix + Self.name)
         shared.state.withLock { $0 = Mirror() }
     }

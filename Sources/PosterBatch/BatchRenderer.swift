@@ -4,17 +4,17 @@ import PosterGraphics
 
 /// Renders a planned set of frames into a folder: in parallel, streaming each PNG to disk as it is
 /// encoded, skipping frames that are already up to date, and writing the manifest last.
-public struct BatchRenderer {
-    public var session: PosterSession
-    public var directory: String
+package struct BatchRenderer {
+    package var session: PosterSession
+    package var directory: String
     /// The cover and lyrics paths as the user gave them (recorded in the manifest).
-    public var coverPath: String
-    public var lyricsPath: String
-    public var jobs: Int
+    package var coverPath: String
+    package var lyricsPath: String
+    package var jobs: Int
     /// Re-render everything and overwrite files this tool did not write.
-    public var force: Bool
+    package var force: Bool
 
-    public init(session: PosterSession, directory: String, coverPath: String, lyricsPath: String, jobs: Int, force: Bool) {
+    package init(session: PosterSession, directory: String, coverPath: String, lyricsPath: String, jobs: Int, force: Bool) {
         self.session = session
         self.directory = directory
         self.coverPath = coverPath
@@ -23,21 +23,21 @@ public struct BatchRenderer {
         self.force = force
     }
 
-    public struct Result: Sendable {
-        public var manifest: Manifest
-        public var rendered: Int
-        public var reused: Int
-        public var interrupted: Bool
-        public var seconds: Double
+    package struct Result: Sendable {
+        package var manifest: Manifest
+        package var rendered: Int
+        package var reused: Int
+        package var interrupted: Bool
+        package var seconds: Double
         /// The most lines before and after the current one that any frame had to leave out.
-        public var dropped: (before: Int, after: Int) = (0, 0)
+        package var dropped: (before: Int, after: Int) = (0, 0)
     }
 
-    public static let manifestName = "manifest.json"
-    public static let concatName = "frames.ffconcat"
+    package static let manifestName = "manifest.json"
+    package static let concatName = "frames.ffconcat"
 
     /// Renders `frames`; `progress(done, total)` is called after each frame, from any thread.
-    public func run(frames: [PlannedFrame], kind: String, fps: Int? = nil, ticks: [Tick]? = nil, stop: StopFlag,
+    package func run(frames: [PlannedFrame], kind: String, fps: Int? = nil, ticks: [Tick]? = nil, stop: StopFlag,
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(PosterError) -> Result {
         let start = DispatchTime.now().uptimeNanoseconds
         try prepareDirectory()

@@ -2,12 +2,12 @@ import Foundation
 
 /// How many CPUs this process may use, which on a cluster or in a container is fewer than the
 /// machine has: the default for `--jobs`.
-public enum CPUs {
+package enum CPUs {
     /// The fewest of: what Slurm gave the task (`SLURM_CPUS_PER_TASK`), the CPUs the process's
     /// affinity mask allows (`taskset`, a cpuset), and the cgroup's CPU quota rounded up
     /// (`cpu.max`: a container's `--cpus`, a Kubernetes limit); the machine's count when none
     /// applies; at least 1.
-    public static func available(environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func available(environment: [String: String] = ProcessInfo.processInfo.environment,
                                  status: String? = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
                                  cpuMax: String? = try? String(contentsOfFile: "/sys/fs/cgroup/cpu.max", encoding: .utf8)) -> Int {
         var counts = [ProcessInfo.processInfo.activeProcessorCount]

@@ -10,21 +10,21 @@ import PosterGraphics
 /// `catalog.json` that records the digests of what it was made from. A song whose folder records
 /// the same digests is skipped. Songs are rendered on all cores, one song per core, with the
 /// fonts set up once; every song gets one line in `<root>/catalog/<shard>.jsonl`.
-public struct CatalogRunner: Sendable {
-    public enum Each: String, Sendable, CaseIterable {
+package struct CatalogRunner: Sendable {
+    package enum Each: String, Sendable, CaseIterable {
         case lines, sheet, both
         var lines: Bool { self != .sheet }
         var sheet: Bool { self != .lines }
     }
 
-    public var output: String
-    public var options: RenderOptions
-    public var each: Each
-    public var shard: CatalogShard
-    public var jobs: Int
-    public var columns: Int?
+    package var output: String
+    package var options: RenderOptions
+    package var each: Each
+    package var shard: CatalogShard
+    package var jobs: Int
+    package var columns: Int?
 
-    public init(output: String, options: RenderOptions, each: Each, shard: CatalogShard, jobs: Int, columns: Int? = nil) {
+    package init(output: String, options: RenderOptions, each: Each, shard: CatalogShard, jobs: Int, columns: Int? = nil) {
         self.output = output
         var options = options
         options.backdropCache = false
@@ -35,21 +35,21 @@ public struct CatalogRunner: Sendable {
         self.columns = columns
     }
 
-    public static let reportFolder = "catalog"
-    public static let recordName = "catalog.json"
+    package static let reportFolder = "catalog"
+    package static let recordName = "catalog.json"
 
     /// A song's line in the report.
-    public struct Line: Codable, Sendable {
-        public var id: String
-        public var status: Status
+    package struct Line: Codable, Sendable {
+        package var id: String
+        package var status: Status
         /// PNGs of instants: the `lines` frames, and `poster.png`.
-        public var frames: Int
+        package var frames: Int
         /// Contact sheets (`sheet.png`); absent when none.
-        public var sheets: Int?
-        public var ms: Int
-        public var error: String?
+        package var sheets: Int?
+        package var ms: Int
+        package var error: String?
 
-        public enum Status: String, Codable, Sendable, CaseIterable {
+        package enum Status: String, Codable, Sendable, CaseIterable {
             case rendered, skipped, failed
             case noLyrics = "no-lyrics"
             /// Another live process held the song for longer than a run waits (10 minutes).
@@ -57,20 +57,20 @@ public struct CatalogRunner: Sendable {
         }
     }
 
-    public struct Totals: Sendable {
-        public var counts: [Line.Status: Int] = [:]
-        public var frames = 0
-        public var sheets = 0
-        public var seconds = 0.0
-        public var interrupted = false
-        public var report = ""
+    package struct Totals: Sendable {
+        package var counts: [Line.Status: Int] = [:]
+        package var frames = 0
+        package var sheets = 0
+        package var seconds = 0.0
+        package var interrupted = false
+        package var report = ""
 
-        public var songs: Int { counts.values.reduce(0, +) }
-        public subscript(status: Line.Status) -> Int { counts[status, default: 0] }
+        package var songs: Int { counts.values.reduce(0, +) }
+        package subscript(status: Line.Status) -> Int { counts[status, default: 0] }
     }
 
     /// Renders this shard's songs from `sources`; `progress` gets the running totals after each song.
-    public func run(_ sources: sending CatalogSources, stop: StopFlag,
+    package func run(_ sources: sending CatalogSources, stop: StopFlag,
                     progress: @escaping @Sendable (Totals) -> Void = { _ in }) throws(PosterError) -> Totals {
         let start = DispatchTime.now().uptimeNanoseconds
         let reports = output + "/" + Self.reportFolder

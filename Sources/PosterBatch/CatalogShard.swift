@@ -5,39 +5,39 @@ import PosterGraphics
 /// Which songs of a catalogue one run renders: those whose id hashes into shard `index` of
 /// `count`. The hash is of the id alone (the first 8 bytes of its SHA-256), so adding songs to a
 /// catalogue never moves another song to a different shard.
-public struct CatalogShard: Sendable, Equatable {
-    public var index: Int
-    public var count: Int
+package struct CatalogShard: Sendable, Equatable {
+    package var index: Int
+    package var count: Int
     /// Where the numbers came from (`--shard`, or the scheduler's variables).
-    public var origin: String
+    package var origin: String
 
-    public init(index: Int, count: Int, origin: String = "--shard") {
+    package init(index: Int, count: Int, origin: String = "--shard") {
         self.index = index
         self.count = count
         self.origin = origin
     }
 
-    public static let all = CatalogShard(index: 0, count: 1, origin: "no --shard")
+    package static let all = CatalogShard(index: 0, count: 1, origin: "no --shard")
 
     /// The report's name: `shard-03-of-08`.
-    public var name: String {
+    package var name: String {
         let width = max(2, String(count - 1).count)
         func pad(_ n: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
         return "shard-\(pad(index))-of-\(pad(count))"
     }
 
-    public func contains(_ id: String) -> Bool {
+    package func contains(_ id: String) -> Bool {
         Self.bucket(of: id, count: count) == index
     }
 
-    public static func bucket(of id: String, count: Int) -> Int {
+    package static func bucket(of id: String, count: Int) -> Int {
         let hex = Digest.sha256(Data(id.utf8)).prefix(16)
         let value = UInt64(hex, radix: 16) ?? 0
         return Int(value % UInt64(count))
     }
 
     /// `I/N` with 0 ≤ I < N ≤ 100000.
-    public static func parse(_ text: String) -> CatalogShard? {
+    package static func parse(_ text: String) -> CatalogShard? {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
               (1...100_000).contains(count), (0..<count).contains(index) else { return nil }
@@ -56,7 +56,7 @@ public struct CatalogShard: Sendable, Equatable {
     /// the array (`(SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP` of
     /// `SLURM_ARRAY_TASK_COUNT`), and arrays that cannot say it are refused: one task (a
     /// resubmitted index looks the same as a catalogue of one shard) and lists with gaps.
-    public static func automatic(_ environment: [String: String]) throws(PosterError) -> CatalogShard {
+    package static func automatic(_ environment: [String: String]) throws(PosterError) -> CatalogShard {
         func number(_ name: String) throws(PosterError) -> Int? {
             guard let text = environment[name], !text.isEmpty else { return nil }
             guard let value = Int(text) else { throw PosterError(path: "--shard auto", reason: "\(name)=\(text) is not a number") }

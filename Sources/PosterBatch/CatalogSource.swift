@@ -6,26 +6,26 @@ import MediaTags
 import PosterGraphics
 
 /// One song of a catalogue: where its parts are, and what its manifest line adds.
-public struct CatalogSong: Sendable {
+package struct CatalogSong: Sendable {
     /// The song's folder name under the output root (safe as a folder name).
-    public var id: String
-    public var source: SongSource
-    public var title: String?
-    public var artist: String?
-    public var album: String?
+    package var id: String
+    package var source: SongSource
+    package var title: String?
+    package var artist: String?
+    package var album: String?
     /// An instant for a single poster (`poster.png`), when the manifest asks for one.
-    public var at: Timestamp?
+    package var at: Timestamp?
     /// For a song found by walking: its file's path relative to the source folder (the audio file,
     /// or for a pair the lyrics file).
-    public var file: String?
+    package var file: String?
 }
 
 /// What a catalogue source yields: a song, or an entry that cannot be one (reported, not fatal).
-public enum CatalogEntry: Sendable {
+package enum CatalogEntry: Sendable {
     case song(CatalogSong)
     case bad(id: String, error: String)
 
-    public var id: String {
+    package var id: String {
         switch self {
         case .song(let song): return song.id
         case .bad(let id, _): return id
@@ -36,13 +36,13 @@ public enum CatalogEntry: Sendable {
 /// Streams the songs of catalogue sources: folders (walked recursively, one listing at a time)
 /// and JSONL manifests (read line by line), so memory does not grow with the catalogue.
 /// Not thread-safe: callers take entries under a lock.
-public final class CatalogSources {
-    public static let lyricsExtensions: Set<String> = ["lrc", "ttml", "yrc", "srt", "vtt", "qrc", "krc", "lys", "lyl", "lqe", "ass"]
-    public static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp"]
+package final class CatalogSources {
+    package static let lyricsExtensions: Set<String> = ["lrc", "ttml", "yrc", "srt", "vtt", "qrc", "krc", "lys", "lyl", "lqe", "ass"]
+    package static let imageExtensions: Set<String> = ["png", "jpg", "jpeg", "webp"]
     /// The longest manifest line read; longer lines are reported and skipped.
-    public static let maxLineBytes = 64 * 1024
+    package static let maxLineBytes = 64 * 1024
     /// The longest id accepted (bytes): ids are folder names.
-    public static let maxIDBytes = 200
+    package static let maxIDBytes = 200
 
     private var pending: [String]
     /// Folders still to list, depth first, each with its path relative to its source root.
@@ -52,13 +52,13 @@ public final class CatalogSources {
     private let skip: Set<String>
 
     /// `skip`: folders never walked into (the output root, when it is inside a source folder).
-    public init(_ sources: [String], skip: [String] = []) {
+    package init(_ sources: [String], skip: [String] = []) {
         pending = sources.reversed()
         self.skip = Set(skip.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path })
     }
 
     /// The next entry, or nil when every source is done.
-    public func next() -> CatalogEntry? {
+    package func next() -> CatalogEntry? {
         while true {
             if !ready.isEmpty { return ready.removeLast() }
             if let entry = nextManifestEntry() { return entry }
@@ -153,7 +153,7 @@ public final class CatalogSources {
     /// A stable folder name for a song found by walking: its file's name made safe (stem and
     /// extension, so `Song.flac` and `Song.mp3` read apart), and 8 hex digits of the SHA-256 of its
     /// path relative to the source folder (two songs never share one).
-    public static func id(forRelativePath relative: String) -> String {
+    package static func id(forRelativePath relative: String) -> String {
         let name = (relative as NSString).lastPathComponent
         func cleaned(_ text: String) -> String {
             String(text.unicodeScalars.map { scalar -> Character in
@@ -171,7 +171,7 @@ public final class CatalogSources {
     }
 
     /// Why `id` cannot be a folder name, or nil when it can.
-    public static func problem(withID id: String) -> String? {
+    package static func problem(withID id: String) -> String? {
         if id.isEmpty { return "the id is empty" }
         if id.utf8.count > maxIDBytes { return "the id is longer than \(maxIDBytes) bytes" }
         if id.hasPrefix(".") { return "the id starts with '.'" }

@@ -2,30 +2,30 @@ import Foundation
 import LyricPoster
 
 /// The shards' reports of an output root merged: totals by status and every failure.
-public struct CatalogSummary: Sendable {
-    public var reports: [String] = []
-    public var counts: [CatalogRunner.Line.Status: Int] = [:]
-    public var frames = 0
-    public var sheets = 0
-    public var milliseconds = 0
-    public var failures: [(id: String, error: String)] = []
+package struct CatalogSummary: Sendable {
+    package var reports: [String] = []
+    package var counts: [CatalogRunner.Line.Status: Int] = [:]
+    package var frames = 0
+    package var sheets = 0
+    package var milliseconds = 0
+    package var failures: [(id: String, error: String)] = []
     /// Ids found in more than one report line (a shard count changed between runs, or a
     /// report was copied): each is counted once per line.
-    public var repeated: [String] = []
+    package var repeated: [String] = []
     /// Report lines that could not be read.
-    public var unreadable = 0
+    package var unreadable = 0
     /// Shards of a count some report names whose report is not there (`shard-02-of-04`).
-    public var missing: [String] = []
+    package var missing: [String] = []
     /// Shards whose run is going on now (its temporary report is held).
-    public var running: [String] = []
+    package var running: [String] = []
     /// Shards whose run was killed before it finished (its temporary report is there, held by
     /// nobody): their report, if any, is an older run's.
-    public var unfinished: [String] = []
+    package var unfinished: [String] = []
 
-    public var songs: Int { counts.values.reduce(0, +) }
+    package var songs: Int { counts.values.reduce(0, +) }
 
     /// Reads every `<root>/catalog/*.jsonl`, line by line.
-    public static func read(_ root: String) throws(PosterError) -> CatalogSummary {
+    package static func read(_ root: String) throws(PosterError) -> CatalogSummary {
         let folder = root + "/" + CatalogRunner.reportFolder
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: folder) } catch {

@@ -4,12 +4,12 @@ import LyricsCore
 import PosterGraphics
 
 /// A whole song on one image: every frame as a thumbnail with its index and time.
-public struct ContactSheet {
-    public var session: PosterSession
-    public var columns: Int
-    public var jobs: Int
+package struct ContactSheet {
+    package var session: PosterSession
+    package var columns: Int
+    package var jobs: Int
 
-    public init(session: PosterSession, columns: Int, jobs: Int) {
+    package init(session: PosterSession, columns: Int, jobs: Int) {
         self.session = session
         self.columns = max(1, columns)
         self.jobs = max(1, jobs)
@@ -65,7 +65,7 @@ public struct ContactSheet {
         "#\(frame.index)  \(Timestamp(milliseconds: frame.startMs))" + (frame.scene.state == .lyric ? "" : "  " + frame.scene.state.rawValue)
     }
 
-    public func render(frames: [PlannedFrame], stop: StopFlag,
+    package func render(frames: [PlannedFrame], stop: StopFlag,
                        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(PosterError) -> [UInt8] {
         let preset = session.options.preset
         let grid = Grid(frameWidth: preset.width, frameHeight: preset.height, count: frames.count, columns: columns)

@@ -3,10 +3,10 @@ import LyricPoster
 
 /// `<dir>/dense/00000.png …`: one file per tick, for tools that read `%05d.png`. Each is a hard
 /// link to its frame where the file system allows, a copy otherwise.
-public enum DenseSequence {
-    public static let folder = "dense"
+package enum DenseSequence {
+    package static let folder = "dense"
 
-    public static func write(_ manifest: Manifest, in directory: String) throws(PosterError) {
+    package static func write(_ manifest: Manifest, in directory: String) throws(PosterError) {
         guard let ticks = manifest.ticks else { return }
         let dense = directory + "/" + folder
         do {

@@ -2,28 +2,28 @@ import Foundation
 import LyricPoster
 
 /// ffmpeg and ffprobe (Debian's `ffmpeg` package), run as child processes.
-public enum FFmpeg {
+package enum FFmpeg {
     /// `tool`'s full path on $PATH, or an error that names the package to install.
-    public static func locate(_ tool: String) throws(PosterError) -> String {
+    package static func locate(_ tool: String) throws(PosterError) -> String {
         if let found = Executable.find(tool) { return found }
         throw PosterError(path: tool, reason: "not found on PATH; video needs ffmpeg (Debian/Ubuntu: apt-get install ffmpeg)")
     }
 
     /// An audio track to put under the video.
-    public struct Audio: Sendable {
-        public var path: String
+    package struct Audio: Sendable {
+        package var path: String
         /// ffprobe's codec name: mp3, aac, opus, flac, vorbis, alac, pcm_s16le, …
-        public var codec: String
-        public var durationMs: Int
-        public var sampleRate = 0
-        public var channels = 0
+        package var codec: String
+        package var durationMs: Int
+        package var sampleRate = 0
+        package var channels = 0
 
         /// MP4 carries these as they are; anything else (FLAC, Vorbis, PCM, ALAC…) becomes AAC.
-        public var copyable: Bool { ["mp3", "aac", "opus"].contains(codec) }
+        package var copyable: Bool { ["mp3", "aac", "opus"].contains(codec) }
     }
 
     /// The first audio stream of `path`: its codec and length.
-    public static func probeAudio(_ path: String) throws(PosterError) -> Audio {
+    package static func probeAudio(_ path: String) throws(PosterError) -> Audio {
         guard Inputs.exists(path) else { throw PosterError(path: path, reason: "no such file") }
         let ffprobe = try locate("ffprobe")
         let result = try run(ffprobe, ["-v", "error", "-select_streams", "a:0",

@@ -2,22 +2,22 @@ import Foundation
 import LyricPoster
 
 /// `<dir>/manifest.json`: what a batch wrote, for players, video tools and the next run.
-public struct Manifest: Codable, Equatable, Sendable {
-    public struct Frame: Codable, Equatable, Sendable {
-        public var index: Int
-        public var file: String
-        public var startMs: Int
-        public var endMs: Int
+package struct Manifest: Codable, Equatable, Sendable {
+    package struct Frame: Codable, Equatable, Sendable {
+        package var index: Int
+        package var file: String
+        package var startMs: Int
+        package var endMs: Int
         /// Index into `inspect`'s lines of the current line; nil for interludes.
-        public var lineIndex: Int?
-        public var text: String
-        public var translation: String?
+        package var lineIndex: Int?
+        package var text: String
+        package var translation: String?
         /// SHA-256 of the PNG file.
-        public var sha256: String
+        package var sha256: String
         /// SHA-256 of everything the frame was rendered from; unchanged means up to date.
-        public var inputSha256: String
-        public var missingGlyphs: Int
-        public var boxes: [FrameReport.Box]
+        package var inputSha256: String
+        package var missingGlyphs: Int
+        package var boxes: [FrameReport.Box]
 
         enum CodingKeys: String, CodingKey {
             case index, file
@@ -30,7 +30,7 @@ public struct Manifest: Codable, Equatable, Sendable {
             case boxes
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(index, forKey: .index)
             try c.encode(file, forKey: .file)
@@ -46,23 +46,23 @@ public struct Manifest: Codable, Equatable, Sendable {
         }
     }
 
-    public var version = 1
+    package var version = 1
     /// "lines" or "sequence".
-    public var kind: String
-    public var width: Int
-    public var height: Int
-    public var cover: String
-    public var lyrics: String
-    public var tags: [String: String]
+    package var kind: String
+    package var width: Int
+    package var height: Int
+    package var cover: String
+    package var lyrics: String
+    package var tags: [String: String]
     /// Frames per second, for `sequence`.
-    public var fps: Int?
-    public var frames: [Frame]
+    package var fps: Int?
+    package var frames: [Frame]
     /// For `sequence`: every tick and the frame it shows.
-    public var ticks: [Tick]?
+    package var ticks: [Tick]?
     /// False when the run was interrupted: `frames` lists only what was finished.
-    public var complete: Bool
+    package var complete: Bool
 
-    public init(kind: String, width: Int, height: Int, cover: String, lyrics: String, tags: [String: String],
+    package init(kind: String, width: Int, height: Int, cover: String, lyrics: String, tags: [String: String],
                 fps: Int? = nil, frames: [Frame], ticks: [Tick]? = nil, complete: Bool) {
         self.kind = kind
         self.width = width
@@ -77,7 +77,7 @@ public struct Manifest: Codable, Equatable, Sendable {
     }
 
     /// Pretty JSON with sorted keys: the same run writes the same bytes.
-    public func json() -> String {
+    package func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "{}\n" }
@@ -85,14 +85,14 @@ public struct Manifest: Codable, Equatable, Sendable {
     }
 
     /// Reads a manifest a previous run wrote, or nil if there is none or it is not ours.
-    public static func read(from path: String) -> Manifest? {
+    package static func read(from path: String) -> Manifest? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         return try? JSONDecoder().decode(Manifest.self, from: data)
     }
 
     /// An ffmpeg concat-demuxer script showing each frame for its duration:
     /// `ffmpeg -f concat -i frames.ffconcat -i song.mp3 -c:v libx264 -pix_fmt yuv420p -shortest out.mp4`.
-    public func ffconcat() -> String {
+    package func ffconcat() -> String {
         // Runs of (file, duration in ms) in time order.
         var runs: [(String, Int)] = []
         if let ticks, let fps, !ticks.isEmpty {

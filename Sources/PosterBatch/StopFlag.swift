@@ -6,7 +6,7 @@ import Synchronization
 
 /// Set when the user asks the process to stop (SIGINT, SIGTERM): batches finish the frames in
 /// flight, write a manifest of what is done, and return, so no partial file is ever left behind.
-public final class StopFlag: Sendable {
+package final class StopFlag: Sendable {
     private final class Flag: Sendable {
         let requested = Atomic<Bool>(false)
     }
@@ -14,15 +14,15 @@ public final class StopFlag: Sendable {
     private let flag = Flag()
     private let sources = Mutex<[any DispatchSourceSignal]>([])
 
-    public init() {}
+    package init() {}
 
-    public var isRequested: Bool { flag.requested.load(ordering: .acquiring) }
+    package var isRequested: Bool { flag.requested.load(ordering: .acquiring) }
 
-    public func request() { flag.requested.store(true, ordering: .releasing) }
+    package func request() { flag.requested.store(true, ordering: .releasing) }
 
     /// Routes SIGINT and SIGTERM to `request()` and ignores SIGPIPE (a closed pipe then shows up
     /// as a write error instead of killing the process mid-file).
-    public func installSignalHandlers() {
+    package func installSignalHandlers() {
         signal(SIGPIPE, SIG_IGN)
         let flag = self.flag
         sources.withLock { sources in

@@ -6,7 +6,7 @@ import PosterGraphics
 
 /// `lyricposter themes --preview COVER`: one picture with the cover under every built-in theme,
 /// side by side, each at the same instant of a short sample text (ours), labelled with its name.
-public enum ThemePreview {
+package enum ThemePreview {
     /// The sample: a title, an artist and four lines, the second one being sung.
     static let sample = """
         [ti:Theme preview]
@@ -21,7 +21,7 @@ public enum ThemePreview {
 
     /// The PNG of every built-in theme over `cover`, in `options`' preset (its other options apply
     /// to every theme; the theme is each one's own).
-    public static func render(cover: String, options: RenderOptions) throws(PosterError) -> [UInt8] {
+    package static func render(cover: String, options: RenderOptions) throws(PosterError) -> [UInt8] {
         let coverData = try Inputs.read(cover, limit: SongResolver.coverByteLimit(options))
         let data = Data(sample.utf8)
         let lyrics = try Inputs.lyrics(data, path: "the theme preview's sample", encoding: nil, offsetSign: .subtract)

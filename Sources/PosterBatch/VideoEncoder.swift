@@ -7,29 +7,29 @@ import LyricPoster
 /// ``cancel()``. Frames are sent only when the picture changes; each is stamped with its own time
 /// (`setpts`), so a frame per line gives a variable frame rate with exact line timing, and `fps`
 /// turns the same frames into a constant rate.
-public final class VideoEncoder {
-    public struct Settings: Sendable {
-        public var width: Int
-        public var height: Int
+package final class VideoEncoder {
+    package struct Settings: Sendable {
+        package var width: Int
+        package var height: Int
         /// When each frame appears, in milliseconds from the start; strictly increasing, the first 0.
-        public var ptsMs: [Int]
-        public var durationMs: Int
+        package var ptsMs: [Int]
+        package var durationMs: Int
         /// A constant frame rate, or nil: one encoded frame per frame sent.
-        public var fps: Int?
-        public var audio: FFmpeg.Audio?
+        package var fps: Int?
+        package var audio: FFmpeg.Audio?
         /// Where in the audio the video starts (`--from`).
-        public var audioStartMs = 0
-        public var title: String?
-        public var artist: String?
+        package var audioStartMs = 0
+        package var title: String?
+        package var artist: String?
         /// The quality (see ``VideoFormat/crf``); nil: the format's default.
-        public var crf: Int?
-        public var preset = "veryfast"
-        public var format = VideoFormat.mp4
+        package var crf: Int?
+        package var preset = "veryfast"
+        package var format = VideoFormat.mp4
         /// Frames are straight RGBA and the video keeps their alpha.
-        public var alpha = false
-        public var chapters: [VideoChapter] = []
+        package var alpha = false
+        package var chapters: [VideoChapter] = []
 
-        public init(width: Int, height: Int, ptsMs: [Int], durationMs: Int, fps: Int?, audio: FFmpeg.Audio?) {
+        package init(width: Int, height: Int, ptsMs: [Int], durationMs: Int, fps: Int?, audio: FFmpeg.Audio?) {
             self.width = width
             self.height = height
             self.ptsMs = ptsMs
@@ -39,12 +39,12 @@ public final class VideoEncoder {
         }
 
         /// Bytes in one raw frame.
-        public var frameBytes: Int { width * height * (alpha ? 4 : 3) }
+        package var frameBytes: Int { width * height * (alpha ? 4 : 3) }
     }
 
-    public let settings: Settings
+    package let settings: Settings
     /// Where the frames go, in order: `frameBytes` each.
-    public let pipe: FramePipe
+    package let pipe: FramePipe
     private let process: Process
     private let log: LogFile
     private let script: String
@@ -53,7 +53,7 @@ public final class VideoEncoder {
     private var ended = false
 
     /// Starts ffmpeg writing into a temporary file beside `output`.
-    public init(settings: Settings, output: String) throws(PosterError) {
+    package init(settings: Settings, output: String) throws(PosterError) {
         precondition(!settings.ptsMs.isEmpty && settings.durationMs > 0)
         self.settings = settings
         let ffmpeg = try FFmpeg.locate("ffmpeg")
@@ -96,11 +96,11 @@ public final class VideoEncoder {
     }
 
     /// ffmpeg's last lines on stderr (shown when it fails).
-    public var lastLines: [String] { log.lastLines() }
+    package var lastLines: [String] { log.lastLines() }
 
     /// Ends the input, waits for ffmpeg and renames the video into place; on failure the
     /// temporary file is removed and the error gives ffmpeg's exit status and last line.
-    public func finish() throws(PosterError) {
+    package func finish() throws(PosterError) {
         guard !ended else { return }
         ended = true
         pipe.close()
@@ -116,7 +116,7 @@ public final class VideoEncoder {
     }
 
     /// Stops ffmpeg and removes what it wrote: nothing is left at or beside the output.
-    public func cancel() {
+    package func cancel() {
         guard !ended else { return }
         ended = true
         pipe.close()
@@ -245,7 +245,7 @@ public final class VideoEncoder {
 
 /// The write end of the pipe into ffmpeg. Writes block while ffmpeg is busy; a write after
 /// ffmpeg has gone fails (SIGPIPE is ignored by the commands) instead of hanging.
-public final class FramePipe: Sendable {
+package final class FramePipe: Sendable {
     private let handle: FileHandle
     let output: String
 
@@ -254,7 +254,7 @@ public final class FramePipe: Sendable {
         self.output = output
     }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(PosterError) {
+    package func write(_ bytes: UnsafeRawBufferPointer) throws(PosterError) {
         let failure = OutputFile.writeAll(bytes, to: handle.fileDescriptor)
         guard failure == 0 else {
             throw PosterError(path: output, reason: failure == EPIPE ? "ffmpeg stopped reading frames" : "cannot send a frame to ffmpeg: " + OutputFile.errnoReason(failure))

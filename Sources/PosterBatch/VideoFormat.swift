@@ -2,7 +2,7 @@ import Foundation
 import LyricPoster
 
 /// What `video` writes, chosen by the output's extension: the container and the codecs in it.
-public enum VideoFormat: String, CaseIterable, Sendable {
+package enum VideoFormat: String, CaseIterable, Sendable {
     /// H.264 in MP4 (`.m4v` is the same file under Apple's name).
     case mp4, m4v
     /// H.264 in QuickTime; with alpha, ProRes 4444 (what editors import with transparency).
@@ -17,23 +17,23 @@ public enum VideoFormat: String, CaseIterable, Sendable {
     case gif
 
     /// The format for `path`'s extension, or nil.
-    public init?(path: String) {
+    package init?(path: String) {
         self.init(rawValue: (path as NSString).pathExtension.lowercased())
     }
 
     /// The extensions `video` writes, for messages.
-    public static var extensions: String { allCases.map { "." + $0.rawValue }.joined(separator: ", ") }
+    package static var extensions: String { allCases.map { "." + $0.rawValue }.joined(separator: ", ") }
 
-    public var carriesAudio: Bool { self != .webp && self != .gif }
+    package var carriesAudio: Bool { self != .webp && self != .gif }
     /// Formats whose video can keep an alpha channel (GIF's one-bit transparency cannot carry soft
     /// text edges and shadows; H.264 has none).
-    public var carriesAlpha: Bool { self == .mov || self == .webm || self == .webp }
-    public var carriesChapters: Bool { self == .mp4 || self == .m4v || self == .mov || self == .mkv }
+    package var carriesAlpha: Bool { self == .mov || self == .webm || self == .webp }
+    package var carriesChapters: Bool { self == .mp4 || self == .m4v || self == .mov || self == .mkv }
     /// Animated pictures, which loop and are made at a constant rate.
-    public var isAnimation: Bool { self == .webp || self == .gif }
+    package var isAnimation: Bool { self == .webp || self == .gif }
 
     /// The video encoders, by ffmpeg's names.
-    public enum Codec: String, Sendable {
+    package enum Codec: String, Sendable {
         case h264 = "libx264"
         case vp9 = "libvpx-vp9"
         case prores = "prores_ks"
@@ -42,7 +42,7 @@ public enum VideoFormat: String, CaseIterable, Sendable {
     }
 
     /// The video codec ffmpeg encodes with.
-    public func codec(alpha: Bool) -> Codec {
+    package func codec(alpha: Bool) -> Codec {
         switch self {
         case .mp4, .m4v, .mkv: return .h264
         case .mov: return alpha ? .prores : .h264
@@ -53,7 +53,7 @@ public enum VideoFormat: String, CaseIterable, Sendable {
     }
 
     /// The pixel format the encoder is fed (sides of 4:2:0 formats must be even).
-    public func pixelFormat(alpha: Bool) -> String {
+    package func pixelFormat(alpha: Bool) -> String {
         switch self {
         case .mp4, .m4v, .mkv: return "yuv420p"
         case .mov: return alpha ? "yuva444p10le" : "yuv420p"
@@ -62,11 +62,11 @@ public enum VideoFormat: String, CaseIterable, Sendable {
         }
     }
 
-    public func needsEvenSides(alpha: Bool) -> Bool { pixelFormat(alpha: alpha).contains("420") }
+    package func needsEvenSides(alpha: Bool) -> Bool { pixelFormat(alpha: alpha).contains("420") }
 
     /// The quality setting's default and range (`--crf`): x264's and VP9's constant rate factor;
     /// for WebP, 100 minus the quality. ProRes and GIF have none.
-    public var crf: (default: Int, range: ClosedRange<Int>)? {
+    package var crf: (default: Int, range: ClosedRange<Int>)? {
         switch self {
         case .mp4, .m4v, .mov, .mkv: return (20, 0...51)
         case .webm: return (30, 0...63)
@@ -103,12 +103,12 @@ public enum VideoFormat: String, CaseIterable, Sendable {
 }
 
 /// A chapter of a video: from `startMs` to `endMs` (ms from the clip's start), named `title`.
-public struct VideoChapter: Hashable, Sendable {
-    public var startMs: Int
-    public var endMs: Int
-    public var title: String
+package struct VideoChapter: Hashable, Sendable {
+    package var startMs: Int
+    package var endMs: Int
+    package var title: String
 
-    public init(startMs: Int, endMs: Int, title: String) {
+    package init(startMs: Int, endMs: Int, title: String) {
         self.startMs = startMs
         self.endMs = endMs
         self.title = title

@@ -4,26 +4,26 @@ import LyricPoster
 /// The pictures of a lyric video in the order they are shown, each with the moment it appears
 /// (milliseconds from the start of the clip). Consecutive equal pictures are one entry: the
 /// encoder holds a picture until the next one, so nothing is rendered or sent twice in a row.
-public struct VideoPlan: Sendable {
-    public struct Frame: Sendable {
-        public var scene: Scene
+package struct VideoPlan: Sendable {
+    package struct Frame: Sendable {
+        package var scene: Scene
         /// When the picture appears, in milliseconds from the clip's start.
-        public var ptsMs: Int
+        package var ptsMs: Int
         /// Set when the picture is in the middle of a change of lines.
-        public var motion: Motion? = nil
+        package var motion: Motion? = nil
     }
 
-    public var frames: [Frame]
+    package var frames: [Frame]
     /// The clip's length in milliseconds: the last picture stays until then.
-    public var durationMs: Int
+    package var durationMs: Int
     /// A constant frame rate, or nil for one frame per picture (variable frame rate).
-    public var fps: Int?
+    package var fps: Int?
 
     /// One frame per stretch over which the poster stays the same (the `lines` frames) within
     /// [from, to): the exact line timing at the smallest size.
     /// With `motion`, each change of lines is drawn on its way at `motionFps` frames a second
     /// (a variable frame rate: still pictures stay single frames).
-    public static func perLine(_ scenes: SceneBuilder, from: Int, to: Int, motion: MotionPlan? = nil,
+    package static func perLine(_ scenes: SceneBuilder, from: Int, to: Int, motion: MotionPlan? = nil,
                                motionFps: Int = 30) -> VideoPlan {
         precondition(to > from && motionFps > 0)
         var frames: [Frame] = []
@@ -64,7 +64,7 @@ public struct VideoPlan: Sendable {
 
     /// The ticks of `fps` frames a second over [from, to), as `sequence` samples them; a run of
     /// ticks that show the same picture is one frame here, which the encoder repeats.
-    public static func constant(_ scenes: SceneBuilder, fps: Int, from: Int, to: Int, motion: MotionPlan? = nil) -> VideoPlan {
+    package static func constant(_ scenes: SceneBuilder, fps: Int, from: Int, to: Int, motion: MotionPlan? = nil) -> VideoPlan {
         precondition(to > from && fps > 0)
         let sampled = FramePlan.sequence(scenes, fps: fps, from: Timestamp(milliseconds: from), to: Timestamp(milliseconds: to),
                                          motion: motion)
@@ -89,7 +89,7 @@ public struct VideoPlan: Sendable {
     }
 
     /// Ticks the encoder writes: one per frame, or `fps` a second over the clip.
-    public var outputFrames: Int {
+    package var outputFrames: Int {
         guard let fps else { return frames.count }
         return (durationMs * fps + 999) / 1000
     }
@@ -97,14 +97,14 @@ public struct VideoPlan: Sendable {
 
 extension VideoChapter {
     /// What `--chapters` marks: the song's sections (lines between interludes) or each line.
-    public enum Mode: String, CaseIterable, Sendable {
+    package enum Mode: String, CaseIterable, Sendable {
         case sections, lines
     }
 
     /// The chapters of the clip [from, to) (ms of song time), in ms from the clip's start. The
     /// first starts at 0 (players expect it); a section is named after its first line, the part
     /// before the first line "Intro".
-    public static func plan(_ scenes: SceneBuilder, mode: Mode, from: Int, to: Int) -> [VideoChapter] {
+    package static func plan(_ scenes: SceneBuilder, mode: Mode, from: Int, to: Int) -> [VideoChapter] {
         var starts: [(ms: Int, title: String)] = []
         var afterBreak = true
         for frame in FramePlan.perLine(scenes) where frame.startMs < to {

@@ -3,31 +3,31 @@ import LyricPoster
 
 /// Renders a video plan's frames in parallel and sends their raw pixels, in order, into an
 /// ffmpeg encoder: no PNG is encoded or decoded on the way, and rendering overlaps encoding.
-public struct VideoRenderer {
-    public var session: PosterSession
-    public var plan: VideoPlan
-    public var jobs: Int
+package struct VideoRenderer {
+    package var session: PosterSession
+    package var plan: VideoPlan
+    package var jobs: Int
 
-    public init(session: PosterSession, plan: VideoPlan, jobs: Int) {
+    package init(session: PosterSession, plan: VideoPlan, jobs: Int) {
         self.session = session
         self.plan = plan
         self.jobs = max(1, jobs)
     }
 
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// Frames sent to the encoder.
-        public var frames: Int
-        public var interrupted: Bool
-        public var seconds: Double
+        package var frames: Int
+        package var interrupted: Bool
+        package var seconds: Double
         /// The most lines before and after the current one that any frame had to leave out.
-        public var dropped: (before: Int, after: Int)
-        public var missingGlyphs: Int
+        package var dropped: (before: Int, after: Int)
+        package var missingGlyphs: Int
     }
 
     /// Sends every frame of the plan to `pipe`; `progress(done, total)` is called after each one.
     /// Throws the first rendering or sending failure; returns with `interrupted` set when `stop`
     /// was requested.
-    public func run(into pipe: FramePipe, stop: StopFlag,
+    package func run(into pipe: FramePipe, stop: StopFlag,
                     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) throws(PosterError) -> Result {
         let start = DispatchTime.now().uptimeNanoseconds
         let frames = plan.frames

@@ -4,7 +4,7 @@ import Foundation
 extension Bitmap {
     /// The bitmap at half its size: each pixel the rounded mean of a 2×2 block (an odd last
     /// column or row is dropped), or nil when a side would fall under one pixel.
-    public func halved() -> Bitmap? {
+    package func halved() -> Bitmap? {
         let w = width / 2, h = height / 2
         guard w > 0, h > 0 else { return nil }
         let out = LargeBuffers.bytes(w * 4 * h) { out in
@@ -23,23 +23,23 @@ extension Bitmap {
 ///
 /// Safe to share between threads (a song's backdrop and its card are drawn on two): each level is
 /// made once, under a lock.
-public final class BitmapLevels: @unchecked Sendable {
+package final class BitmapLevels: @unchecked Sendable {
     private let lock = NSLock()
     /// Level 0 is the picture itself; level k is 1/2^k of it.
     private var levels: [Bitmap]
 
-    public init(_ bitmap: Bitmap) {
+    package init(_ bitmap: Bitmap) {
         levels = [bitmap]
         full = bitmap
     }
 
     /// The picture at full size.
-    public let full: Bitmap
+    package let full: Bitmap
 
     /// The level to draw the part `source` (in full-size pixels) of the picture from, into a
     /// `width`×`height` destination, with `source` in that level's pixels: the smallest level
     /// that still has as many pixels as the destination along both sides.
-    public func level(for source: Rect, width: Double, height: Double) -> (bitmap: Bitmap, source: Rect) {
+    package func level(for source: Rect, width: Double, height: Double) -> (bitmap: Bitmap, source: Rect) {
         lock.lock()
         defer { lock.unlock() }
         var k = 0

@@ -4,7 +4,7 @@ import CPNGShim
 extension Bitmap {
     /// A copy with every opaque pixel's saturation scaled by `factor` (1 = unchanged) around its
     /// own luma, as CSS `saturate()` does: a backdrop keeps the cover's hue and gains life.
-    public func saturated(by factor: Double) -> Bitmap {
+    package func saturated(by factor: Double) -> Bitmap {
         var out = self
         let k = factor
         out.pixels.withUnsafeMutableBytes { raw in
@@ -23,7 +23,7 @@ extension Bitmap {
     }
 
     /// True when some pixel is not fully opaque (sampled on a grid of about 128×128).
-    public var hasTransparency: Bool {
+    package var hasTransparency: Bool {
         let step = max(1, min(width, height) / 128)
         for y in Swift.stride(from: 0, to: height, by: step) {
             for x in Swift.stride(from: 0, to: width, by: step) where argb(x: x, y: y) >> 24 < 255 { return true }
@@ -33,7 +33,7 @@ extension Bitmap {
 
     /// For each row, the most colourful pixel's chroma — max(r, g, b) − min(r, g, b), 0…1 — over
     /// the columns `x0..<x1` (every other column: backdrops are smooth).
-    public func rowChroma(x0: Int, x1: Int, rows: Range<Int>? = nil) -> [Double] {
+    package func rowChroma(x0: Int, x1: Int, rows: Range<Int>? = nil) -> [Double] {
         let x0 = max(0, x0), x1 = min(width, x1)
         let rows = (rows ?? 0..<height).clamped(to: 0..<height)
         return (0..<height).map { y in
@@ -51,7 +51,7 @@ extension Bitmap {
     /// blue channels (straight, 0…255) over the columns `x0..<x1`: a colour at least as extreme
     /// as every pixel of the row, for bounding contrast without looking at each pixel again.
     /// Rows outside `rows` (default: all) are not read and hold the neutral extreme.
-    public func rowExtremes(x0: Int, x1: Int, rows: Range<Int>? = nil, brightest: Bool) -> [(r: Double, g: Double, b: Double)] {
+    package func rowExtremes(x0: Int, x1: Int, rows: Range<Int>? = nil, brightest: Bool) -> [(r: Double, g: Double, b: Double)] {
         let x0 = max(0, x0), x1 = max(x0, min(width, x1))
         let rows = (rows ?? 0..<height).clamped(to: 0..<height)
         let neutral: Double = brightest ? 0 : 255
@@ -70,7 +70,7 @@ extension Bitmap {
 
     /// `rowExtremes(x0:x1:rows:brightest:)` pixel by pixel in Swift: the reference the C loop is
     /// held to.
-    public func rowExtremesReference(x0: Int, x1: Int, rows: Range<Int>? = nil, brightest: Bool) -> [(r: Double, g: Double, b: Double)] {
+    package func rowExtremesReference(x0: Int, x1: Int, rows: Range<Int>? = nil, brightest: Bool) -> [(r: Double, g: Double, b: Double)] {
         let x0 = max(0, x0), x1 = min(width, x1)
         let rows = (rows ?? 0..<height).clamped(to: 0..<height)
         let rowWords = stride / 4
@@ -104,7 +104,7 @@ extension Bitmap {
     /// the picture, the rectangle without those bands (x, y, width, height). The whole bitmap
     /// when it has none. An edge that is simply flat (a plain sky) is not a frame: the band must
     /// end within the limit.
-    public func frameFreeRect(limit: Double = 0.08) -> (x: Int, y: Int, width: Int, height: Int) {
+    package func frameFreeRect(limit: Double = 0.08) -> (x: Int, y: Int, width: Int, height: Int) {
         // A line's colour and spread, from about 64 samples along it.
         func line(_ index: Int, horizontal: Bool) -> (mean: (Double, Double, Double), spread: Double) {
             let length = horizontal ? width : height
@@ -147,7 +147,7 @@ extension Bitmap {
     }
 
     /// A copy of the rectangle (x, y, width, height), which must lie inside the bitmap.
-    public func cropped(x: Int, y: Int, width w: Int, height h: Int) -> Bitmap {
+    package func cropped(x: Int, y: Int, width w: Int, height h: Int) -> Bitmap {
         precondition(x >= 0 && y >= 0 && w > 0 && h > 0 && x + w <= width && y + h <= height)
         if x == 0, y == 0, w == width, h == height { return self }
         var bytes = [UInt8](repeating: 0, count: w * 4 * h)

@@ -5,14 +5,14 @@ import Glibc
 ///
 /// A value type: decoders return one, the renderer prepares one per song and paints it into every
 /// frame, and tests read its pixels.
-public struct Bitmap: Sendable, Equatable {
-    public let width: Int
-    public let height: Int
-    public let stride: Int
-    public internal(set) var pixels: [UInt8]
+package struct Bitmap: Sendable, Equatable {
+    package let width: Int
+    package let height: Int
+    package let stride: Int
+    package internal(set) var pixels: [UInt8]
 
     /// A transparent bitmap.
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         precondition(width > 0 && height > 0, "bitmap must not be empty")
         self.width = width
         self.height = height
@@ -20,7 +20,7 @@ public struct Bitmap: Sendable, Equatable {
         self.pixels = LargeBuffers.bytes(width * 4 * height) { memset($0, 0, width * 4 * height) }
     }
 
-    public init(width: Int, height: Int, stride: Int, pixels: [UInt8]) {
+    package init(width: Int, height: Int, stride: Int, pixels: [UInt8]) {
         precondition(width > 0 && height > 0 && stride >= width * 4 && pixels.count >= stride * height)
         self.width = width
         self.height = height
@@ -31,7 +31,7 @@ public struct Bitmap: Sendable, Equatable {
     /// The part `source` (in this bitmap's pixels; beyond its edges, the edge pixels repeat)
     /// reduced to `width`×`height` by area averaging: each pixel the mean of the area it covers.
     /// Nil for sizes it cannot take.
-    public func areaReduced(source: Rect, width w: Int, height h: Int) -> Bitmap? {
+    package func areaReduced(source: Rect, width w: Int, height h: Int) -> Bitmap? {
         guard w > 0, h > 0, w <= 32767, h <= 32767 else { return nil }
         var out = Bitmap(width: w, height: h)
         let status = out.pixels.withUnsafeMutableBytes { dst in
@@ -46,7 +46,7 @@ public struct Bitmap: Sendable, Equatable {
 
     /// `color` (its opacity times each pixel's) through this bitmap's alpha, premultiplied: a
     /// mask turned into a picture of one colour.
-    public func tinted(_ color: Color) -> Bitmap {
+    package func tinted(_ color: Color) -> Bitmap {
         func byte(_ v: Double) -> UInt32 { UInt32((min(1, max(0, v)) * 255).rounded()) }
         let alpha = byte(color.alpha), red = byte(color.red), green = byte(color.green), blue = byte(color.blue)
         // A pixel depends only on the mask's alpha there: one table of the 256 it can be.
@@ -73,7 +73,7 @@ public struct Bitmap: Sendable, Equatable {
     }
 
     /// The pixel at (x, y) as straight (un-premultiplied) 8-bit RGBA.
-    public func rgba(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
+    package func rgba(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let v = argb(x: x, y: y)
         let a = UInt32(v >> 24), r = (v >> 16) & 0xff, g = (v >> 8) & 0xff, b = v & 0xff
         guard a != 0 else { return (0, 0, 0, 0) }
@@ -87,7 +87,7 @@ public struct Bitmap: Sendable, Equatable {
     }
 
     /// The pixels rotated/flipped by an EXIF orientation (1–8) so that they display upright.
-    public func oriented(_ orientation: Int) -> Bitmap {
+    package func oriented(_ orientation: Int) -> Bitmap {
         guard (2...8).contains(orientation) else { return self }
         let swaps = orientation >= 5
         let outW = swaps ? height : width, outH = swaps ? width : height
@@ -120,7 +120,7 @@ public struct Bitmap: Sendable, Equatable {
     /// A box blur run three times (close to a Gaussian of the same radius), on all four channels,
     /// or only on alpha when `alphaOnly` (for masks, four times less work).
     /// Works on premultiplied values, so transparent edges blur correctly.
-    public func blurred(radius: Int, alphaOnly: Bool = false) -> Bitmap {
+    package func blurred(radius: Int, alphaOnly: Bool = false) -> Bitmap {
         guard radius > 0 else { return self }
         var out = self
         // ARGB32 is native-endian: on little-endian machines alpha is the fourth byte.

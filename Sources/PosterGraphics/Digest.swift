@@ -3,9 +3,9 @@ import CPNGShim
 import Foundation
 
 /// SHA-256 through OpenSSL's libcrypto.
-public enum Digest {
+package enum Digest {
     /// The lowercase hex SHA-256 of `bytes`.
-    public static func sha256<Bytes: ContiguousBytes>(_ bytes: Bytes) -> String {
+    package static func sha256<Bytes: ContiguousBytes>(_ bytes: Bytes) -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { raw in
@@ -15,7 +15,7 @@ public enum Digest {
         return hex(digest.prefix(32))
     }
 
-    public static func sha256(_ text: String) -> String { sha256(Array(text.utf8)) }
+    package static func sha256(_ text: String) -> String { sha256(Array(text.utf8)) }
 
     /// Lowercase hex of `bytes`.
     static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
@@ -32,10 +32,10 @@ public enum Digest {
     /// A SHA-256 fed piece by piece, which can be copied part way: files that begin with the
     /// same bytes hash those bytes once (see `PNG.RowsEncoder`). Not thread-safe while fed; a
     /// copy may be taken from several threads at once.
-    public final class SHA256: @unchecked Sendable {
+    package final class SHA256: @unchecked Sendable {
         private let context: OpaquePointer
 
-        public init() {
+        package init() {
             guard let context = EVP_MD_CTX_new() else { fatalError("SHA-256 through libcrypto: out of memory") }
             precondition(EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1, "SHA-256 through libcrypto failed")
             self.context = context
@@ -50,15 +50,15 @@ public enum Digest {
         deinit { EVP_MD_CTX_free(context) }
 
         /// A hash fed the same bytes so far, to be fed on its own.
-        public func copy() -> SHA256 { SHA256(copying: self) }
+        package func copy() -> SHA256 { SHA256(copying: self) }
 
-        public func update(_ bytes: UnsafeRawBufferPointer) {
+        package func update(_ bytes: UnsafeRawBufferPointer) {
             guard bytes.count > 0 else { return }
             precondition(EVP_DigestUpdate(context, bytes.baseAddress, bytes.count) == 1, "SHA-256 through libcrypto failed")
         }
 
         /// The lowercase hex digest of the bytes fed; the hash is spent.
-        public func finish() -> String {
+        package func finish() -> String {
             var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
             var length: UInt32 = 0
             precondition(EVP_DigestFinal_ex(context, &digest, &length) == 1 && length == 32, "SHA-256 through libcrypto failed")
@@ -68,18 +68,18 @@ public enum Digest {
 }
 
 /// CRC-32 (libdeflate): a fast check that cached bytes are the bytes written.
-public enum Checksum {
-    public static func crc32<Bytes: ContiguousBytes>(_ bytes: Bytes) -> UInt32 {
+package enum Checksum {
+    package static func crc32<Bytes: ContiguousBytes>(_ bytes: Bytes) -> UInt32 {
         bytes.withUnsafeBytes { raw in lp_crc32(0, raw.bindMemory(to: UInt8.self).baseAddress, raw.count) }
     }
 
     /// The CRC-32 of what `crc` is the CRC-32 of, followed by `bytes`.
-    public static func crc32(continuing crc: UInt32, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    package static func crc32(continuing crc: UInt32, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         lp_crc32(crc, bytes.baseAddress, bytes.count)
     }
 
     /// The CRC-32 of `pieces` one after the other, as if joined.
-    public static func crc32(_ pieces: [ArraySlice<UInt8>]) -> UInt32 {
+    package static func crc32(_ pieces: [ArraySlice<UInt8>]) -> UInt32 {
         pieces.reduce(UInt32(0)) { crc, piece in piece.withUnsafeBufferPointer { crc32(continuing: crc, $0) } }
     }
 }

@@ -1,11 +1,11 @@
 /// Why a cover image could not be read.
-public enum ImageError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum ImageError: Error, Equatable, CustomStringConvertible, Sendable {
     case empty
     case unknownFormat
     case tooLarge(width: Int, height: Int, limit: Int)
     case malformed(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .empty: return "file is empty"
         case .unknownFormat: return "not a PNG, JPEG or WebP image"
@@ -17,11 +17,11 @@ public enum ImageError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// Why fonts could not be set up.
-public enum FontError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum FontError: Error, Equatable, CustomStringConvertible, Sendable {
     case configuration(String)
     case noFonts(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .configuration(let reason): return "font configuration failed: \(reason)"
         case .noFonts(let where_): return "no usable fonts in \(where_)"
@@ -30,11 +30,11 @@ public enum FontError: Error, Equatable, CustomStringConvertible, Sendable {
 }
 
 /// A failure inside Cairo or a picture encoder (PNG, JPEG, WebP).
-public enum GraphicsError: Error, Equatable, CustomStringConvertible, Sendable {
+package enum GraphicsError: Error, Equatable, CustomStringConvertible, Sendable {
     case cairo(String)
     case encode(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .cairo(let reason): return "drawing failed: \(reason)"
         case .encode(let reason): return "encoding failed: \(reason)"

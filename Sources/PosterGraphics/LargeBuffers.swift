@@ -7,7 +7,7 @@ import Glibc
 /// poster otherwise spends a good part of its time in page faults, one per 4 KB of every new
 /// buffer (about 15 000 for a first frame), and in tearing those pages down at exit.
 /// The pixels are the same either way; a system without huge pages ignores the request.
-public enum LargeBuffers {
+package enum LargeBuffers {
     static let hugePage = 2 << 20
 
     /// Asks for huge pages over the whole 2 MB pages inside `count` bytes at `start`, before they
@@ -43,7 +43,7 @@ public enum LargeBuffers {
     ///
     /// Returns whether it asked glibc (false when the environment has settings of its own).
     @discardableResult
-    public static func keepFreedBuffers(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    package static func keepFreedBuffers(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         let own = ["MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "GLIBC_TUNABLES"]
         guard !own.contains(where: { environment[$0] != nil }) else { return false }
         _ = lp_malloc_keep_freed(32 << 20, 128 << 20, Int32(min(ProcessInfo.processInfo.activeProcessorCount + 1, 1024)))

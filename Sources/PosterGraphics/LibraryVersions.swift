@@ -6,8 +6,8 @@ import CWebP
 
 /// The C libraries this build was compiled against, from their headers' version macros (libwebp,
 /// which has none, reports the library loaded at run time).
-public enum LibraryVersions {
-    public static var all: [String] {
+package enum LibraryVersions {
+    package static var all: [String] {
         let webp = WebPGetDecoderVersion()
         var list = [
             "cairo " + String(cString: lp_cairo_version()),

@@ -5,41 +5,41 @@ import NowPlaying
 import Synchronization
 
 /// What `follow` is asked to do.
-public struct FollowOptions: Sendable {
-    public var render: RenderOptions
+package struct FollowOptions: Sendable {
+    package var render: RenderOptions
     /// Follow only this player (the part after `org.mpris.MediaPlayer2.`).
-    public var player: String?
+    package var player: String?
     /// The poster kept current.
-    public var output: String
-    public var lyricsDirectories: [String] = []
+    package var output: String
+    package var lyricsDirectories: [String] = []
     /// Publish `org.mpris.MediaPlayer2.lyricposter`.
-    public var publish = false
+    package var publish = false
     /// A shell command run after each new poster, with the poster's path as its last argument.
-    public var exec: String?
+    package var exec: String?
     /// A JSON-lines log of posters and state changes.
-    public var events: String?
+    package var events: String?
     /// Told of each song, poster and status as it happens (on the loop's task; must not block).
-    public var observer: (@Sendable (LiveEvent) -> Void)?
+    package var observer: (@Sendable (LiveEvent) -> Void)?
     /// Where the player's own lyrics (`xesam:asText`) come in the search.
-    public var playerLyrics: NowPlayingSong.PlayerLyrics = .first
+    package var playerLyrics: NowPlayingSong.PlayerLyrics = .first
     /// Print one JSON line per change for status bars (Waybar's custom module format).
-    public var waybar = false
+    package var waybar = false
     /// Keep this plain text file holding the current line (OBS text sources, conky).
-    public var textFile: String?
+    package var textFile: String?
     /// Shifts every line change by this many milliseconds on the player's clock (positive: later,
     /// for audio that reaches the ears late, such as Bluetooth; negative: read ahead).
-    public var offsetMs = 0
+    package var offsetMs = 0
     /// Render posters and keep `output` current (`follow`). False: only tell the observer, which
     /// renders what it needs itself (`serve --follow`).
-    public var writesPosters = true
+    package var writesPosters = true
 
-    public init(render: RenderOptions, output: String) {
+    package init(render: RenderOptions, output: String) {
         self.render = render
         self.output = output
     }
 
     /// `$XDG_RUNTIME_DIR/lyricposter/now-playing.png`, else `~/.cache/lyricposter/now-playing.png`.
-    public static var defaultOutput: String {
+    package static var defaultOutput: String {
         let environment = ProcessInfo.processInfo.environment
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return runtime + "/lyricposter/now-playing.png"
@@ -57,7 +57,7 @@ public struct FollowOptions: Sendable {
 /// is only renamed into place. Between changes the loop sleeps on a timer set from the player's
 /// position anchor and rate; a seek, pause, rate or track change re-reads the position and
 /// re-plans at once.
-public final class Follower: Sendable {
+package final class Follower: Sendable {
     private let options: FollowOptions
     private let bus: Bus
     private let inputs: AsyncStream<Input>
@@ -78,7 +78,7 @@ public final class Follower: Sendable {
     }
 
     /// - Parameter log: one line per state change (stderr, the journal).
-    public init(options: FollowOptions, bus: Bus, log: @escaping @Sendable (String) -> Void) {
+    package init(options: FollowOptions, bus: Bus, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.bus = bus
         self.log = log
@@ -86,11 +86,11 @@ public final class Follower: Sendable {
     }
 
     /// Ends ``run()`` (from a signal handler or any thread).
-    public func stop() { continuation.yield(.stop) }
+    package func stop() { continuation.yield(.stop) }
 
     /// Follows players until ``stop()``. Throws only when it cannot start (the output's folder
     /// cannot be made, the events file cannot be opened, the published name is taken).
-    public func run() async throws(PosterError) {
+    package func run() async throws(PosterError) {
         let watcher = PlayerWatcher(bus: bus, player: options.player, excluding: [PublishedPlayer.name])
         var loop = try Loop(options: options, bus: bus, watcher: watcher, log: log, continuation: continuation)
         let forward = Task { [continuation] in

@@ -5,7 +5,7 @@ import NowPlaying
 
 /// What the follow loop tells an observer as it happens: the song it prepared, each poster it put
 /// on screen, the player's status. `follow` writes files; `serve --follow` hands these to browsers.
-public enum LiveEvent: Sendable {
+package enum LiveEvent: Sendable {
     /// A new song is ready (nil: nothing to show — no player, or a player between tracks).
     case song(LiveSong?)
     /// Frame `index` of the current song is now the one on screen.
@@ -15,23 +15,23 @@ public enum LiveEvent: Sendable {
 }
 
 /// The song being followed: what it is, and its per-line plan, ready to render with any options.
-public struct LiveSong: Sendable {
+package struct LiveSong: Sendable {
     /// Counts the songs of one loop, so a poster's address names its song.
-    public let generation: Int
-    public let song: ResolvedSong
+    package let generation: Int
+    package let song: ResolvedSong
     /// The track as the poster names it.
-    public let title: String
-    public let frames: [PlannedFrame]
+    package let title: String
+    package let frames: [PlannedFrame]
     /// The session the loop prepared (with the follow options).
-    public let session: PosterSession
+    package let session: PosterSession
 }
 
 /// One poster on screen: its frame, the line it shows and the player's clock when it was placed.
-public struct LivePoster: Sendable {
-    public let generation: Int
-    public let index: Int
-    public let frame: PlannedFrame
+package struct LivePoster: Sendable {
+    package let generation: Int
+    package let index: Int
+    package let frame: PlannedFrame
     /// The current line's text (lines sung together joined by " / "), nil in an interlude.
-    public let text: String?
-    public let player: PlayerState
+    package let text: String?
+    package let player: PlayerState
 }

@@ -13,19 +13,19 @@ import NowPlaying
 /// | cover | `mpris:artUrl` (`file://` or `data:`) | the embedded picture | `cover`/`folder`/`front`/`album`/`albumart` image in the song's folder | ``PlaceholderCover`` |
 ///
 /// Title, artist and album come from the audio file's tags, then the lyrics, then the player.
-public enum NowPlayingSong {
+package enum NowPlayingSong {
     /// A song found for a player's metadata; never fails: what is missing is said in `problems`.
-    public struct Found: Sendable {
-        public var song: ResolvedSong
+    package struct Found: Sendable {
+        package var song: ResolvedSong
         /// Why the lyrics (or the cover) could not be used, one line each.
-        public var problems: [String]
+        package var problems: [String]
         /// Where lyrics were looked for ("a sidecar, --lyrics-dir, the tags").
-        public var searched: String
-        public var hasLyrics: Bool { song.lyrics.lines.contains(where: \.isSung) }
+        package var searched: String
+        package var hasLyrics: Bool { song.lyrics.lines.contains(where: \.isSung) }
     }
 
     /// Where the player's own lyrics (`xesam:asText`) come in the search.
-    public enum PlayerLyrics: String, Sendable, CaseIterable {
+    package enum PlayerLyrics: String, Sendable, CaseIterable {
         /// After a sidecar, before `--lyrics-dir` and the tags (the default).
         case first
         /// After everything else.
@@ -34,7 +34,7 @@ public enum NowPlayingSong {
         case off
     }
 
-    public static func find(_ metadata: MPRIS.Metadata, lyricsDirectories: [String], playerLyrics: PlayerLyrics = .first,
+    package static func find(_ metadata: MPRIS.Metadata, lyricsDirectories: [String], playerLyrics: PlayerLyrics = .first,
                             options: RenderOptions) -> Found {
         var problems: [String] = []
         let local = metadata.localPath.flatMap { path -> String? in

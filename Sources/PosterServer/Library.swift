@@ -7,19 +7,19 @@ import PosterGraphics
 import Synchronization
 
 /// One song the server knows: where its parts are and what the song list shows.
-public struct LibrarySong: Sendable {
+package struct LibrarySong: Sendable {
     /// Opaque and stable: 16 hex digits of the SHA-256 of the library root's index and the song's
     /// path relative to that root. Never a path; looked up, never joined into one.
-    public var id: String
+    package var id: String
     /// The audio file's (or, for a pair, the lyrics file's) path relative to its library root.
-    public var file: String
-    public var source: SongSource
-    public var title: String?
-    public var artist: String?
-    public var album: String?
-    public var durationMs: Int?
-    public var format: String
-    public var lineCount: Int
+    package var file: String
+    package var source: SongSource
+    package var title: String?
+    package var artist: String?
+    package var album: String?
+    package var durationMs: Int?
+    package var format: String
+    package var lineCount: Int
     /// File, title, artist and album, normalised for search (made once, when listed).
     var searchText = ""
 
@@ -34,11 +34,11 @@ public struct LibrarySong: Sendable {
 /// The songs of the library folders, found as `catalog` finds them (audio files with their tags,
 /// sidecars and folder covers; cover and lyrics pairs). The folders are walked on a background
 /// thread; until it is done the server serves the songs known so far. Thread-safe.
-public final class Library: Sendable {
-    public let roots: [String]
+package final class Library: Sendable {
+    package let roots: [String]
     private let state = Guarded<(songs: [LibrarySong], byID: [String: Int], scanning: Bool, generation: Int)>(([], [:], false, 0))
 
-    public init(roots: [String]) {
+    package init(roots: [String]) {
         self.roots = roots
     }
 
@@ -49,7 +49,7 @@ public final class Library: Sendable {
 
     /// Starts a walk of every root on a background thread (a walk already under way is replaced:
     /// its results are dropped when the new one starts).
-    public func rescan(options: RenderOptions) {
+    package func rescan(options: RenderOptions) {
         let generation = state.withLock { state -> Int in
             state.generation += 1
             state.scanning = true
@@ -142,15 +142,15 @@ public final class Library: Sendable {
         [song.file, song.title, song.artist, song.album].compactMap { $0 }.map { LineChoice.normalise($0) }.joined(separator: "\n")
     }
 
-    public var isScanning: Bool { state.withLock { $0.scanning } }
+    package var isScanning: Bool { state.withLock { $0.scanning } }
 
-    public func song(_ id: String) -> LibrarySong? {
+    package func song(_ id: String) -> LibrarySong? {
         state.withLock { state in state.byID[id].map { state.songs[$0] } }
     }
 
     /// Songs whose file, title, artist or album contains `query` (case-insensitive), in library
     /// order, from `offset`, at most `limit`; and how many match in all.
-    public func songs(matching query: String?, offset: Int, limit: Int) -> (songs: [LibrarySong], total: Int) {
+    package func songs(matching query: String?, offset: Int, limit: Int) -> (songs: [LibrarySong], total: Int) {
         let all = state.withLock { $0.songs }
         let needle = query.map { LineChoice.normalise($0) } ?? ""
         let matching = needle.isEmpty ? all : all.filter { $0.searchText.contains(needle) }

@@ -10,62 +10,62 @@ import PosterLive
 
 /// What `serve` is told: where to listen, who may ask, the library, and how to turn a request's
 /// rendering parameters into the same options the CLI would make of the same flags.
-public struct ServerConfiguration: Sendable {
-    public var host = "127.0.0.1"
+package struct ServerConfiguration: Sendable {
+    package var host = "127.0.0.1"
     /// 0: any free port (the one chosen is reported through `onListening`).
-    public var port = 8484
+    package var port = 8484
     /// Required beyond loopback; then every request needs it (Bearer or `?token=`).
-    public var token: String?
+    package var token: String?
     /// Frames rendered at once; requests beyond `jobs × queueFactor` waiting get 503.
-    public var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    public var queueFactor = 8
-    public var library: [String] = []
+    package var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    package var queueFactor = 8
+    package var library: [String] = []
     /// The server's rendering defaults (the command's rendering flags).
-    public var defaults = RenderOptions()
+    package var defaults = RenderOptions()
     /// Turns a request's rendering parameters (`theme`, `preset`, `size`, …, as CLI flag names
     /// without dashes, with their values) into render options, exactly as the CLI parses the same
     /// flags; throws a message for a bad value. `timed`: as for `frame` (karaoke applies).
-    public var makeOptions: @Sendable (_ parameters: [(String, String)], _ timed: Bool) throws -> RenderOptions
+    package var makeOptions: @Sendable (_ parameters: [(String, String)], _ timed: Bool) throws -> RenderOptions
     /// Prepared songs kept at once.
-    public var sessions = 8
+    package var sessions = 8
     /// Encoded pictures kept, in bytes.
-    public var cacheBytes = 64 << 20
+    package var cacheBytes = 64 << 20
     /// Follow the playing song over MPRIS (`--follow`): the live routes.
-    public var follow: FollowSettings?
+    package var follow: FollowSettings?
     /// Seconds a connection may sit without sending a whole request (also bounds slow headers).
-    public var idleTimeout = 30
+    package var idleTimeout = 30
     /// The largest body `POST /api/render` takes (413 beyond it).
-    public var maxUploadBytes = 32 << 20
+    package var maxUploadBytes = 32 << 20
     /// Server-sent event clients at once.
-    public var maxEventClients = 1024
+    package var maxEventClients = 1024
     /// Told the address actually bound (host, port) once the server listens.
-    public var onListening: @Sendable (String, Int) -> Void = { _, _ in }
+    package var onListening: @Sendable (String, Int) -> Void = { _, _ in }
 
-    public init(makeOptions: @escaping @Sendable (_ parameters: [(String, String)], _ timed: Bool) throws -> RenderOptions) {
+    package init(makeOptions: @escaping @Sendable (_ parameters: [(String, String)], _ timed: Bool) throws -> RenderOptions) {
         self.makeOptions = makeOptions
     }
 
     /// True for the default loopback addresses, which need no token. Every other address needs
     /// one — other 127.x addresses included, so that the rule is one a test can exercise.
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         ["localhost", "127.0.0.1", "::1", "[::1]"].contains(host)
     }
 }
 
 /// What `serve --follow` follows.
-public struct FollowSettings: Sendable {
+package struct FollowSettings: Sendable {
     /// Only this player (the name after `org.mpris.MediaPlayer2.`).
-    public var player: String?
-    public var lyricsDirectories: [String] = []
-    public init() {}
+    package var player: String?
+    package var lyricsDirectories: [String] = []
+    package init() {}
 }
 
 /// `lyricposter serve`: the library's songs, frames and cards over HTTP (Hummingbird 2). Handlers
 /// turn requests into the same engine calls the CLI makes, so a frame or card fetched over HTTP is
 /// byte-identical to the file the CLI writes with the same options.
-public enum PosterServer {
+package enum PosterServer {
     /// Runs until SIGTERM or SIGINT (in-flight requests finish first).
-    public static func run(_ configuration: ServerConfiguration) async throws {
+    package static func run(_ configuration: ServerConfiguration) async throws {
         let library = Library(roots: configuration.library)
         library.rescan(options: configuration.defaults)
         let metrics = ServerMetrics()

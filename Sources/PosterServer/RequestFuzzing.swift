@@ -6,8 +6,8 @@ import NIOCore
 /// byte ranges, multipart bodies and their headers, query parameters, uploaded file names. Each
 /// must answer or refuse without crashing, and what it answers must hold (a range inside the
 /// file, a safe name, a form within its limits).
-public enum RequestFuzzing {
-    public static func exercise(_ bytes: [UInt8]) {
+package enum RequestFuzzing {
+    package static func exercise(_ bytes: [UInt8]) {
         guard let selector = bytes.first else { return }
         let rest = Array(bytes.dropFirst())
         let text = String(decoding: rest, as: UTF8.self)

@@ -3,7 +3,7 @@ import LyricPoster
 import LyricsCore
 
 extension PosterSession {
-    public convenience init(cover coverPath: String, lyrics lyricsPath: String, options: RenderOptions,
+    package convenience init(cover coverPath: String, lyrics lyricsPath: String, options: RenderOptions,
                             timings: Timings = Timings()) throws(PosterError) {
         try self.init(source: .files(cover: coverPath, lyrics: lyricsPath), options: options, timings: timings)
     }
@@ -13,7 +13,7 @@ extension PosterSession {
     ///   (see `PNG.SegmentsAhead`). Batches share segments their own way and leave it off.
     /// - Parameter firstFrameAt: the instant of the first frame the caller will ask for, if known:
     ///   its lines are the ones shaped while the backdrop is made.
-    public convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings(),
+    package convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings(),
                             oneFrame: Bool = false, firstFrameAt: Timestamp? = nil) throws(PosterError) {
         // Cover and lyrics files: the cover is read first and its backdrop started on a thread
         // of its own, so that it is made while the lyrics are parsed. A lyrics error is still

@@ -6,12 +6,12 @@ import PosterGraphics
 
 /// Where a song's cover and lyrics come from: two files, or an audio file (with either part
 /// overridden by a file).
-public enum SongSource: Sendable, Hashable {
+package enum SongSource: Sendable, Hashable {
     case files(cover: String, lyrics: String)
     case audio(String, cover: String?, lyrics: String?)
 
     /// Every input path named (for "output would overwrite the input" checks).
-    public var paths: [String] {
+    package var paths: [String] {
         switch self {
         case .files(let cover, let lyrics): return [cover, lyrics]
         case .audio(let audio, let cover, let lyrics): return [audio] + [cover, lyrics].compactMap { $0 }
@@ -20,7 +20,7 @@ public enum SongSource: Sendable, Hashable {
 
     /// The name outputs are called after by default: the lyrics file's or the audio file's stem
     /// (the cover's, when the lyrics come from standard input).
-    public var stem: String {
+    package var stem: String {
         switch self {
         case .files(let cover, let lyrics) where lyrics == "-":
             return URL(fileURLWithPath: cover).deletingPathExtension().lastPathComponent
@@ -36,15 +36,15 @@ public enum SongSource: Sendable, Hashable {
 /// |---|---|---|---|---|
 /// | lyrics | `--lyrics FILE` | a sidecar with the audio file's stem (any lyric format, case-insensitive) | embedded: SYLT when it agrees in time span with the text lyrics (or there are none), else USLT / TXXX / Vorbis `LYRICS` / MP4 `©lyr` | — |
 /// | cover | `--cover FILE` | the embedded picture (the front cover first) | `cover`, `folder`, `front`, `album`, `albumart` `.jpg/.jpeg/.png/.webp` in the audio file's folder, case-insensitive | — |
-public enum SongResolver {
+package enum SongResolver {
     /// Lyric sidecar extensions, in the order tried.
-    public static let sidecarExtensions = ["lrc", "ttml", "yrc", "qrc", "krc", "lys", "lqe", "lyl", "ass", "srt", "vtt", "txt"]
+    package static let sidecarExtensions = ["lrc", "ttml", "yrc", "qrc", "krc", "lys", "lqe", "lyl", "ass", "srt", "vtt", "txt"]
     /// Folder cover names, in the order tried.
-    public static let folderCoverNames = ["cover", "folder", "front", "album", "albumart"]
-    public static let folderCoverExtensions = ["jpg", "jpeg", "png", "webp"]
+    package static let folderCoverNames = ["cover", "folder", "front", "album", "albumart"]
+    package static let folderCoverExtensions = ["jpg", "jpeg", "png", "webp"]
 
     /// - Parameter needCover: `false` for `inspect`: a song without a cover is not an error.
-    public static func resolve(_ source: SongSource, options: RenderOptions, needCover: Bool = true) throws(PosterError) -> ResolvedSong {
+    package static func resolve(_ source: SongSource, options: RenderOptions, needCover: Bool = true) throws(PosterError) -> ResolvedSong {
         switch source {
         case .files(let cover, let lyrics):
             return try files(cover: cover, lyrics: lyrics, options: options) { () throws(PosterError) in
@@ -72,7 +72,7 @@ public enum SongResolver {
     // MARK: - Lyrics
 
     /// The audio file's lyrics, or its unsynchronised text (which time-based commands refuse).
-    public enum Found: Sendable {
+    package enum Found: Sendable {
         case timed(ResolvedSong)
         case unsynced(source: String, text: String)
     }
@@ -87,7 +87,7 @@ public enum SongResolver {
         }
     }
 
-    public static func findLyrics(_ audioPath: String, tags: AudioTags, override: String?,
+    package static func findLyrics(_ audioPath: String, tags: AudioTags, override: String?,
                            options: RenderOptions) throws(PosterError) -> Found {
         let empty = Data()
         func song(_ lyrics: Lyrics, _ data: Data, _ path: String, _ source: String) -> ResolvedSong {
@@ -149,7 +149,7 @@ public enum SongResolver {
     }
 
     /// The lyrics file beside `audioPath` with the same stem, case-insensitively.
-    public static func sidecar(of audioPath: String) -> String? {
+    package static func sidecar(of audioPath: String) -> String? {
         let url = URL(fileURLWithPath: audioPath)
         let stem = url.deletingPathExtension().lastPathComponent.lowercased()
         let folder = url.deletingLastPathComponent().path
@@ -182,7 +182,7 @@ public enum SongResolver {
 
     /// The audio file's own cover: its embedded picture (the front cover first), else a cover image
     /// in its folder; nil when it has neither. Returns the bytes, the path errors name, and the source.
-    public static func embeddedOrFolderCover(_ audioPath: String, tags: AudioTags?,
+    package static func embeddedOrFolderCover(_ audioPath: String, tags: AudioTags?,
                                       options: RenderOptions) throws(PosterError) -> (Data, String, String)? {
         if let picture = tags?.pictures.first { return (picture.data, audioPath + ": " + picture.source, picture.source) }
         if let file = folderCover(of: audioPath) {
@@ -193,7 +193,7 @@ public enum SongResolver {
 
     /// The song's title, artist, album and length: the audio file knows the song better than its
     /// lyrics, so its tags win where they are set.
-    public static func metadata(_ known: Lyrics.Metadata, tags: AudioTags?) -> Lyrics.Metadata {
+    package static func metadata(_ known: Lyrics.Metadata, tags: AudioTags?) -> Lyrics.Metadata {
         Lyrics.Metadata(title: tags?.title ?? known.title, artist: tags?.artist ?? known.artist, album: tags?.album ?? known.album,
                         language: known.language, length: tags?.lengthMs.map(Timestamp.init) ?? known.length)
     }
@@ -223,18 +223,18 @@ public enum SongResolver {
                             coverData: try coverData(), coverPath: cover, coverSource: "file:" + cover, audio: nil)
     }
 
-    public static func readLyrics(_ path: String, options: RenderOptions) throws(PosterError) -> (Lyrics, Data) {
+    package static func readLyrics(_ path: String, options: RenderOptions) throws(PosterError) -> (Lyrics, Data) {
         let data = try Inputs.read(path, limit: options.maxLyricsBytes)
         return (try Inputs.lyrics(data, path: path, format: options.format, encoding: options.encoding,
                                   offsetSign: options.offsetSign, translationLanguage: options.readOptions.translationLanguage), data)
     }
 
-    public static func readCover(_ path: String, options: RenderOptions) throws(PosterError) -> Data {
+    package static func readCover(_ path: String, options: RenderOptions) throws(PosterError) -> Data {
         try Inputs.read(path, limit: coverByteLimit(options))
     }
 
     /// A compressed cover can never legitimately be larger than its pixel limit uncompressed.
-    public static func coverByteLimit(_ options: RenderOptions) -> Int {
+    package static func coverByteLimit(_ options: RenderOptions) -> Int {
         let (bytes, overflow) = options.limits.maxPixels.multipliedReportingOverflow(by: 4)
         return max(64 * 1024 * 1024, overflow ? Int.max : bytes)
     }
@@ -244,7 +244,7 @@ extension SongResolver {
     /// `inspect` for an audio file: the lyrics JSON (see ``Lyrics/inspectJSON(pretty:)``) with
     /// `"source": {"lyrics": …, "cover": …}` and `"audio": {"title", "artist", "album", "length_ms"}`
     /// after `encoding`; unsynchronised lyrics come as `"unsynced": "…"` with no lines.
-    public static func inspectJSON(audio: String, lyrics override: String?, options: RenderOptions) throws(PosterError) -> String {
+    package static func inspectJSON(audio: String, lyrics override: String?, options: RenderOptions) throws(PosterError) -> String {
         let tags: AudioTags
         do { tags = try MediaTags.read(audio, maxPictureBytes: coverByteLimit(options)) } catch {
             throw PosterError(path: audio, reason: Inputs.exists(audio) ? error.description : "no such file")
@@ -268,7 +268,7 @@ extension SongResolver {
 
 extension AudioSummary {
     /// What a poster or a catalogue uses of an audio file's tags.
-    public init(_ tags: AudioTags) {
+    package init(_ tags: AudioTags) {
         self.init(title: tags.title, artist: tags.artist, album: tags.album, lengthMs: tags.lengthMs)
     }
 }

@@ -3,27 +3,27 @@ import LyricsCore
 import PosterGraphics
 
 /// A song's inputs, found and read: the parsed lyrics and the cover's bytes, and where each came from.
-public struct ResolvedSong: Sendable {
-    public var lyrics: Lyrics
+package struct ResolvedSong: Sendable {
+    package var lyrics: Lyrics
     /// The bytes the lyrics were read from (for digests).
-    public var lyricsData: Data
+    package var lyricsData: Data
     /// The file errors about the lyrics name (the lyrics file, or the audio file).
-    public var lyricsPath: String
+    package var lyricsPath: String
     /// `file:…`, `sidecar:…`, or the tag: `uslt`, `sylt`, `txxx:…`, `vorbis:LYRICS`, `mp4:©lyr`.
-    public var lyricsSource: String
-    public var coverData: Data {
+    package var lyricsSource: String
+    package var coverData: Data {
         didSet { madeCoverDigest = nil }
     }
     /// `coverData`'s SHA-256, once `coverDigest()` has made it; forgotten when the bytes change.
-    public private(set) var madeCoverDigest: String?
+    package private(set) var madeCoverDigest: String?
     /// What errors about the cover name: the image file, or `song.mp3: apic`.
-    public var coverPath: String
+    package var coverPath: String
     /// `file:…`, or the tag: `apic`, `flac:picture`, `vorbis:METADATA_BLOCK_PICTURE`, `mp4:covr`.
-    public var coverSource: String
+    package var coverSource: String
     /// What the audio file's tags say, when the song is an audio file.
-    public var audio: AudioSummary?
+    package var audio: AudioSummary?
 
-    public init(lyrics: Lyrics, lyricsData: Data, lyricsPath: String, lyricsSource: String, coverData: Data, coverPath: String,
+    package init(lyrics: Lyrics, lyricsData: Data, lyricsPath: String, lyricsSource: String, coverData: Data, coverPath: String,
                 coverSource: String, audio: AudioSummary?) {
         self.lyrics = lyrics
         self.lyricsData = lyricsData
@@ -37,7 +37,7 @@ public struct ResolvedSong: Sendable {
 
     /// The SHA-256 of `coverData`, made once and kept with the song: a catalogue's key and the
     /// song's session both need it, and a photograph's bytes take milliseconds to hash.
-    public mutating func coverDigest() -> String {
+    package mutating func coverDigest() -> String {
         if let made = madeCoverDigest { return made }
         let made = Digest.sha256(coverData)
         madeCoverDigest = made
@@ -46,14 +46,14 @@ public struct ResolvedSong: Sendable {
 }
 
 /// What a song's audio file says of itself: the tags a poster or a catalogue uses.
-public struct AudioSummary: Sendable, Hashable {
-    public var title: String?
-    public var artist: String?
-    public var album: String?
+package struct AudioSummary: Sendable, Hashable {
+    package var title: String?
+    package var artist: String?
+    package var album: String?
     /// The audio's length in milliseconds, when the file says.
-    public var lengthMs: Int?
+    package var lengthMs: Int?
 
-    public init(title: String?, artist: String?, album: String?, lengthMs: Int?) {
+    package init(title: String?, artist: String?, album: String?, lengthMs: Int?) {
         self.title = title
         self.artist = artist
         self.album = album

@@ -1,34 +1,34 @@
 import PosterGraphics
 
 /// One shaped, positioned text block of a frame.
-public struct TextBlock {
-    public var role: Scene.Role
-    public var text: String
-    public let layout: TextLayout
+package struct TextBlock {
+    package var role: Scene.Role
+    package var text: String
+    package let layout: TextLayout
     /// Where the layout's origin goes, in output pixels.
-    public var origin: Point
-    public var fontSize: Double
-    public var color: Color
-    public var shadow: Canvas.Shadow?
+    package var origin: Point
+    package var fontSize: Double
+    package var color: Color
+    package var shadow: Canvas.Shadow?
     /// Blur radius in pixels (depth of field for lines away from the current one); 0 = sharp.
-    public var blur: Double = 0
+    package var blur: Double = 0
     /// For a karaoke line (the current line, its backing vocals): how far each character of
     /// `text` has been sung, from 0 to 1. Empty: drawn plain.
-    public var sung: [Double] = []
+    package var sung: [Double] = []
     /// True when the text did not fit and was cut at a line end; it then fades out over the
     /// end of its last line (`fade`) instead of ending in an ellipsis.
-    public var cut = false
+    package var cut = false
     /// The lyric line (index into the timeline's lines) this block belongs to: the line itself, its
     /// translation, romanisation, backing vocals and readings; nil for captions and markers. A
     /// transition moves a line's blocks from where one frame has them to where the next does.
-    public var line: Int? = nil
+    package var line: Int? = nil
 
     /// Wrapped lines drawn.
-    public var lines: Int { layout.lineCount }
+    package var lines: Int { layout.lineCount }
 
     /// Where a cut block fades out: the last 1.25 em of its last line, at the line's end edge
     /// (the left one in right-to-left text).
-    public var fade: Canvas.Fade? {
+    package var fade: Canvas.Fade? {
         guard cut, let last = layout.lineRects.last else { return nil }
         let width = min(1.25 * fontSize, last.width)
         let rtl = layout.isRightToLeft
@@ -43,7 +43,7 @@ public struct TextBlock {
 
     /// The block's box in output pixels (what reports call its box): the logical box, grown to
     /// include any ink outside it.
-    public var box: Rect {
+    package var box: Rect {
         let r = layout.extentRect
         return Rect(x: origin.x + r.x, y: origin.y + r.y, width: r.width, height: r.height)
     }
@@ -57,14 +57,14 @@ extension Array where Element == TextBlock {
 }
 
 /// Every text block of a frame, placed; plus the boxes the legibility pass needs.
-public struct FrameLayout {
-    public var blocks: [TextBlock]
+package struct FrameLayout {
+    package var blocks: [TextBlock]
     /// The current line (with its translation), or the interlude marker.
-    public var focus: Rect?
+    package var focus: Rect?
     /// For classic rows: the rows' full extent, which gets the dark band.
-    public var band: Rect?
+    package var band: Rect?
     /// For a share card: the chosen lines did not fit the canvas whole even at the smallest size
     /// allowed (nothing is cut; the card is refused).
-    public var overflow = false
-    public var missingGlyphs: Int { blocks.reduce(0) { $0 + $1.layout.missingGlyphs } }
+    package var overflow = false
+    package var missingGlyphs: Int { blocks.reduce(0) { $0 + $1.layout.missingGlyphs } }
 }

@@ -4,17 +4,17 @@ import PosterGraphics
 /// stacks them around the anchor, and drops neighbours that do not fit rather than overlap.
 ///
 /// Holds a `TextEngine`, so it is not thread-safe: one per thread.
-public final class LayoutEngine {
-    public let geometry: PosterGeometry
-    public let text: TextEngine
-    public let theme: Theme
+package final class LayoutEngine {
+    package let geometry: PosterGeometry
+    package let text: TextEngine
+    package let theme: Theme
     /// The text colours (scheme) chosen for the song's backdrop.
-    public let palette: Palette
+    package let palette: Palette
     /// The current line's colour (the theme's accent, resolved against the cover).
-    public var currentColor: Color { palette.current }
+    package var currentColor: Color { palette.current }
     /// Every line casts the soft shadow (not only the sung line and the title): for the text
     /// layer, which is laid over pictures nobody has measured.
-    public var shadowsEverywhere = false
+    package var shadowsEverywhere = false
     var captionCache: (key: [String?], blocks: [TextBlock])?
     /// Fitted layouts by everything that shapes them: a line shown as "next", then "previous",
     /// then again in a repeated chorus is shaped once. Cleared when full, so memory stays bounded.
@@ -43,7 +43,7 @@ public final class LayoutEngine {
         var cut: Bool
     }
 
-    public init(geometry: PosterGeometry, text: TextEngine, theme: Theme = .card, palette: Palette? = nil) {
+    package init(geometry: PosterGeometry, text: TextEngine, theme: Theme = .card, palette: Palette? = nil) {
         self.geometry = geometry
         self.text = text
         self.theme = theme
@@ -89,7 +89,7 @@ public final class LayoutEngine {
     }
 
     /// Lays out `scene`.
-    public func layout(_ scene: Scene) -> FrameLayout {
+    package func layout(_ scene: Scene) -> FrameLayout {
         if scene.state == .quote { return quoteLayout(scene) }
         let titleCard = isTitleCard(scene)
         var blocks = titleCard && geometry.layout != .classic ? [] : captions(scene)

@@ -2,40 +2,40 @@ import PosterGraphics
 
 /// Where things go on a canvas: the regions and type sizes of a theme's layout at a preset's
 /// size. Everything scales with `unit` (1.0 on a 1080-pixel side).
-public struct PosterGeometry: Hashable, Sendable {
-    public var preset: Preset
+package struct PosterGeometry: Hashable, Sendable {
+    package var preset: Preset
     /// The layout in effect: the theme's, except that the `classic` preset always uses rows.
-    public var layout: Theme.Layout
-    public var unit: Double
+    package var layout: Theme.Layout
+    package var unit: Double
     /// The sharp cover card, if the layout shows one.
-    public var card: Rect?
-    public var cardRadius: Double
+    package var card: Rect?
+    package var cardRadius: Double
     /// Title and artist captions, if the layout has room.
-    public var caption: Rect?
-    public var captionAlignment: TextStyle.Alignment
+    package var caption: Rect?
+    package var captionAlignment: TextStyle.Alignment
     /// Captions hang from the top of `caption`, or are centred in it.
-    public var captionCentred: Bool
+    package var captionCentred: Bool
     /// Where lyric lines go.
-    public var lyrics: Rect
-    public var lyricsAlignment: TextStyle.Alignment
+    package var lyrics: Rect
+    package var lyricsAlignment: TextStyle.Alignment
     /// Where the current line's vertical centre sits inside `lyrics` (0 = top, 1 = bottom).
-    public var anchor: Double
+    package var anchor: Double
     /// The progress bar with elapsed and total time, if the theme shows one.
-    public var progress: Rect?
-    public var currentSize: Double
-    public var neighbourSize: Double
-    public var titleSize: Double
-    public var artistSize: Double
+    package var progress: Rect?
+    package var currentSize: Double
+    package var neighbourSize: Double
+    package var titleSize: Double
+    package var artistSize: Double
     /// For `classic`: the fixed rows of the three-row table.
-    public var rows: [Rect]
+    package var rows: [Rect]
     /// For `classic`: the row the current line always takes.
-    public var focusRow: Int
+    package var focusRow: Int
     /// For `classic`: translation size, and how far up and down rows may grow.
-    public var translationSize: Double
-    public var classicTop: Double
-    public var classicBottom: Double
+    package var translationSize: Double
+    package var classicTop: Double
+    package var classicBottom: Double
 
-    public init(preset: Preset, before: Int, after: Int, theme: Theme = .card) {
+    package init(preset: Preset, before: Int, after: Int, theme: Theme = .card) {
         if let safe = preset.safeArea {
             // Laid out as a canvas of the safe area's size and shape, then placed inside it; the
             // background still covers the whole canvas.

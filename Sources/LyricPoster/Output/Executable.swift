@@ -1,9 +1,9 @@
 import Foundation
 
 /// Programs this tool starts (ffmpeg, ffprobe, xdg-open), found on $PATH.
-public enum Executable {
+package enum Executable {
     /// `name`'s full path in the first $PATH folder that has it as an executable file.
-    public static func find(_ name: String) -> String? {
+    package static func find(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = "\(folder)/\(name)"

@@ -1,27 +1,27 @@
 import Foundation
 
 /// Writing results so that a reader never sees half a file and inputs are never overwritten.
-public enum OutputFile {
+package enum OutputFile {
     /// Writes `bytes` to a temporary file in the target's folder, then renames it over `path`.
     /// On any failure the temporary file is removed and the target is left as it was.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PosterError) {
+    package static func writeAtomically(_ bytes: [UInt8], to path: String) throws(PosterError) {
         try writeAtomically([(bytes, path)])
     }
 
     /// Writes `pieces`, one after the other, atomically: as one file, without joining them first.
-    public static func writeAtomically(pieces: [ArraySlice<UInt8>], to path: String) throws(PosterError) {
+    package static func writeAtomically(pieces: [ArraySlice<UInt8>], to path: String) throws(PosterError) {
         try writeAtomically(pieceFiles: [(pieces, path)])
     }
 
     /// Writes text (UTF-8) atomically.
-    public static func writeAtomically(_ text: String, to path: String) throws(PosterError) {
+    package static func writeAtomically(_ text: String, to path: String) throws(PosterError) {
         try writeAtomically(Array(text.utf8), to: path)
     }
 
     /// Writes several files as one step: every file goes to a temporary file first, and only when
     /// all of them are written are they renamed into place. If anything fails, no temporary file is
     /// left and no target that did not exist before is created.
-    public static func writeAtomically(_ files: [([UInt8], String)]) throws(PosterError) {
+    package static func writeAtomically(_ files: [([UInt8], String)]) throws(PosterError) {
         try writeAtomically(pieceFiles: files.map { ([$0.0[...]], $0.1) })
     }
 
@@ -47,11 +47,11 @@ public enum OutputFile {
 
     /// A file written beside its target and not yet in place: ``commit()`` renames it over the
     /// target (atomic), ``discard()`` removes it.
-    public struct StagedFile: Sendable {
-        public let temporary: String
-        public let target: String
+    package struct StagedFile: Sendable {
+        package let temporary: String
+        package let target: String
 
-        public func commit() throws(PosterError) {
+        package func commit() throws(PosterError) {
             guard rename(temporary, target) == 0 else {
                 let reason = OutputFile.errnoReason(errno)
                 unlink(temporary)
@@ -59,18 +59,18 @@ public enum OutputFile {
             }
         }
 
-        public func discard() { unlink(temporary) }
+        package func discard() { unlink(temporary) }
     }
 
     /// Writes `bytes` next to `path`, to be renamed into place later.
-    public static func stage(_ bytes: [UInt8], for path: String) throws(PosterError) -> StagedFile {
+    package static func stage(_ bytes: [UInt8], for path: String) throws(PosterError) -> StagedFile {
         let target = try resolveTarget(path)
         return StagedFile(temporary: try writeTemporary([bytes[...]], besides: target, reportAs: path), target: target)
     }
 
     /// An empty temporary file beside `path`'s target, for a writer that fills it (ffmpeg);
     /// ``StagedFile/commit()`` then renames it into place, ``StagedFile/discard()`` removes it.
-    public static func reserve(_ path: String) throws(PosterError) -> StagedFile {
+    package static func reserve(_ path: String) throws(PosterError) -> StagedFile {
         let target = try resolveTarget(path)
         let (fd, temporary) = try openTemporary(besides: target, reportAs: path)
         close(fd)
@@ -118,7 +118,7 @@ public enum OutputFile {
 
     /// Writes all of `bytes` to `fd` (retrying short and interrupted writes); 0, or the errno of
     /// the write that failed.
-    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
+    package static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Int32 {
         guard let base = bytes.baseAddress else { return 0 }
         var offset = 0
         while offset < bytes.count {
@@ -144,7 +144,7 @@ public enum OutputFile {
 
     /// Makes the output folder `path` when it is not there: the last level only, as `mkdir` does,
     /// so a mistyped `-o` does not leave a tree of folders behind. A folder already there is kept.
-    public static func makeFolder(_ path: String) throws(PosterError) {
+    package static func makeFolder(_ path: String) throws(PosterError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw PosterError(path: path, reason: "is a file, not a folder") }
@@ -160,7 +160,7 @@ public enum OutputFile {
     }
 
     /// True when `a` and `b` name the same file (same inode if both exist, else the same path).
-    public static func sameFile(_ a: String, _ b: String) -> Bool {
+    package static func sameFile(_ a: String, _ b: String) -> Bool {
         var sa = stat(), sb = stat()
         if stat(a, &sa) == 0, stat(b, &sb) == 0 { return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino }
         let ua = URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath()
@@ -168,7 +168,7 @@ public enum OutputFile {
         return ua.path == ub.path
     }
 
-    public static func errnoReason(_ code: Int32) -> String {
+    package static func errnoReason(_ code: Int32) -> String {
         switch code {
         case ENOENT: return "folder does not exist"
         case EACCES, EPERM: return "permission denied"

@@ -4,25 +4,25 @@ import PosterGraphics
 /// Everything about a frame that does not depend on the time, made once per song and preset:
 /// the backdrop in the cover's own colours, the text scheme it suits, a smooth scrim fitted to
 /// where text goes, and the sharp cover card with its shadow.
-public struct Background: Sendable {
-    public let geometry: PosterGeometry
+package struct Background: Sendable {
+    package let geometry: PosterGeometry
     /// The full-canvas backdrop, opaque.
-    public let bitmap: Bitmap
+    package let bitmap: Bitmap
     /// The scrim colour for the text's scheme: the cover's colour darkened (keeping its hue)
     /// under light text, or lightened to a frost under dark text.
-    public let tint: Color
+    package let tint: Color
     /// The cover's average colour.
-    public let average: Color
+    package let average: Color
 
     /// The cover's most colourful hue (its "vibrant" colour), or nil for a grey cover.
-    public let vibrant: Color?
+    package let vibrant: Color?
     /// The cover's quiet colour: the mean of its mid-tone, low-saturation pixels (or its average).
-    public let muted: Color
+    package let muted: Color
     /// The text colours chosen for this backdrop.
-    public let palette: Palette
+    package let palette: Palette
     /// For classic rows: the cover blurred, seen through the rows' band so that sharp artwork
     /// does not run through the text.
-    public let frost: Bitmap?
+    package let frost: Bitmap?
 
     /// A new canvas of a poster's size that owns its pixels, made on one thread and drawn on
     /// by the one it is handed to (never shared).
@@ -31,7 +31,7 @@ public struct Background: Sendable {
     }
 
     /// Prepares the backdrop for `geometry` and `theme` from an upright cover.
-    public static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
+    package static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
         try prepare(cover: cover, geometry: geometry, theme: theme, fresh: nil)
     }
 
@@ -179,7 +179,7 @@ public struct Background: Sendable {
     /// cover), else the card's side where a card is shown, else what the blur and the colour
     /// analysis read (at least 512 on a side). Large JPEGs are decoded no larger (DCT scaling),
     /// which is most of a first poster's time.
-    public static func coverSize(geometry: PosterGeometry, theme: Theme) -> (width: Int, height: Int) {
+    package static func coverSize(geometry: PosterGeometry, theme: Theme) -> (width: Int, height: Int) {
         let w = geometry.preset.width, h = geometry.preset.height
         if geometry.layout == .classic || theme.background == .cover { return (w, h) }
         var side = 512
@@ -269,7 +269,7 @@ public struct Background: Sendable {
     /// The card's place: the layout's slot, or — for a cover smaller than half of it — the cover
     /// at no more than twice its own size, centred across the slot and sitting on its bottom edge
     /// (next to the title, not floating in a hole), so that it is never blown up.
-    public static func cardRect(_ slot: Rect, cover: Bitmap) -> Rect {
+    package static func cardRect(_ slot: Rect, cover: Bitmap) -> Rect {
         let side = min(slot.width, 2 * Double(min(cover.width, cover.height)))
         return Rect(x: slot.midX - side / 2, y: slot.maxY - side, width: side, height: side)
     }

@@ -11,7 +11,7 @@ import PosterGraphics
 /// guess is dropped and the cover decoded as always. Decoding is deterministic, so a frame is the
 /// same bytes either way. Where the backdrop cache already holds these options' backdrop of the
 /// cover, nothing is decoded: the session loads the backdrop instead.
-public enum CoverHeadStart {
+package enum CoverHeadStart {
     /// Files larger than this are not read ahead (a cover of that size is rare; the guess would
     /// hold its bytes twice).
     static let byteLimit = 64 * 1024 * 1024
@@ -73,7 +73,7 @@ public enum CoverHeadStart {
     /// Starts reading the first of `candidates` that is a regular file with a picture's
     /// signature, and decoding it as the default options would. At most once per process; a
     /// later call does nothing.
-    public static func begin(candidates: [String]) {
+    package static func begin(candidates: [String]) {
         guard !candidates.isEmpty else { return }
         let options = { var options = RenderOptions(); options.backdropCache = true; return options }()  // as the command's
         let started = Started(limits: options.limits, minimumSize: PosterSession.coverSize(options))

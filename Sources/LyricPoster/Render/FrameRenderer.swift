@@ -3,10 +3,10 @@ import PosterGraphics
 import Synchronization
 
 /// A rendered, encoded frame.
-public struct RenderedFrame: Sendable {
-    public let png: [UInt8]
-    public let report: FrameReport
-    public let scene: Scene
+package struct RenderedFrame: Sendable {
+    package let png: [UInt8]
+    package let report: FrameReport
+    package let scene: Scene
     /// `png`'s SHA-256, when the renderer was asked for it (`render(_:motion:whole:digest:)`).
     let digest: String?
 
@@ -18,15 +18,15 @@ public struct RenderedFrame: Sendable {
     }
 
     /// The lowercase hex SHA-256 of `png`: the one made along with it when asked for, else hashed now.
-    public var sha256: String { digest ?? Digest.sha256(png) }
+    package var sha256: String { digest ?? Digest.sha256(png) }
 }
 
 /// What frames of a song start from: the time-independent layer (background and captions) as
 /// pixels, and the encoder that keeps its PNG segments.
-public final class FrameBase: Sendable {
-    public let key: String
-    public let layer: Renderer.BaseLayer
-    public let encoder: PNG.RowsEncoder
+package final class FrameBase: Sendable {
+    package let key: String
+    package let layer: Renderer.BaseLayer
+    package let encoder: PNG.RowsEncoder
 
     init(key: String, layer: Renderer.BaseLayer) {
         self.key = key
@@ -102,10 +102,10 @@ final class FrameBases: Sendable {
 /// Keeps a canvas and an RGB frame that hold a base picture of the song; each frame draws,
 /// converts and encodes only the rows its time-dependent layers reach, then puts those rows back.
 /// Frames that cannot be drawn that way are drawn whole; both give the same bytes.
-public final class FrameRenderer {
+package final class FrameRenderer {
     /// Bumped whenever the same inputs would render different pixels or bytes, so resumed batches
     /// re-render.
-    public static let version = 13
+    package static let version = 13
 
     private let renderer: Renderer
     private let options: RenderOptions
@@ -124,13 +124,13 @@ public final class FrameRenderer {
     /// redraws the line alone (see Renderer.SungLine); nil when `work` holds the base.
     private var sung: Renderer.SungLine?
     /// Ticks drawn that way so far.
-    public private(set) var sungRedraws = 0
+    package private(set) var sungRedraws = 0
     /// Segments of the song's bases taken from frames encoded whole before them, instead of
     /// compressed again.
-    public var segmentsSeeded: Int { bases.seeded }
+    package var segmentsSeeded: Int { bases.seeded }
     /// Luminance measurements answered from the ones of the frame before (ticks of one line,
     /// frames of one move) instead of read from the pixels again.
-    public var measurementsReplayed: Int { work?.canvas.luminanceMemo?.replayed ?? 0 }
+    package var measurementsReplayed: Int { work?.canvas.luminanceMemo?.replayed ?? 0 }
 
     /// Segments of the backdrop made ahead on another thread (see `PNG.SegmentsAhead`).
     private let ahead: PNG.SegmentsAhead?
@@ -196,13 +196,13 @@ public final class FrameRenderer {
     }
 
     /// Frames drawn from a base so far (the rest were drawn whole).
-    public private(set) var partialFrames = 0
+    package private(set) var partialFrames = 0
 
     /// `motion`: the picture in the middle of a change of lines (see ``Motion``), drawn from the
     /// base like a still where it can be. `whole`: drawn whole all the same (the same bytes).
     /// `digest`: the frame's SHA-256 is wanted (``RenderedFrame/sha256``); a frame encoded from a
     /// base hashes only its bytes after those it shares with the base.
-    public func render(_ scene: Scene, motion: Motion? = nil, whole: Bool = false, digest: Bool = false) throws(PosterError) -> RenderedFrame {
+    package func render(_ scene: Scene, motion: Motion? = nil, whole: Bool = false, digest: Bool = false) throws(PosterError) -> RenderedFrame {
         if options.textLayer {
             let (png, report) = try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
                 try timings.measure("encode") { () throws(PosterError) in
@@ -265,7 +265,7 @@ public final class FrameRenderer {
     /// bottom, to `body` instead of encoding them: for sinks that take raw frames (`video`).
     /// Opaque RGB, 3 bytes a pixel; with the text layer option, straight RGBA, 4 bytes a pixel.
     /// The pixels are the same `render` encodes, and valid only during the call.
-    public func renderPixels<T>(_ scene: Scene, motion: Motion? = nil,
+    package func renderPixels<T>(_ scene: Scene, motion: Motion? = nil,
                                 _ body: (UnsafeBufferPointer<UInt8>) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
         if options.textLayer {
             return try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
@@ -399,7 +399,7 @@ public final class FrameRenderer {
     }
 
     /// Renders `scene` whole and hands the canvas to `body` (for thumbnails), without encoding.
-    public func draw<T>(_ scene: Scene, _ body: (Canvas, FrameReport) throws(PosterError) -> T) throws(PosterError) -> T {
+    package func draw<T>(_ scene: Scene, _ body: (Canvas, FrameReport) throws(PosterError) -> T) throws(PosterError) -> T {
         let frame: Renderer.Frame
         do { frame = try renderer.render(scene) } catch { throw PosterError(path: "frame", reason: "\(error)") }
         return try body(frame.canvas, FrameReport(scene: scene, frame: frame))

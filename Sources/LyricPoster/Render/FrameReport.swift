@@ -24,7 +24,7 @@ public struct FrameReport: Codable, Equatable, Sendable {
             case color, cut, lines
         }
 
-        public init(role: String, text: String, x: Double, y: Double, width: Double, height: Double, fontSize: Double,
+        package init(role: String, text: String, x: Double, y: Double, width: Double, height: Double, fontSize: Double,
                     color: String, cut: Bool, lines: Int) {
             self.role = role; self.text = text; self.x = x; self.y = y; self.width = width; self.height = height
             self.fontSize = fontSize; self.color = color; self.cut = cut; self.lines = lines
@@ -109,7 +109,7 @@ public struct FrameReport: Codable, Equatable, Sendable {
     }
 
     /// Pretty JSON with sorted keys (deterministic) with non-ASCII kept as is.
-    public func json() -> String {
+    package func json() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return "{}" }

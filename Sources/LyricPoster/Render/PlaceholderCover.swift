@@ -4,8 +4,8 @@ import PosterGraphics
 /// The cover of a song that has none (`follow` with no `mpris:artUrl`, no embedded picture and no
 /// folder image): a quiet two-tone gradient whose hue comes from the title, so every song keeps its
 /// own colour, the same on every run.
-public enum PlaceholderCover {
-    public static func make(seed: String) throws(GraphicsError) -> Bitmap {
+package enum PlaceholderCover {
+    package static func make(seed: String) throws(GraphicsError) -> Bitmap {
         // FNV-1a: stable across runs and machines (Swift's Hasher is seeded per process).
         var hash: UInt32 = 2_166_136_261
         for byte in seed.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }

@@ -16,7 +16,7 @@ extension Renderer {
     /// Draws `scene` in the middle of a change (`motion`): the same background, band, scrim and
     /// progress bar as the still of `scene`, and every block on its way there. With `backdrop`
     /// false, over a transparent canvas (the text layer). `layout`: the scene's, if already made.
-    public func render(_ scene: Scene, motion: Motion, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
+    package func render(_ scene: Scene, motion: Motion, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
                        backdrop: Bool = true) throws(GraphicsError) -> Frame {
         let from = layout(motion.from, timings: timings)
         let to = laidOutAlready ?? layout(scene, timings: timings)
@@ -35,7 +35,7 @@ extension Renderer {
     /// would. `layout`: the scene's own. Returns the frame and the rows that may differ from the
     /// base, or nil (nothing drawn) when the captions of either picture differ from the base's, or
     /// when anything drawn or measured reaches the captions' rows.
-    public func renderMotionChanges(_ scene: Scene, motion: Motion, layout to: FrameLayout, on canvas: Canvas, base: BaseLayer,
+    package func renderMotionChanges(_ scene: Scene, motion: Motion, layout to: FrameLayout, on canvas: Canvas, base: BaseLayer,
                                     timings: Timings? = nil) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>])? {
         let from = layout(motion.from, timings: timings)
         let start = DispatchTime.now().uptimeNanoseconds

@@ -5,44 +5,44 @@ import PosterGraphics
 /// line need one, then the text blocks.
 ///
 /// Holds a `LayoutEngine` (and so a Pango context): one renderer per thread.
-public final class Renderer {
+package final class Renderer {
     /// WCAG contrast the current line must reach against the pixels behind it (4.5:1 is the AA
     /// level for normal text; a little margin absorbs rounding).
-    public static let contrastTarget = 4.6
+    package static let contrastTarget = 4.6
     /// What lines other than the current one (neighbours, translations, captions) must reach:
     /// WCAG's 3:1 for large text, with the same margin.
-    public static let neighbourContrastTarget = 3.1
+    package static let neighbourContrastTarget = 3.1
 
-    public let background: Background
-    public let layoutEngine: LayoutEngine
+    package let background: Background
+    package let layoutEngine: LayoutEngine
     /// A canvas of the frame's size made (and its pages touched) while the backdrop was being
     /// prepared: the first frame drawn whole starts on it instead of a new one.
-    public var spareCanvas: Canvas?
+    package var spareCanvas: Canvas?
 
-    public init(background: Background, layoutEngine: LayoutEngine) {
+    package init(background: Background, layoutEngine: LayoutEngine) {
         self.background = background
         self.layoutEngine = layoutEngine
     }
 
     /// A rendered frame: pixels plus what was drawn where.
-    public struct Frame {
-        public let canvas: Canvas
-        public let layout: FrameLayout
+    package struct Frame {
+        package let canvas: Canvas
+        package let layout: FrameLayout
         /// The text scheme the frame was drawn in.
-        public let scheme: Palette.Scheme
+        package let scheme: Palette.Scheme
         /// The lowest measured contrast per role drawn ("current", "next", "title", …, and
         /// "unsung" for the part of a karaoke line not yet sung), against the least favourable
         /// pixel behind each block before any text was drawn.
-        public let contrasts: [String: Double]
+        package let contrasts: [String: Double]
         /// Measured contrast of the current line's colour against the least favourable pixel
         /// behind it (after any scrim); nil when no line is current.
-        public var contrast: Double? { contrasts["current"] }
+        package var contrast: Double? { contrasts["current"] }
     }
 
     /// Draws `scene`; with `timings`, adds the time spent to the "layout" and "raster" stages.
     /// `layout`: the scene's, if already made.
     /// `backdrop` false: the text over a transparent canvas (the text layer).
-    public func render(_ scene: Scene, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
+    package func render(_ scene: Scene, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
                        backdrop: Bool = true) throws(GraphicsError) -> Frame {
         var layout = laidOutAlready ?? self.layout(scene, timings: timings)
         let laidOut = DispatchTime.now().uptimeNanoseconds
@@ -126,7 +126,7 @@ public final class Renderer {
     }
 
     /// Lays `scene` out; with `timings`, adds the time spent to the "layout" stage.
-    public func layout(_ scene: Scene, timings: Timings? = nil) -> FrameLayout {
+    package func layout(_ scene: Scene, timings: Timings? = nil) -> FrameLayout {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { timings?.add("layout", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
         return layoutEngine.layout(scene)
@@ -137,10 +137,10 @@ public final class Renderer {
     /// The part of a song's frames that does not depend on the time: the background with the
     /// captions (title, artist line) drawn on it. Frames are drawn over a copy of it, touching
     /// only the rows their time-dependent layers reach (``renderChanges(_:on:base:timings:)``).
-    public struct BaseLayer: Sendable {
+    package struct BaseLayer: Sendable {
         /// The picture, and the same as packed RGB rows.
-        public let bitmap: Bitmap
-        public let rgb: [UInt8]
+        package let bitmap: Bitmap
+        package let rgb: [UInt8]
         /// Each caption block as laid out (before its opacity was raised), in order.
         let signatures: [String]
         /// Their colours as drawn, and the contrasts they reached.
@@ -152,7 +152,7 @@ public final class Renderer {
 
     /// Which base picture a layout can be drawn over: its captions as placed (a song's frames
     /// share one or a few placements).
-    public static func baseKey(_ layout: FrameLayout) -> String {
+    package static func baseKey(_ layout: FrameLayout) -> String {
         layout.blocks.filter { isCaption($0.role) }.map(signature).joined(separator: "\n")
     }
 
@@ -172,7 +172,7 @@ public final class Renderer {
 
     /// Draws the base layer that frames laid out like `layout` share: their captions on the
     /// background.
-    public func renderBase(_ layout: FrameLayout) throws(GraphicsError) -> (canvas: Canvas, layer: BaseLayer) {
+    package func renderBase(_ layout: FrameLayout) throws(GraphicsError) -> (canvas: Canvas, layer: BaseLayer) {
         let canvas = try startCanvas(backdrop: true)
         var captions = layout
         captions.blocks = layout.blocks.filter { Self.isCaption($0.role) }
@@ -199,7 +199,7 @@ public final class Renderer {
     /// `render(_:)` would. Returns the frame and the rows that may differ from the base, or nil
     /// (nothing drawn) when this frame cannot be drawn that way: its captions differ from the
     /// base's, or its changing layers reach rows the captions occupy.
-    public func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer,
+    package func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer,
                               timings: Timings? = nil) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>])? {
         try renderChanges(scene, layout: layout, on: canvas, base: base, timings: timings, keep: false).map { ($0.frame, $0.rows) }
     }

@@ -1,16 +1,16 @@
 /// Makes lyric text safe to lay out: no control characters, no runaway stacks of combining marks,
 /// and a bounded length, so that no input can stall text shaping or draw outside its box.
-public enum DisplayText {
+package enum DisplayText {
     /// Longest text handed to layout, in characters (grapheme clusters): far more than three
     /// lines can show at the smallest size.
-    public static let maxCharacters = 400
+    package static let maxCharacters = 400
     /// Unicode scalars kept per character: enough for the longest emoji ZWJ sequences and real
     /// combining-mark stacks (Vietnamese, Thai, Arabic harakat), not for "zalgo" text.
-    public static let maxScalarsPerCharacter = 10
+    package static let maxScalarsPerCharacter = 10
     /// Lines kept in a multi-line text (a translation that gathered several same-stamp lines).
-    public static let maxLines = 3
+    package static let maxLines = 3
 
-    public static func clean(_ text: String, maxCharacters: Int = DisplayText.maxCharacters) -> String {
+    package static func clean(_ text: String, maxCharacters: Int = DisplayText.maxCharacters) -> String {
         let maxCharacters = max(2, maxCharacters)
         var lines: [String] = []
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false).prefix(maxLines) {

@@ -1,22 +1,22 @@
 import LyricsCore
 
 /// One frame a batch writes: the scene it shows and the span of song time it covers.
-public struct PlannedFrame: Hashable, Sendable {
-    public var index: Int
-    public var scene: Scene
+package struct PlannedFrame: Hashable, Sendable {
+    package var index: Int
+    package var scene: Scene
     /// Half-open [startMs, endMs): when this frame is on screen (for `sequence`, its first run).
-    public var startMs: Int
-    public var endMs: Int
-    public var fileName: String
+    package var startMs: Int
+    package var endMs: Int
+    package var fileName: String
     /// Set when the frame is a picture in the middle of a change of lines.
-    public var motion: Motion? = nil
+    package var motion: Motion? = nil
 }
 
 /// One tick of a time-sampled sequence and the frame shown at it.
-public struct Tick: Hashable, Sendable, Codable {
-    public var index: Int
-    public var timeMs: Int
-    public var frame: Int
+package struct Tick: Hashable, Sendable, Codable {
+    package var index: Int
+    package var timeMs: Int
+    package var frame: Int
 
     enum CodingKeys: String, CodingKey {
         case index
@@ -26,12 +26,12 @@ public struct Tick: Hashable, Sendable, Codable {
 }
 
 /// Which frames a batch renders.
-public enum FramePlan {
+package enum FramePlan {
     /// One frame per stretch of the song over which the picture stays the same: one per lyric line,
     /// plus an interlude frame before the first line (when it does not start at 0) and for every
     /// silence (a blank stamp, or the time between a line's end and the next line) of 4 s or more.
     /// Short silences extend the line before them. Lines before 0 (a negative offset) count from 0.
-    public static func perLine(_ scenes: SceneBuilder) -> [PlannedFrame] {
+    package static func perLine(_ scenes: SceneBuilder) -> [PlannedFrame] {
         let timeline = scenes.timeline
         let end = timeline.end.milliseconds
         var instants = Set([0])
@@ -61,7 +61,7 @@ public enum FramePlan {
     /// Frames sampled at `fps` over [from, to): each distinct picture is rendered once, and every
     /// tick maps to the frame it shows.
     /// Ticks inside a change of lines (`motion`) show the lines on their way.
-    public static func sequence(_ scenes: SceneBuilder, fps: Int, from: Timestamp, to: Timestamp,
+    package static func sequence(_ scenes: SceneBuilder, fps: Int, from: Timestamp, to: Timestamp,
                                 motion: MotionPlan? = nil) -> (frames: [PlannedFrame], ticks: [Tick]) {
         precondition(fps > 0)
         struct Key: Hashable {
@@ -97,7 +97,7 @@ public enum FramePlan {
     }
 
     /// `0007-01m23.450s.png`: sorts in time order and says the time.
-    public static func fileName(index: Int, ms: Int) -> String {
+    package static func fileName(index: Int, ms: Int) -> String {
         let minutes = ms / 60_000, seconds = (ms % 60_000) / 1000, millis = ms % 1000
         func pad(_ n: Int, _ width: Int) -> String {
             let s = String(n)
@@ -109,7 +109,7 @@ public enum FramePlan {
 
 extension Scene {
     /// The scene with its time cleared: two scenes that draw the same picture compare equal.
-    public var withoutTime: Scene {
+    package var withoutTime: Scene {
         guard !timeSensitive else { return self }
         var copy = self
         copy.time = Timestamp(milliseconds: 0)
@@ -117,7 +117,7 @@ extension Scene {
     }
 
     /// A stable text form of everything that affects the picture (for input hashes).
-    public var fingerprint: String {
+    package var fingerprint: String {
         var parts = ["interlude=\(isInterlude)", "line=\(lineIndex.map(String.init) ?? "-")",
                      "title=\(title ?? "")", "artist=\(artist ?? "")", "album=\(album ?? "")", "lang=\(language ?? "")",
                      "duration=\(duration?.milliseconds ?? -1)", timeSensitive ? "time=\(time.milliseconds)" : "time=-"]
@@ -130,7 +130,7 @@ extension Scene {
 
 extension PlannedFrame {
     /// A stable text form of everything that affects the frame's picture (for input hashes).
-    public var fingerprint: String {
+    package var fingerprint: String {
         guard let motion else { return scene.fingerprint }
         return scene.fingerprint + "\nmotion=\(motion.style.rawValue)|\(motion.progress)\n" + motion.from.fingerprint
     }

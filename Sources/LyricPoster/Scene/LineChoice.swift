@@ -4,7 +4,7 @@ import LyricsCore
 /// Which lyric lines a share card shows: a range of line numbers, the lines a quote is taken
 /// from, or the line sung at a time and those after it. Resolved against the lyrics into indices
 /// of their lines (sung lines only, in order, consecutive).
-public enum LineChoice: Hashable, Sendable {
+package enum LineChoice: Hashable, Sendable {
     /// Line numbers `first...last`, 1-based, as `inspect --text` numbers them.
     case numbers(ClosedRange<Int>)
     /// The line(s) whose text contains this quote (see ``normalise(_:)``).
@@ -13,10 +13,10 @@ public enum LineChoice: Hashable, Sendable {
     case at(Timestamp, count: Int)
 
     /// Most lines one card takes.
-    public static let maxLines = 8
+    package static let maxLines = 8
 
     /// Parses `--lines`: `7` or `3-5` (spaces allowed around the dash). Nil when malformed.
-    public static func parseNumbers(_ text: String) -> ClosedRange<Int>? {
+    package static func parseNumbers(_ text: String) -> ClosedRange<Int>? {
         let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         guard let first = parts.first.flatMap({ Int($0) }), first >= 1 else { return nil }
@@ -27,7 +27,7 @@ public enum LineChoice: Hashable, Sendable {
 
     /// The indices into `lyrics.lines` of the chosen lines, in order. `lyricsPath` names the
     /// file in errors (a choice the lyrics cannot satisfy is an input error).
-    public func resolve(in lyrics: Lyrics, scenes: SceneBuilder, lyricsPath: String) throws(PosterError) -> [Int] {
+    package func resolve(in lyrics: Lyrics, scenes: SceneBuilder, lyricsPath: String) throws(PosterError) -> [Int] {
         let numbered = lyrics.numberedLines
         guard !numbered.isEmpty else { throw .lineChoice(path: lyricsPath, .noLines) }
         let chosen: [Int]
@@ -65,7 +65,7 @@ public enum LineChoice: Hashable, Sendable {
     /// Text as quotes are matched: compatibility-folded (full-width letters and digits as their
     /// ASCII forms, ligatures split), case-folded, diacritics kept, and every run of white space
     /// one space, trimmed. Punctuation is kept.
-    public static func normalise(_ text: String) -> String {
+    package static func normalise(_ text: String) -> String {
         let folded = text.precomposedStringWithCompatibilityMapping
             .folding(options: [.caseInsensitive, .widthInsensitive], locale: nil)
         return folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")

@@ -1,8 +1,8 @@
 import LyricsCore
 
 /// How a video or a sequence goes from one line to the next.
-public struct Transition: Hashable, Sendable {
-    public enum Style: String, Hashable, Sendable, CaseIterable {
+package struct Transition: Hashable, Sendable {
+    package enum Style: String, Hashable, Sendable, CaseIterable {
         /// A cut: the next picture at once (a slideshow).
         case none
         /// The old lines fade out where they are while the new ones fade in where they go.
@@ -13,32 +13,32 @@ public struct Transition: Hashable, Sendable {
         case scroll
     }
 
-    public var style: Style
+    package var style: Style
     /// How long a change takes; a line shorter than this gets a quicker change that ends when it does.
-    public var durationMs: Int
+    package var durationMs: Int
 
-    public static let defaultDurationMs = 450
+    package static let defaultDurationMs = 450
     /// Changes shorter than this (lines that last a few frames) are cut, not moved.
-    public static let shortestMs = 60
-    public static let none = Transition(style: .none, durationMs: 0)
+    package static let shortestMs = 60
+    package static let none = Transition(style: .none, durationMs: 0)
 
-    public init(style: Style, durationMs: Int = Transition.defaultDurationMs) {
+    package init(style: Style, durationMs: Int = Transition.defaultDurationMs) {
         self.style = style
         self.durationMs = durationMs
     }
 
-    public var moves: Bool { style != .none && durationMs >= Self.shortestMs }
+    package var moves: Bool { style != .none && durationMs >= Self.shortestMs }
 }
 
 /// A picture in the middle of a change: the lines on their way from where `from` (the song just
 /// before the change, at rest) has them to where the instant's own scene has them, `progress`
 /// of the way there in time (from 0 up to 1; the renderer eases it).
-public struct Motion: Hashable, Sendable {
-    public var style: Transition.Style
-    public var from: Scene
-    public var progress: Double
+package struct Motion: Hashable, Sendable {
+    package var style: Transition.Style
+    package var from: Scene
+    package var progress: Double
 
-    public init(style: Transition.Style, from: Scene, progress: Double) {
+    package init(style: Transition.Style, from: Scene, progress: Double) {
         self.style = style
         self.from = from
         self.progress = progress
@@ -47,20 +47,20 @@ public struct Motion: Hashable, Sendable {
 
 /// Where a song's pictures change (a line starts or ends, an interlude begins or ends) and which
 /// instants fall inside a change, under one transition.
-public struct MotionPlan: Sendable {
-    public struct Change: Sendable {
+package struct MotionPlan: Sendable {
+    package struct Change: Sendable {
         /// When the new picture starts, in ms of song time.
-        public var at: Int
+        package var at: Int
         /// How long the move takes: the transition's length, or less when the next change comes sooner.
-        public var durationMs: Int
+        package var durationMs: Int
         /// The song just before the change (the picture at rest that moves away).
-        public var before: Scene
+        package var before: Scene
     }
 
-    public let transition: Transition
-    public let changes: [Change]
+    package let transition: Transition
+    package let changes: [Change]
 
-    public init(_ scenes: SceneBuilder, transition: Transition) {
+    package init(_ scenes: SceneBuilder, transition: Transition) {
         self.transition = transition
         guard transition.moves else {
             changes = []
@@ -85,7 +85,7 @@ public struct MotionPlan: Sendable {
     }
 
     /// The change under way at `ms` (song time), if any.
-    public func change(at ms: Int) -> Change? {
+    package func change(at ms: Int) -> Change? {
         var low = 0, high = changes.count
         while low < high {
             let mid = (low + high) / 2
@@ -98,7 +98,7 @@ public struct MotionPlan: Sendable {
     }
 
     /// The motion of the picture at `ms`, or nil when it is at rest there.
-    public func motion(at ms: Int) -> Motion? {
+    package func motion(at ms: Int) -> Motion? {
         guard let change = change(at: ms) else { return nil }
         return Motion(style: transition.style, from: change.before,
                       progress: Double(ms - change.at) / Double(change.durationMs))
@@ -108,7 +108,7 @@ public struct MotionPlan: Sendable {
 extension Scene {
     /// The scene with everything that changes while its lines stay put cleared: the time and how
     /// far each line is sung. Two scenes with the same key have their lines in the same places.
-    public var restingKey: Scene {
+    package var restingKey: Scene {
         var copy = self
         copy.time = Timestamp(milliseconds: 0)
         for i in copy.lines.indices {

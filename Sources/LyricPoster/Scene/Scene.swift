@@ -2,15 +2,15 @@ import LyricsCore
 
 /// What a frame shows at one instant, fully resolved from the lyrics: which lines, in which role,
 /// top to bottom. The renderer never looks at lyrics or times; the scene never draws.
-public struct Scene: Hashable, Sendable {
+package struct Scene: Hashable, Sendable {
     /// The current line's text (lines sung together joined by " / "), nil in an interlude.
-    public var currentText: String? {
+    package var currentText: String? {
         let current = lines.filter { $0.role == .current }.map(\.text)
         return current.isEmpty ? nil : current.joined(separator: " / ")
     }
 
     /// The part a text block plays; also the `role` in reports.
-    public enum Role: String, Hashable, Sendable, Codable {
+    package enum Role: String, Hashable, Sendable, Codable {
         case current, previous, next, translation, title, artist, interlude, elapsed, total
         /// A line in Latin letters (romaji, pinyin) under the line it spells.
         case romanisation
@@ -24,13 +24,13 @@ public struct Scene: Hashable, Sendable {
 
     /// A reading over part of a line: the characters `range` (extended grapheme clusters of the
     /// line's text, as ``Line/sung`` counts them) read as `text`.
-    public struct Ruby: Hashable, Sendable {
-        public var range: Range<Int>
-        public var text: String
+    package struct Ruby: Hashable, Sendable {
+        package var range: Range<Int>
+        package var text: String
     }
 
     /// Which singer a line belongs to, for duets.
-    public enum Voice: String, Hashable, Sendable, Codable {
+    package enum Voice: String, Hashable, Sendable, Codable {
         /// The lead singer, a group, or a file that names no singers.
         case lead
         /// The second singer: drawn on the other side in left-aligned themes, marked in centred ones.
@@ -38,34 +38,34 @@ public struct Scene: Hashable, Sendable {
     }
 
     /// Backing vocals drawn under a line, with their own karaoke fill.
-    public struct Backing: Hashable, Sendable {
-        public var text: String
+    package struct Backing: Hashable, Sendable {
+        package var text: String
         /// How far each character has been sung (as ``Line/sung``); empty: no fill.
-        public var sung: [Double] = []
+        package var sung: [Double] = []
     }
 
     /// One lyric line in the frame, with its translation, romanisation and backing vocals.
-    public struct Line: Hashable, Sendable {
-        public var role: Role
-        public var text: String
-        public var translation: String?
-        public var romanisation: String? = nil
-        public var backing: Backing? = nil
-        public var voice: Voice = .lead
+    package struct Line: Hashable, Sendable {
+        package var role: Role
+        package var text: String
+        package var translation: String?
+        package var romanisation: String? = nil
+        package var backing: Backing? = nil
+        package var voice: Voice = .lead
         /// BCP 47 language for glyph forms.
-        public var language: String?
+        package var language: String?
         /// Index into the timeline's lines (as in `inspect`), nil for the interlude marker.
-        public var lineIndex: Int?
+        package var lineIndex: Int?
         /// For a karaoke current line: how far it has been sung, per character of `text` (its
         /// extended grapheme clusters, in order), each from 0 (not yet) to 1 (sung). Empty: no fill.
-        public var sung: [Double] = []
+        package var sung: [Double] = []
         /// Readings of the line's words (TTML ruby), drawn above them on the current line; empty
         /// when the file gives none or the shown text no longer matches its words.
-        public var ruby: [Ruby] = []
+        package var ruby: [Ruby] = []
     }
 
     /// Where in the song the instant falls.
-    public enum State: String, Hashable, Sendable, Codable {
+    package enum State: String, Hashable, Sendable, Codable {
         /// A line is being sung.
         case lyric
         /// Before the first line: a title card with the upcoming line.
@@ -78,22 +78,22 @@ public struct Scene: Hashable, Sendable {
         case quote
     }
 
-    public var time: Timestamp
-    public var state: State = .lyric
+    package var time: Timestamp
+    package var state: State = .lyric
     /// The current line's index into the timeline's lines; nil in an interlude.
-    public var lineIndex: Int?
-    public var isInterlude: Bool
+    package var lineIndex: Int?
+    package var isInterlude: Bool
     /// Lyric lines top to bottom: previous lines, the current line (and any line sung at the same
     /// time, also `current`) or the interlude marker, next lines.
-    public var lines: [Line]
-    public var title: String?
-    public var artist: String?
-    public var album: String?
+    package var lines: [Line]
+    package var title: String?
+    package var artist: String?
+    package var album: String?
     /// The song's language ([la:] or --lang).
-    public var language: String?
+    package var language: String?
     /// The song's length ([length:], --duration, or the end of the last line), for progress bars.
-    public var duration: Timestamp?
+    package var duration: Timestamp?
     /// True when the picture depends on the exact time (a progress bar), so that two instants
     /// with the same lines are still different frames.
-    public var timeSensitive = false
+    package var timeSensitive = false
 }

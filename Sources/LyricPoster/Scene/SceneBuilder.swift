@@ -2,54 +2,41 @@ import Foundation
 import LyricsCore
 
 /// Turns a timeline and a time into a `Scene`.
-public struct SceneBuilder: Sendable {
+package struct SceneBuilder: Sendable {
     /// How many lines to show around the current one.
-    public var before: Int
-    public var after: Int
+    package var before: Int
+    package var after: Int
     /// A blank stamp shorter than this keeps the previous line current (a breath, not a break);
     /// longer gaps, and the time before the first line, show the interlude.
-    public var interludeThreshold: Timestamp
-    public let timeline: Timeline
-    public var title: String?
-    public var artist: String?
-    public var album: String?
-    public var language: String?
+    package var interludeThreshold: Timestamp
+    package let timeline: Timeline
+    package var title: String?
+    package var artist: String?
+    package var album: String?
+    package var language: String?
 
     /// Longest text shown per line, in characters; longer lines end in "…".
-    public var maxLineCharacters: Int
+    package var maxLineCharacters: Int
     /// What to do with translation sub-lines.
-    public var translations: TranslationMode = .show
+    package var translations: TranslationMode = .show
     /// The song's length for progress bars: [length:], or the end of the last line.
-    public var duration: Timestamp
+    package var duration: Timestamp
     /// Scenes depend on the exact time (set when a progress bar is drawn).
-    public var timeSensitive = false
+    package var timeSensitive = false
     /// Fill the current line as it is sung (`frame`, `sequence`): word by word from enhanced-LRC
     /// word timing, or across the line over its duration when `lineFill` is set.
-    public var karaoke = false
-    public var lineFill = false
+    package var karaoke = false
+    package var lineFill = false
 
     /// What to do with romanisation sub-lines.
-    public var romanisation: RomanisationMode = .show
+    package var romanisation: RomanisationMode = .show
     /// Agents whose lines are the second voice of a duet.
     private var duetAgents: Set<String> = []
 
-    public enum RomanisationMode: String, Sendable, CaseIterable {
-        /// Between the line and its translation.
-        case show
-        /// Not at all.
-        case hide
-    }
+    package typealias RomanisationMode = PosterStyle.Romanisation
+    package typealias TranslationMode = PosterStyle.Translations
 
-    public enum TranslationMode: String, Sendable, CaseIterable {
-        /// Under their lines.
-        case show
-        /// Not at all.
-        case hide
-        /// Instead of the lines they translate (lines without one keep their text).
-        case only
-    }
-
-    public init(lyrics: Lyrics, before: Int = 1, after: Int = 1, language: String? = nil,
+    package init(lyrics: Lyrics, before: Int = 1, after: Int = 1, language: String? = nil,
                 interludeThreshold: Timestamp = Timestamp(milliseconds: 4000),
                 maxLineCharacters: Int = DisplayText.maxCharacters) {
         self.maxLineCharacters = maxLineCharacters
@@ -90,7 +77,7 @@ public struct SceneBuilder: Sendable {
     /// The line on screen while it is sung, and after it through a silence (a gap line, or the
     /// time between its end and the next line) shorter than the interlude threshold. Of lines
     /// that start together (a duet), the first sung one. Credits are never current.
-    public func currentIndex(at time: Timestamp) -> Int? {
+    package func currentIndex(at time: Timestamp) -> Int? {
         let lines = timeline.lines
         let cursor = timeline.cursor(at: time)
         guard var index = cursor.index, time < timeline.end else { return nil }
@@ -106,7 +93,7 @@ public struct SceneBuilder: Sendable {
     }
 
     /// The scene at `time`.
-    public func scene(at time: Timestamp) -> Scene {
+    package func scene(at time: Timestamp) -> Scene {
         let lines = timeline.lines
         let current = currentIndex(at: time)
         // Anchor for neighbours: the current line, or in an interlude the last line started.
@@ -262,7 +249,7 @@ extension SceneBuilder {
     /// The scene of a share card: the lines at `indices` (into the timeline's lines, sung lines,
     /// in order), every one a `quote`, with the song's title and artist. Its time is the first
     /// chosen line's start.
-    public func quote(_ indices: [Int]) -> Scene {
+    package func quote(_ indices: [Int]) -> Scene {
         let lines = indices.map { index in
             var line = line(index, .quote)
             // Lines chosen together are one voice on a card: a duet's second singer is marked in

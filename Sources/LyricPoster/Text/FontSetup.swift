@@ -18,11 +18,11 @@ public struct FontOptions: Hashable, Sendable {
 }
 
 /// Finds the bundled fonts and builds the font library and per-language family lists.
-public enum FontSetup {
+package enum FontSetup {
     /// Fonts the set-up (`make demo` / `make test`) installs from Debian packages rather than
     /// bundling, because of their size: Noto Sans CJK (fonts-noto-cjk) and Noto Color Emoji
     /// (fonts-noto-color-emoji). Only these files of those folders are used.
-    public static let installedFonts = [
+    package static let installedFonts = [
         "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
         "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
         "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
@@ -31,7 +31,7 @@ public enum FontSetup {
     /// The bundled `fonts/` folder: `$LYRICPOSTER_FONTS`, else `share/lyricposter/fonts` or `fonts`
     /// next to or above the executable (an install or a build folder inside the checkout), else
     /// the checkout this library was built from.
-    public static func bundledDirectory() -> String? {
+    package static func bundledDirectory() -> String? {
         let fm = FileManager.default
         func valid(_ dir: String) -> Bool { fm.fileExists(atPath: dir + "/NotoSans-Regular.ttf") }
         if let env = ProcessInfo.processInfo.environment["LYRICPOSTER_FONTS"], !env.isEmpty { return env }
@@ -53,7 +53,7 @@ public enum FontSetup {
     }
 
     /// Builds the font library for `options`.
-    public static func library(_ options: FontOptions) throws(PosterError) -> FontLibrary {
+    package static func library(_ options: FontOptions) throws(PosterError) -> FontLibrary {
         guard let bundled = options.bundledDirectory ?? bundledDirectory() else {
             throw PosterError(path: "fonts", reason: "bundled fonts folder not found (set LYRICPOSTER_FONTS)")
         }
@@ -74,7 +74,7 @@ public enum FontSetup {
 
     /// A note when the theme names a font family the library does not have (it is then drawn
     /// with the bundled families): which font is used, and how to reach the machine's fonts.
-    public static func missingThemeFont(_ family: String?, options: FontOptions, library: FontLibrary) -> String? {
+    package static func missingThemeFont(_ family: String?, options: FontOptions, library: FontLibrary) -> String? {
         guard let family, !family.isEmpty else { return nil }
         let wanted = family.lowercased()
         if library.familyNames().contains(where: { $0.lowercased() == wanted }) { return nil }
@@ -84,7 +84,7 @@ public enum FontSetup {
 
     /// Font files in the bundled and `--fonts-dir` folders that fontconfig could not use
     /// (corrupt, truncated, unreadable): skipped, and reported as warnings.
-    public static func unusableFonts(_ options: FontOptions, library: FontLibrary) -> [String] {
+    package static func unusableFonts(_ options: FontOptions, library: FontLibrary) -> [String] {
         let used = Set(library.fontFiles().map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path })
         var unusable: [String] = []
         let folders = options.extraDirectories + [options.bundledDirectory ?? bundledDirectory()].compactMap { $0 }
@@ -100,7 +100,7 @@ public enum FontSetup {
 
     /// The family list for text in `language`: the Latin/Greek/Cyrillic face first, then the CJK
     /// face whose regional glyph forms fit the language, then the other scripts and emoji.
-    public static func families(for language: String?, preferring preferred: String? = nil) -> String {
+    package static func families(for language: String?, preferring preferred: String? = nil) -> String {
         let cjk: String
         switch cjkRegion(language) {
         case .japanese: cjk = "Noto Sans CJK JP"
@@ -126,7 +126,7 @@ public enum FontSetup {
 
     /// The language a line of text is in, for glyph-form choice: lines with kana are Japanese and
     /// lines with Hangul Korean whatever the song's language; otherwise the song's language.
-    public static func language(of text: String, songLanguage: String?) -> String? {
+    package static func language(of text: String, songLanguage: String?) -> String? {
         var hasKana = false, hasHangul = false
         for scalar in text.unicodeScalars {
             switch scalar.value {

@@ -7,7 +7,7 @@ import PosterGraphics
 /// a 1080-pixel side and scale with the canvas.
 public struct Theme: Hashable, Sendable {
     /// How the canvas is divided.
-    public enum Layout: String, Hashable, Sendable, CaseIterable {
+    package enum Layout: String, Hashable, Sendable, CaseIterable {
         /// Sharp cover card, title, and the lyrics in their own region (re-flowed per preset).
         case card
         /// The original lock-screen look: the full cover with rows of lyrics on dark bands.
@@ -21,7 +21,7 @@ public struct Theme: Hashable, Sendable {
         case block
     }
 
-    public enum BackgroundStyle: String, Hashable, Sendable, CaseIterable {
+    package enum BackgroundStyle: String, Hashable, Sendable, CaseIterable {
         /// The cover, zoomed, heavily blurred and darkened.
         case blurredCover = "blurred-cover"
         /// The cover itself, filling the canvas.
@@ -32,65 +32,65 @@ public struct Theme: Hashable, Sendable {
         case solid
     }
 
-    public enum Alignment: String, Hashable, Sendable, CaseIterable { case auto, left, center }
+    package enum Alignment: String, Hashable, Sendable, CaseIterable { case auto, left, center }
 
     /// Light text on a darkened backdrop, dark text on a light frosted one, or whichever the
     /// cover's measured backdrop suits (`auto`).
-    public enum SchemeChoice: String, Hashable, Sendable, CaseIterable { case auto, dark, light }
+    package enum SchemeChoice: String, Hashable, Sendable, CaseIterable { case auto, dark, light }
 
     public var name: String
     public var description: String
-    public var layout: Layout
-    public var background: BackgroundStyle
+    package var layout: Layout
+    package var background: BackgroundStyle
     /// Blur radius of the backdrop at 1/8 scale (blurred-cover).
-    public var backgroundBlur: Double
+    package var backgroundBlur: Double
     /// Brightness multiplier of the backdrop (1 = unchanged).
-    public var backgroundBrightness: Double
+    package var backgroundBrightness: Double
     /// Saturation multiplier of the backdrop (1 = unchanged): keeps the cover's colour alive
     /// under blur and darkening.
-    public var backgroundSaturation: Double = 1.35
-    public var scheme: SchemeChoice = .auto
+    package var backgroundSaturation: Double = 1.35
+    package var scheme: SchemeChoice = .auto
     /// The current line's colour when `accentFromCover` finds no colourful hue (a grey cover).
-    public var accentFallback: Color?
+    package var accentFallback: Color?
     /// Scrim opacities from top, middle and bottom (black, or the cover's tint for immersive).
-    public var scrim: [Double]
-    public var card: Bool
-    public var cardRadius: Double
+    package var scrim: [Double]
+    package var card: Bool
+    package var cardRadius: Double
     /// Sizes in pixels on a 1080-pixel side.
-    public var currentSize: Double
-    public var neighbourSize: Double
+    package var currentSize: Double
+    package var neighbourSize: Double
     /// Translation size as a share of its line's size.
-    public var translationScale: Double
-    public var titleSize: Double
-    public var artistSize: Double
-    public var currentWeight: Int
-    public var neighbourWeight: Int
+    package var translationScale: Double
+    package var titleSize: Double
+    package var artistSize: Double
+    package var currentWeight: Int
+    package var neighbourWeight: Int
     /// A family to put first in every family list (nil: Noto Sans).
-    public var fontFamily: String?
-    public var textColor: Color
+    package var fontFamily: String?
+    package var textColor: Color
     /// The current line's colour: nil = the text colour; `accentFromCover` = the cover's most
     /// vibrant colour, lightened until it reads on the backdrop.
-    public var accentColor: Color?
-    public var accentFromCover: Bool
-    public var neighbourOpacity: Double
+    package var accentColor: Color?
+    package var accentFromCover: Bool
+    package var neighbourOpacity: Double
     /// Each further line from the current one is this much more transparent, and blurred by
     /// `depthBlur` pixels more.
-    public var opacityFalloff: Double
-    public var depthBlur: Double
-    public var translationOpacity: Double
-    public var artistOpacity: Double
-    public var before: Int
-    public var after: Int
-    public var alignment: Alignment
-    public var margin: Double
-    public var shadowRadius: Double
-    public var shadowOpacity: Double
-    public var showTitle: Bool
-    public var showArtist: Bool
-    public var showAlbum: Bool
-    public var showProgress: Bool
+    package var opacityFalloff: Double
+    package var depthBlur: Double
+    package var translationOpacity: Double
+    package var artistOpacity: Double
+    package var before: Int
+    package var after: Int
+    package var alignment: Alignment
+    package var margin: Double
+    package var shadowRadius: Double
+    package var shadowOpacity: Double
+    package var showTitle: Bool
+    package var showArtist: Bool
+    package var showAlbum: Bool
+    package var showProgress: Bool
     /// Fill the current line left to right over its duration when it has no word timing.
-    public var lineProgressFill: Bool
+    package var lineProgressFill: Bool
 
     /// The default: the current look of LyricPoster.
     public static let card = Theme(

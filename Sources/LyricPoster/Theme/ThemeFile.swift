@@ -36,13 +36,13 @@ public enum ThemeFile {
     }
 
     /// Why a theme file was refused: the key (dotted path) and what it must be.
-    public struct Problem: Error, CustomStringConvertible, Equatable {
-        public var key: String
-        public var reason: String
-        public var description: String { key.isEmpty ? reason : "\(key): \(reason)" }
+    package struct Problem: Error, CustomStringConvertible, Equatable {
+        package var key: String
+        package var reason: String
+        package var description: String { key.isEmpty ? reason : "\(key): \(reason)" }
     }
 
-    public static func parse(_ data: Data) throws(Problem) -> Theme {
+    package static func parse(_ data: Data) throws(Problem) -> Theme {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw Problem(key: "", reason: "not valid JSON")
@@ -236,7 +236,7 @@ public enum ThemeFile {
 
 extension Color {
     /// `#RRGGBB` or `#RRGGBBAA`.
-    public init?(hex: String) {
+    package init?(hex: String) {
         var s = hex
         guard s.hasPrefix("#") else { return nil }
         s.removeFirst()

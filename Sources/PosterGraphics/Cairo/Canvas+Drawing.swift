@@ -25,19 +25,19 @@ extension Canvas {
     }
 
     /// Fills the whole canvas.
-    public func fill(_ color: Color) {
+    package func fill(_ color: Color) {
         setSource(color)
         cairo_paint(cr)
     }
 
-    public func fill(_ rect: Rect, color: Color, cornerRadius: Double = 0) {
+    package func fill(_ rect: Rect, color: Color, cornerRadius: Double = 0) {
         setSource(color)
         path(rect, cornerRadius: cornerRadius)
         cairo_fill(cr)
     }
 
     /// Fills `rect` with a vertical gradient; `stops` are (offset 0…1 from top to bottom, colour).
-    public func fillVerticalGradient(_ rect: Rect, stops: [(Double, Color)]) {
+    package func fillVerticalGradient(_ rect: Rect, stops: [(Double, Color)]) {
         guard let pattern = cairo_pattern_create_linear(0, rect.minY, 0, rect.maxY) else { return }
         defer { cairo_pattern_destroy(pattern) }
         for (offset, c) in stops {
@@ -50,7 +50,7 @@ extension Canvas {
 
     /// Fills `rect` with `color` whose opacity fades to zero over `featherX` at the left and right
     /// edges and `featherY` at the top and bottom (a soft-edged scrim). A feather of 0 is a hard edge.
-    public func fillSoft(_ rect: Rect, color: Color, featherX: Double, featherY: Double) {
+    package func fillSoft(_ rect: Rect, color: Color, featherX: Double, featherY: Double) {
         func ramp(_ from: Double, _ to: Double, _ feather: Double, vertical: Bool, alpha: Double) -> OpaquePointer? {
             guard let p = vertical ? cairo_pattern_create_linear(0, from, 0, to) : cairo_pattern_create_linear(from, 0, to, 0)
             else { return nil }
@@ -102,7 +102,7 @@ extension Canvas {
     /// Paints the part `source` (in the bitmap's pixels) of `bitmap` scaled into `destination`,
     /// clipped to a rounded rectangle when `cornerRadius` > 0. Downscaling uses Cairo's GOOD filter
     /// (a proper box-filtered reduction, not point sampling).
-    public func draw(_ bitmap: Bitmap, source: Rect? = nil, in destination: Rect, cornerRadius: Double = 0,
+    package func draw(_ bitmap: Bitmap, source: Rect? = nil, in destination: Rect, cornerRadius: Double = 0,
                      opacity: Double = 1) {
         let src = source ?? Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height))
         guard !src.isEmpty, !destination.isEmpty else { return }
@@ -124,7 +124,7 @@ extension Canvas {
     /// Paints the part `source` (in full-size pixels) of a picture scaled into `destination`, as
     /// `draw(_:source:in:cornerRadius:opacity:)` does, from the smallest of its levels that has as
     /// many pixels as the destination.
-    public func draw(_ levels: BitmapLevels, source: Rect? = nil, in destination: Rect, cornerRadius: Double = 0,
+    package func draw(_ levels: BitmapLevels, source: Rect? = nil, in destination: Rect, cornerRadius: Double = 0,
                      opacity: Double = 1) {
         let full = levels.full
         let src = source ?? Rect(x: 0, y: 0, width: Double(full.width), height: Double(full.height))
@@ -148,7 +148,7 @@ extension Canvas {
     }
 
     /// Paints another canvas scaled into `destination` (for thumbnails).
-    public func draw(_ other: Canvas, in destination: Rect) {
+    package func draw(_ other: Canvas, in destination: Rect) {
         cairo_surface_flush(other.surface)
         cairo_save(cr)
         cairo_rectangle(cr, destination.x, destination.y, destination.width, destination.height)
@@ -163,7 +163,7 @@ extension Canvas {
 
     /// A soft drop shadow that follows the alpha of `bitmap` drawn into `rect` (a round or cut-out
     /// cover casts a round or cut-out shadow), clipped like the card to `cornerRadius`.
-    public func dropShadow(of bitmap: BitmapLevels, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double,
+    package func dropShadow(of bitmap: BitmapLevels, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int, offsetY: Double,
                            color: Color) throws(GraphicsError) {
         paint(try ShadowMask(of: bitmap, source: source, in: rect, cornerRadius: cornerRadius, blur: blur), offsetY: offsetY,
               color: color)
@@ -171,12 +171,12 @@ extension Canvas {
 
     /// The shadow of `dropShadow(of:source:in:cornerRadius:blur:offsetY:color:)` before it is
     /// given a colour (so that it can be made before the colour is known).
-    public struct ShadowMask: Sendable {
+    package struct ShadowMask: Sendable {
         let blurred: Bitmap
         let origin: Point
         let scale: Double
 
-        public init(of bitmap: BitmapLevels, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int) throws(GraphicsError) {
+        package init(of bitmap: BitmapLevels, source: Rect, in rect: Rect, cornerRadius: Double, blur: Int) throws(GraphicsError) {
             scale = blur >= 8 ? 0.25 : 1.0
             let pad = Double(blur * 3)
             let w = Int(((rect.width + 2 * pad) * scale).rounded(.up)), h = Int(((rect.height + 2 * pad) * scale).rounded(.up))
@@ -190,12 +190,12 @@ extension Canvas {
     }
 
     /// Paints `shadow` in `color`, `offsetY` pixels down.
-    public func paint(_ shadow: ShadowMask, offsetY: Double, color: Color) {
+    package func paint(_ shadow: ShadowMask, offsetY: Double, color: Color) {
         paintMask(shadow.blurred, at: Point(x: shadow.origin.x, y: shadow.origin.y + offsetY), color: color, scale: 1 / shadow.scale)
     }
 
     /// Strokes the outline of a (rounded) rectangle, `lineWidth` pixels wide, inside its edge.
-    public func stroke(_ rect: Rect, color: Color, lineWidth: Double, cornerRadius: Double = 0) {
+    package func stroke(_ rect: Rect, color: Color, lineWidth: Double, cornerRadius: Double = 0) {
         setSource(color)
         cairo_set_line_width(cr, lineWidth)
         path(rect.insetBy(dx: lineWidth / 2, dy: lineWidth / 2), cornerRadius: max(0, cornerRadius - lineWidth / 2))
@@ -204,7 +204,7 @@ extension Canvas {
 
     /// Fills the whole width with `color` whose opacity follows `alphas`: one value per pixel row
     /// from the top (a smooth, content-fitted scrim). Rows past the end take the last value.
-    public func fillRows(color: Color, alphas: [Double]) {
+    package func fillRows(color: Color, alphas: [Double]) {
         guard let pattern = rowRamp(alphas, color: color) else { return }
         defer { cairo_pattern_destroy(pattern) }
         cairo_set_source(cr, pattern)
@@ -230,7 +230,7 @@ extension Canvas {
 
     /// Paints `bitmap` scaled over the whole canvas, seen only through a band: opaque over
     /// `band` and fading to nothing (eased) over `feather` pixels above and below it.
-    public func draw(_ bitmap: Bitmap, throughBand band: Rect, feather: Double) {
+    package func draw(_ bitmap: Bitmap, throughBand band: Rect, feather: Double) {
         draw(bitmap, throughRows: (0..<height).map { y in
             let d = max(band.minY - Double(y), Double(y) - band.maxY, 0)
             let t = feather > 0 ? max(0, 1 - d / feather) : (d > 0 ? 0 : 1)
@@ -240,7 +240,7 @@ extension Canvas {
 
     /// Paints `bitmap` scaled over the whole canvas with the opacity of each pixel row given by
     /// `alphas` (one value per row from the top).
-    public func draw(_ bitmap: Bitmap, throughRows alphas: [Double]) {
+    package func draw(_ bitmap: Bitmap, throughRows alphas: [Double]) {
         guard let ramp = rowRamp(alphas, color: .black) else { return }
         defer { cairo_pattern_destroy(ramp) }
         withSurface(bitmap) { image in
@@ -280,7 +280,7 @@ extension Canvas {
 
     /// Runs `body` (drawing calls on this canvas) scaled by `scale` about `anchor` and then moved
     /// by `offset`: text on its way from one place and size to another.
-    public func transformed(scale: Double, about anchor: Point, offset: Point,
+    package func transformed(scale: Double, about anchor: Point, offset: Point,
                             _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
         guard scale != 1 || offset.x != 0 || offset.y != 0 else { return try body() }
         cairo_save(cr)
@@ -293,7 +293,7 @@ extension Canvas {
 
     /// Runs `body` (drawing calls on this canvas) changing rows `rows` alone: inside them, the
     /// pixels `body` would draw unclipped.
-    public func clipped(toRows rows: Range<Int>, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
+    package func clipped(toRows rows: Range<Int>, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
         guard !rows.isEmpty else { return }
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -304,7 +304,7 @@ extension Canvas {
 
     /// Runs `body` and composites what it drew at `opacity` as one layer (overlapping parts do
     /// not show through each other); `clip` (in the current coordinates) bounds the layer.
-    public func withOpacity(_ opacity: Double, clip: Rect, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
+    package func withOpacity(_ opacity: Double, clip: Rect, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
         guard opacity < 1 else { return try body() }
         guard opacity > 0, !clip.isEmpty else { return }
         cairo_save(cr)

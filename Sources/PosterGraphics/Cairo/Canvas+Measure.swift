@@ -10,7 +10,7 @@ extension Canvas {
     /// exceed; 1.0 picks the brightest pixel. With `overlay`, each pixel is first composited with
     /// that colour (its alpha as coverage) the way Cairo's OVER blends 8-bit sRGB values, so a
     /// caller can find the scrim strength a contrast target needs before drawing it.
-    public func luminance(in rect: Rect, quantile: Double, overlay: Color? = nil) -> Double {
+    package func luminance(in rect: Rect, quantile: Double, overlay: Color? = nil) -> Double {
         let query = LuminanceMemo.Query(rect: rect, quantile: quantile, overlay: overlay)
         if let known = luminanceMemo?.lookup(query) { return known }
         let value = measureLuminance(in: rect, quantile: quantile, overlay: overlay)

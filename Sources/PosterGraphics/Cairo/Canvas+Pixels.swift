@@ -7,7 +7,7 @@ extension Canvas {
     // MARK: Pixels
 
     /// A copy of the current pixels.
-    public func snapshot() -> Bitmap {
+    package func snapshot() -> Bitmap {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let data = cairo_image_surface_get_data(surface) else { return Bitmap(width: width, height: height) }
@@ -18,7 +18,7 @@ extension Canvas {
     /// `body` run on the current pixels as a bitmap: the canvas's own memory for a canvas that
     /// owns its pixels (no copy; `body` must not keep the bitmap, which later drawing would
     /// change), else a snapshot.
-    public func withPixels<Result>(_ body: (Bitmap) throws(GraphicsError) -> Result) throws(GraphicsError) -> Result {
+    package func withPixels<Result>(_ body: (Bitmap) throws(GraphicsError) -> Result) throws(GraphicsError) -> Result {
         try finish()
         guard let ownedPixels else { return try body(snapshot()) }
         return try body(Bitmap(width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), pixels: ownedPixels))
@@ -28,7 +28,7 @@ extension Canvas {
     /// are handed over without a copy. Its surface is finished, so that Cairo draws nothing more
     /// there (a drawing call sets an error that the next `finish()` throws), and the row copies
     /// (`copyRows`, `restoreRows`, `prefault`) refuse to run. Else a snapshot.
-    public func takeBitmap() throws(GraphicsError) -> Bitmap {
+    package func takeBitmap() throws(GraphicsError) -> Bitmap {
         try finish()
         guard let ownedPixels else { return snapshot() }
         let bitmap = Bitmap(width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), pixels: ownedPixels)
@@ -38,7 +38,7 @@ extension Canvas {
     }
 
     /// The pixels as packed 8-bit RGB (`opaque`: alpha dropped) or straight RGBA, ready to encode.
-    public func pixels(opaque: Bool = true) throws(GraphicsError) -> PixelBuffer {
+    package func pixels(opaque: Bool = true) throws(GraphicsError) -> PixelBuffer {
         try finish()
         guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
         let stride = Int(cairo_image_surface_get_stride(surface))
@@ -51,7 +51,7 @@ extension Canvas {
 
     /// Converts rows `rows` to packed 8-bit RGB (alpha dropped) into `out`, which holds a whole
     /// frame (`width * height * 3` bytes; row y starts at `y * width * 3`).
-    public func convertRows(_ rows: Range<Int>, into out: UnsafeMutableBufferPointer<UInt8>) throws(GraphicsError) {
+    package func convertRows(_ rows: Range<Int>, into out: UnsafeMutableBufferPointer<UInt8>) throws(GraphicsError) {
         precondition(out.count == width * height * 3 && rows.lowerBound >= 0 && rows.upperBound <= height)
         try finish()
         guard !rows.isEmpty else { return }
@@ -63,7 +63,7 @@ extension Canvas {
 
     /// Touches every page of the pixels, writing the zeros a new canvas holds (the same pixels):
     /// a thread with time to spare pays the page faults of a fresh canvas before it is drawn on.
-    public func prefault() {
+    package func prefault() {
         precondition(!pixelsTaken, "the canvas's pixels were handed to a bitmap")
         guard let data = cairo_image_surface_get_data(surface) else { return }
         cairo_surface_flush(surface)
@@ -73,7 +73,7 @@ extension Canvas {
     }
 
     /// Puts rows `rows` of `bitmap` (the canvas's size) back over the canvas, as they are.
-    public func copyRows(_ rows: Range<Int>, from bitmap: Bitmap) {
+    package func copyRows(_ rows: Range<Int>, from bitmap: Bitmap) {
         precondition(bitmap.width == width && bitmap.height == height && rows.lowerBound >= 0 && rows.upperBound <= height)
         precondition(!pixelsTaken, "the canvas's pixels were handed to a bitmap")
         guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
@@ -89,7 +89,7 @@ extension Canvas {
     }
 
     /// Rows `rows` of the canvas as they are now, to put back with `restoreRows`.
-    public func savedRows(_ rows: Range<Int>) -> [UInt8] {
+    package func savedRows(_ rows: Range<Int>) -> [UInt8] {
         precondition(rows.lowerBound >= 0 && rows.upperBound <= height)
         guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return [] }
         cairo_surface_flush(surface)
@@ -101,7 +101,7 @@ extension Canvas {
     }
 
     /// Puts back rows `rows` saved by `savedRows(rows)`.
-    public func restoreRows(_ rows: Range<Int>, from saved: [UInt8]) {
+    package func restoreRows(_ rows: Range<Int>, from saved: [UInt8]) {
         precondition(!pixelsTaken, "the canvas's pixels were handed to a bitmap")
         guard !rows.isEmpty, let data = cairo_image_surface_get_data(surface) else { return }
         let stride = Int(cairo_image_surface_get_stride(surface))
@@ -117,7 +117,7 @@ extension Canvas {
     /// PNG.Compression.fast.method)`, converted chunk by chunk by the threads that compress them
     /// (no whole RGB copy first).
     /// `reusing`: segments made ahead from the picture the canvas was drawn over.
-    public func opaquePNG(reusing ahead: PNG.SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
+    package func opaquePNG(reusing ahead: PNG.SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
         try finish()
         guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
         return try PNG.RowsEncoder.encodeOpaque(argb: data, stride: Int(cairo_image_surface_get_stride(surface)), width: width,
@@ -128,7 +128,7 @@ extension Canvas {
     /// afterwards (``PNG/RowsEncoder/seed(from:argb:)``). Nothing may draw on the canvas after.
     /// `previous`: a frame kept so before, whose segments are taken for the chunks whose rows
     /// (and the row above) this one shares with it.
-    public func opaquePNGKeepingSegments(previous: PNG.WholeFrame? = nil) throws(GraphicsError) -> (png: [UInt8], whole: PNG.WholeFrame) {
+    package func opaquePNGKeepingSegments(previous: PNG.WholeFrame? = nil) throws(GraphicsError) -> (png: [UInt8], whole: PNG.WholeFrame) {
         try finish()
         guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
         let (segments, taken) = try PNG.RowsEncoder.opaqueSegments(argb: data, stride: Int(cairo_image_surface_get_stride(surface)),
@@ -138,7 +138,7 @@ extension Canvas {
     }
 
     /// Encodes the canvas as PNG; `opaque` drops the alpha channel (RGB PNG).
-    public func pngData(opaque: Bool = true, compression: PNG.Compression = .fast) throws(GraphicsError) -> [UInt8] {
+    package func pngData(opaque: Bool = true, compression: PNG.Compression = .fast) throws(GraphicsError) -> [UInt8] {
         try PNG.encode(try pixels(opaque: opaque), method: compression.method)
     }
 }

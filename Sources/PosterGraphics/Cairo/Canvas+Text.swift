@@ -7,30 +7,30 @@ extension Canvas {
     // MARK: Text
 
     /// A blurred copy of text drawn behind it: (colour, blur radius in px, offset).
-    public struct Shadow: Hashable, Sendable {
-        public var color: Color
-        public var radius: Int
-        public var offset: Point
-        public init(color: Color, radius: Int, offset: Point) {
+    package struct Shadow: Hashable, Sendable {
+        package var color: Color
+        package var radius: Int
+        package var offset: Point
+        package init(color: Color, radius: Int, offset: Point) {
             self.color = color; self.radius = radius; self.offset = offset
         }
     }
 
     /// A part of a text layout to show, in canvas pixels (for text that fills as it is sung).
-    public struct Reveal: Hashable, Sendable {
-        public var rect: Rect
+    package struct Reveal: Hashable, Sendable {
+        package var rect: Rect
         /// The span's end is still moving: it ends in a soft gradient centred on its edge.
-        public var frontier: Bool
+        package var frontier: Bool
         /// The span grows leftwards (right-to-left text).
-        public var rightToLeft: Bool
-        public init(rect: Rect, frontier: Bool, rightToLeft: Bool) {
+        package var rightToLeft: Bool
+        package init(rect: Rect, frontier: Bool, rightToLeft: Bool) {
             self.rect = rect; self.frontier = frontier; self.rightToLeft = rightToLeft
         }
     }
 
     /// Draws only the parts of `layout` (origin at `origin`) that `spans` reveal; a frontier span
     /// fades out over `feather` pixels centred on its moving edge, so no glyph is split hard.
-    public func draw(_ layout: TextLayout, at origin: Point, color: Color, revealed spans: [Reveal], feather: Double) {
+    package func draw(_ layout: TextLayout, at origin: Point, color: Color, revealed spans: [Reveal], feather: Double) {
         for span in spans {
             let r = span.rect
             let soft = span.frontier && feather > 0
@@ -62,17 +62,17 @@ extension Canvas {
 
     /// Where cut text fades out: a zone in canvas pixels over which it goes from opaque to clear,
     /// towards its right edge (or its left, for right-to-left text).
-    public struct Fade: Hashable, Sendable {
-        public var zone: Rect
-        public var towardsLeft: Bool
-        public init(zone: Rect, towardsLeft: Bool) { self.zone = zone; self.towardsLeft = towardsLeft }
+    package struct Fade: Hashable, Sendable {
+        package var zone: Rect
+        package var towardsLeft: Bool
+        package init(zone: Rect, towardsLeft: Bool) { self.zone = zone; self.towardsLeft = towardsLeft }
     }
 
     /// Runs `body` (drawing calls on this canvas) and composites what it drew faded out over
     /// `fade`'s zone; without a fade, draws directly. `within`: an area holding every pixel `body`
     /// draws, which the layer is cut to (whole pixels around it); without it the layer is the
     /// canvas, and composited whole.
-    public func fading(_ fade: Fade?, within: Rect? = nil, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
+    package func fading(_ fade: Fade?, within: Rect? = nil, _ body: () throws(GraphicsError) -> Void) throws(GraphicsError) {
         guard let fade, !fade.zone.isEmpty else { return try body() }
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -123,7 +123,7 @@ extension Canvas {
     }
 
     /// With `blur` > 0 the text itself is drawn blurred by that many pixels (depth of field).
-    public func draw(_ layout: TextLayout, at origin: Point, color: Color, shadow: Shadow? = nil, blur: Int = 0) throws(GraphicsError) {
+    package func draw(_ layout: TextLayout, at origin: Point, color: Color, shadow: Shadow? = nil, blur: Int = 0) throws(GraphicsError) {
         if let shadow, shadow.color.alpha > 0 {
             // The shadow is soft, so it is drawn and blurred at half size and scaled back up:
             // a quarter of the pixels to blur, and no visible difference.

@@ -8,15 +8,15 @@ import Foundation
 /// through `finish()`, since Cairo's errors are sticky. Its jobs live in files of their own:
 /// drawing (`Canvas+Drawing`), text (`Canvas+Text`), measurement (`Canvas+Measure`), pixels out
 /// (`Canvas+Pixels`), and the caches a renderer keeps with it (`CanvasCaches`).
-public final class Canvas {
+package final class Canvas {
     let surface: OpaquePointer
     let cr: OpaquePointer
-    public let width: Int
-    public let height: Int
+    package let width: Int
+    package let height: Int
     /// Blurred text layers (shadows, depth of field) kept for the next frames drawn on this canvas.
-    public var blurCache: BlurCache?
+    package var blurCache: BlurCache?
     /// Luminance measurements replayed for frames drawn the same way up to the measurement.
-    public var luminanceMemo: LuminanceMemo?
+    package var luminanceMemo: LuminanceMemo?
 
     /// The pixels, for a canvas drawn into an array of its own (`init(width:height:ownPixels:)`):
     /// Cairo writes them through a pointer taken once from `withUnsafeMutableBytes` and kept past
@@ -33,7 +33,7 @@ public final class Canvas {
     /// A transparent canvas. `ownPixels`: Cairo draws into a Swift array the canvas holds, so
     /// that the pixels can be read (`withPixels`) and handed over (`takeBitmap`) without a copy
     /// (the same pixels either way; the array is cleared up front instead of page by page).
-    public init(width: Int, height: Int, ownPixels: Bool = false) throws(GraphicsError) {
+    package init(width: Int, height: Int, ownPixels: Bool = false) throws(GraphicsError) {
         guard width > 0, height > 0, width <= 32767, height <= 32767 else {
             throw .cairo("invalid canvas size \(width)×\(height)")
         }
@@ -80,7 +80,7 @@ public final class Canvas {
     }
 
     /// Throws the first error any drawing call since creation hit.
-    public func finish() throws(GraphicsError) {
+    package func finish() throws(GraphicsError) {
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else { throw .cairo(String(cString: cairo_status_to_string(status))) }
         cairo_surface_flush(surface)

@@ -4,7 +4,7 @@ import Foundation
 /// (the neighbours, the current line's shadow while it is sung) reuses its layer instead of
 /// blurring it again. Layouts are immutable and kept alive by their entry, so their identity is a
 /// safe key. Not thread-safe: one per renderer.
-public final class BlurCache {
+package final class BlurCache {
     struct Key: Hashable {
         var layout: ObjectIdentifier
         var pad: Double
@@ -13,10 +13,10 @@ public final class BlurCache {
         var colour: Color?
     }
 
-    public static let capacity = 8
+    package static let capacity = 8
     private var entries: [(key: Key, bitmap: Bitmap, layout: TextLayout)] = []
 
-    public init() {}
+    package init() {}
 
     func bitmap(for key: Key) -> Bitmap? {
         guard let i = entries.firstIndex(where: { $0.key == key }) else { return nil }
@@ -38,7 +38,7 @@ public final class BlurCache {
 /// drawn before the measurements) and when it draws something the key does not cover (`end`).
 /// A question that differs from the one recorded at its place drops the rest of the record.
 /// Not thread-safe: one per renderer.
-public final class LuminanceMemo {
+package final class LuminanceMemo {
     struct Query: Equatable {
         var rect: Rect
         var quantile: Double
@@ -51,11 +51,11 @@ public final class LuminanceMemo {
     private var active = false
 
     /// How many measurements were answered from the record.
-    public private(set) var replayed = 0
+    package private(set) var replayed = 0
 
-    public init() {}
+    package init() {}
 
-    public func begin(_ key: String) {
+    package func begin(_ key: String) {
         if key != self.key {
             self.key = key
             recorded = []
@@ -64,7 +64,7 @@ public final class LuminanceMemo {
         active = true
     }
 
-    public func end() { active = false }
+    package func end() { active = false }
 
     func lookup(_ query: Query) -> Double? {
         guard active, index < recorded.count else { return nil }

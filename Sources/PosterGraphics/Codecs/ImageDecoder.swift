@@ -1,19 +1,19 @@
 import Foundation
 
 /// Bounds checked from an image's header before any pixel memory is allocated.
-public struct DecodeLimits: Sendable, Equatable {
+package struct DecodeLimits: Sendable, Equatable {
     /// Largest width × height accepted (default 100 megapixels).
-    public var maxPixels: Int
+    package var maxPixels: Int
     /// Largest width or height accepted: Cairo's own limit for an image surface.
-    public var maxSide: Int
-    public init(maxPixels: Int = 100_000_000, maxSide: Int = 32_767) {
+    package var maxSide: Int
+    package init(maxPixels: Int = 100_000_000, maxSide: Int = 32_767) {
         self.maxPixels = maxPixels
         self.maxSide = maxSide
     }
 
     /// Every field, spelled out (a cache key's part: describing the value by reflection searches
     /// the runtime's conformance records). `DecoderTests` holds it to every stored property.
-    public var keyText: String { "maxPixels=\(maxPixels);maxSide=\(maxSide)" }
+    package var keyText: String { "maxPixels=\(maxPixels);maxSide=\(maxSide)" }
 
     func check(width: Int, height: Int) throws(ImageError) {
         guard width > 0, height > 0 else { throw .malformed("image has no pixels (\(width)×\(height))") }
@@ -29,10 +29,10 @@ public struct DecodeLimits: Sendable, Equatable {
 
 /// Decodes cover images (PNG, JPEG or WebP, told apart by their bytes, not their names) into
 /// upright `Bitmap`s, honouring EXIF orientation.
-public enum ImageDecoder {
-    public enum Format: String, Sendable { case png, jpeg, webp }
+package enum ImageDecoder {
+    package enum Format: String, Sendable { case png, jpeg, webp }
 
-    public static func sniff(_ data: Data) -> Format? {
+    package static func sniff(_ data: Data) -> Format? {
         if data.count >= 8, data.prefix(8).elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
             return .png
         }
@@ -48,7 +48,7 @@ public enum ImageDecoder {
     /// - Parameter minimumSize: the smallest (width, height) the caller will draw the image at.
     ///   Large JPEGs are decoded with TurboJPEG's DCT scaling to the smallest scale that still
     ///   covers it, which is much faster than a full decode followed by a downscale.
-    public static func decode(_ data: Data, limits: DecodeLimits = DecodeLimits(),
+    package static func decode(_ data: Data, limits: DecodeLimits = DecodeLimits(),
                               minimumSize: (width: Int, height: Int)? = nil) throws(ImageError) -> Bitmap {
         guard !data.isEmpty else { throw .empty }
         switch sniff(data) {

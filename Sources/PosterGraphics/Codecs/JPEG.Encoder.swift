@@ -4,7 +4,7 @@ import CTurboJPEG
 extension Canvas {
     /// Encodes the canvas as a baseline 4:2:0 JPEG through TurboJPEG (used to make test and
     /// benchmark covers; posters themselves are PNG).
-    public func jpegData(quality: Int = 90) throws(GraphicsError) -> [UInt8] {
+    package func jpegData(quality: Int = 90) throws(GraphicsError) -> [UInt8] {
         try finish()
         guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
         guard let handle = tjInitCompress() else { throw .encode("could not start the JPEG encoder") }

@@ -3,7 +3,7 @@ import Foundation
 
 /// PNG reading and writing through libpng (via the `CPNGShim` C target, which keeps libpng's
 /// longjmp-based errors on the C side).
-public enum PNG {}
+package enum PNG {}
 
 extension PNG {
     enum Decoder {

@@ -1,13 +1,13 @@
 import CPNGShim
 
 /// Packed 8-bit pixels ready to encode: RGB (3 channels) or straight RGBA (4), rows tightly packed.
-public struct PixelBuffer: Sendable {
-    public let width: Int
-    public let height: Int
-    public let channels: Int
-    public let bytes: [UInt8]
+package struct PixelBuffer: Sendable {
+    package let width: Int
+    package let height: Int
+    package let channels: Int
+    package let bytes: [UInt8]
 
-    public init(width: Int, height: Int, channels: Int, bytes: [UInt8]) {
+    package init(width: Int, height: Int, channels: Int, bytes: [UInt8]) {
         precondition(bytes.count == width * height * channels)
         self.width = width
         self.height = height
@@ -18,7 +18,7 @@ public struct PixelBuffer: Sendable {
 
 extension PNG {
     /// One way of writing a PNG, as the benchmark compares them.
-    public enum Method: Hashable, Sendable, CustomStringConvertible {
+    package enum Method: Hashable, Sendable, CustomStringConvertible {
         /// libpng with zlib at `level` (0–9), a zlib `strategy` and a filter choice.
         case libpng(level: Int32, strategy: Strategy, filter: Filter)
         /// The minimal writer around libdeflate at `level` (1–12), Up filter or none.
@@ -34,10 +34,10 @@ extension PNG {
         /// and worked around. The benchmark still compares it.
         case isalOwnTables
 
-        public enum Strategy: String, Hashable, Sendable, CaseIterable { case standard = "default", rle, filtered, huffman }
-        public enum Filter: String, Hashable, Sendable, CaseIterable { case none, sub, up, adaptive }
+        package enum Strategy: String, Hashable, Sendable, CaseIterable { case standard = "default", rle, filtered, huffman }
+        package enum Filter: String, Hashable, Sendable, CaseIterable { case none, sub, up, adaptive }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .libpng(let level, let strategy, let filter):
                 return "libpng level \(level), \(strategy.rawValue) strategy, \(filter.rawValue) filter"
@@ -61,10 +61,10 @@ extension PNG {
     /// - `balanced`: libdeflate level 6, Up filter, whole frames (≈ 0.95× `fast`'s old libdeflate
     ///   level 3 size, 50 ms a frame).
     /// - `small`: libpng level 9, adaptive filters (slowest, smallest).
-    public enum Compression: String, Sendable, CaseIterable {
+    package enum Compression: String, Sendable, CaseIterable {
         case fast, balanced, small
 
-        public var method: Method {
+        package var method: Method {
             switch self {
             case .fast: return .isal(level: RowsEncoder.level)
             case .balanced: return .libdeflate(level: 6, up: true)
@@ -75,7 +75,7 @@ extension PNG {
 
     /// Encodes `pixels` as an 8-bit RGB or RGBA PNG. Deterministic: no time stamps or other
     /// run-dependent chunks are written.
-    public static func encode(_ pixels: PixelBuffer, method: Method) throws(GraphicsError) -> [UInt8] {
+    package static func encode(_ pixels: PixelBuffer, method: Method) throws(GraphicsError) -> [UInt8] {
         try pixels.bytes.withUnsafeBufferPointer { (rows) throws(GraphicsError) -> [UInt8] in
             try encode(rows: rows, width: pixels.width, height: pixels.height, channels: pixels.channels, method: method)
         }
@@ -83,7 +83,7 @@ extension PNG {
 
     /// Encodes `rows` (packed, `width * channels` bytes each) as `encode(_:method:)` does,
     /// without copying them first.
-    public static func encode(rows: UnsafeBufferPointer<UInt8>, width: Int, height: Int, channels: Int,
+    package static func encode(rows: UnsafeBufferPointer<UInt8>, width: Int, height: Int, channels: Int,
                               method: Method) throws(GraphicsError) -> [UInt8] {
         precondition(rows.count == width * height * channels)
         let segments: Int32? = switch method {

@@ -22,18 +22,18 @@ extension PNG {
     /// encodes to the same bytes. Rows are PNG-filtered with Up (row 0: none).
     ///
     /// Safe to share between threads: the cached segments are behind a mutex.
-    public final class RowsEncoder: Sendable {
-        public let width: Int
-        public let height: Int
-        public static let channels = 3
+    package final class RowsEncoder: Sendable {
+        package let width: Int
+        package let height: Int
+        package static let channels = 3
         /// Rows per chunk: small enough that a band of text changes few, large enough that the
         /// per-segment costs vanish (measured: 32 and 1 920 rows compress alike).
-        public static let chunkRows = 32
+        package static let chunkRows = 32
         /// ISA-L level 1, its stream placed where ISA-L's address hash cannot change the bytes (see
         /// `PNG.Method.isal` and lp_segments.c): one pass where level 0 with each segment's own
         /// Huffman tables (`PNG.Method.isalOwnTables`, renderer version 12) took two, about
         /// 40 % less compression time for 0.2 % smaller files.
-        public static let level: Int32 = 1
+        package static let level: Int32 = 1
 
         private let base: [UInt8]
         private let rowBytes: Int
@@ -51,7 +51,7 @@ extension PNG {
         }
 
         /// `base`: packed 8-bit RGB rows, `width * height * 3` bytes.
-        public init(base: [UInt8], width: Int, height: Int) {
+        package init(base: [UInt8], width: Int, height: Int) {
             precondition(width > 0 && height > 0 && base.count == width * height * Self.channels)
             self.base = base
             self.width = width
@@ -82,28 +82,28 @@ extension PNG {
         /// differs from the base but equals the one remembered (its filtered input, row above
         /// included) reuses its segment. Karaoke ticks of one line change a few chunks only.
         /// Not thread-safe: one per renderer.
-        public final class Memory {
+        package final class Memory {
             /// Rows of the chunks remembered, each at its place in a whole frame: allocated once,
             /// zeroed lazily by the system, so only the rows ever remembered take memory.
             var rows: UnsafeMutablePointer<UInt8>?
             var size = 0
             /// Per chunk: the row above it as it was, and the segment made.
             var chunks: [(above: [UInt8], segment: Segment)?] = []
-            public init() {}
+            package init() {}
             deinit { free(rows) }
         }
 
         /// Encodes `frame` (packed RGB, same size as the base). `changed`: the only rows that may
         /// differ from the base (nil: any). `memory`: the caller's own previous chunks. Every chunk is a segment of its own, so the bytes are
         /// those of `PNG.encode(_:method: .isal(level: RowsEncoder.level))`, whatever the base.
-        public func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, memory: Memory? = nil) throws(GraphicsError) -> [UInt8] {
+        package func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, memory: Memory? = nil) throws(GraphicsError) -> [UInt8] {
             try encode(frame, changed: changed, memory: memory, digest: false).png
         }
 
         /// As `encode(_:changed:memory:)`; with `digest`, also the lowercase hex SHA-256 of the
         /// bytes, the same as `Digest.sha256(png)`: the bytes before the first chunk that differs
         /// from the base are the base's, and their hash state is kept, so only the rest is hashed.
-        public func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, memory: Memory? = nil,
+        package func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, memory: Memory? = nil,
                            digest: Bool) throws(GraphicsError) -> (png: [UInt8], sha256: String?) {
             precondition(frame.count == base.count)
             // Which chunks' filtered bytes differ: a chunk's Up-filtered rows depend on its rows
@@ -277,7 +277,7 @@ extension PNG {
         /// chunk's rows (and the row above it) are converted by the thread that compresses them.
         /// `reusing`: segments made ahead from a picture these pixels were drawn over, taken for
         /// the chunks whose rows (and the row above) are still that picture's.
-        public static func encodeOpaque(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
+        package static func encodeOpaque(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
                                         reusing ahead: SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
             let segments = try opaqueSegments(argb: pixels, stride: stride, width: width, height: height, reusing: ahead).segments
             return try assemble(segments, width: width, height: height, channels: channels)
@@ -312,7 +312,7 @@ extension PNG {
         /// a base made after a frame with the same captions was encoded whole compresses only the
         /// rows that frame's text covered. A segment depends only on the pixels, so the bytes are
         /// the same.
-        public func seed(from frame: WholeFrame, argb: Bitmap) {
+        package func seed(from frame: WholeFrame, argb: Bitmap) {
             guard frame.width == width, frame.height == height, argb.width == width, argb.height == height else { return }
             let missing = cache.withLock { cache -> [Int] in
                 RaceDetector.locked(self)
@@ -340,7 +340,7 @@ extension PNG {
         }
 
         /// How many of the base's segments were taken from a frame encoded whole.
-        public var seeded: Int { seededCount.load(ordering: .relaxed) }
+        package var seeded: Int { seededCount.load(ordering: .relaxed) }
         private let seededCount = Atomic<Int>(0)
 
         /// The segment of chunk `c` of premultiplied ARGB32 pixels converted to opaque RGB.
@@ -369,7 +369,7 @@ extension PNG {
         static let parallelChunks = 40
 
         /// Encodes the base picture itself.
-        public func encodeBase() throws(GraphicsError) -> [UInt8] {
+        package func encodeBase() throws(GraphicsError) -> [UInt8] {
             try base.withUnsafeBufferPointer { (b) throws(GraphicsError) -> [UInt8] in try encode(b, changed: []) }
         }
 
@@ -449,11 +449,11 @@ extension PNG {
     /// segment of each chunk, kept so that a base picture made afterwards can take the segments
     /// of the rows it shares with the frame (``RowsEncoder/seed(from:argb:)``). Nothing draws on
     /// the canvas any more; it is only read.
-    public final class WholeFrame: @unchecked Sendable {
+    package final class WholeFrame: @unchecked Sendable {
         let canvas: Canvas
         let segments: [RowsEncoder.Segment]
         /// How many of its segments it took from the frame kept before it.
-        public let fromPrevious: Int
+        package let fromPrevious: Int
         var width: Int { canvas.width }
         var height: Int { canvas.height }
 
@@ -475,7 +475,7 @@ extension PNG {
     /// would otherwise wait, top chunk first, while a frame is drawn over the picture: encoding the
     /// frame then takes them for the chunks its drawing left alone. A first poster's backdrop is
     /// ready while its text is laid out and drawn.
-    public final class SegmentsAhead: Sendable {
+    package final class SegmentsAhead: Sendable {
         let width: Int
         let height: Int
         private let picture: Bitmap
@@ -486,7 +486,7 @@ extension PNG {
         private let state = Guarded<(segments: [RowsEncoder.Segment?], stopped: Bool)>(([], false))
 
         /// `picture`: opaque, as a canvas holds it.
-        public init(_ picture: Bitmap) {
+        package init(_ picture: Bitmap) {
             self.picture = picture
             width = picture.width
             height = picture.height
@@ -494,7 +494,7 @@ extension PNG {
         }
 
         /// Compresses chunks, top first, until all are made or ``stop()`` is called.
-        public func run() {
+        package func run() {
             picture.pixels.withUnsafeBufferPointer { pixels in
                 let chunks = (height + RowsEncoder.chunkRows - 1) / RowsEncoder.chunkRows
                 for c in 0..<chunks {
@@ -507,7 +507,7 @@ extension PNG {
         }
 
         /// Ends ``run()`` after the chunk it is on.
-        public func stop() {
+        package func stop() {
             state.withLock { $0.stopped = true }
         }
 

@@ -6,12 +6,12 @@ import Foundation
 /// The formats a single picture (`frame`, `card`) is written in, chosen by the output's
 /// extension: PNG (lossless, the default), JPEG (libjpeg-turbo, 4:2:0, no alpha) and WebP
 /// (libwebp, lossy, alpha kept).
-public enum PictureFormat: String, CaseIterable, Sendable {
+package enum PictureFormat: String, CaseIterable, Sendable {
     case png, jpeg, webp
 
     /// The format for a file name's extension (`.jpg` and `.jpeg` are JPEG); PNG for a name with
     /// none; nil for one this tool does not write.
-    public init?(path: String) {
+    package init?(path: String) {
         switch (path as NSString).pathExtension.lowercased() {
         case "", "png": self = .png
         case "jpg", "jpeg": self = .jpeg
@@ -20,12 +20,12 @@ public enum PictureFormat: String, CaseIterable, Sendable {
         }
     }
 
-    public static let extensions = ".png, .jpg, .jpeg, .webp"
-    public static let defaultQuality = 90
+    package static let extensions = ".png, .jpg, .jpeg, .webp"
+    package static let defaultQuality = 90
 
     /// The picture `png` (as the renderer encoded it) in this format at `quality` (1–100; PNG is
     /// lossless and ignores it). The pixels are the PNG's: same picture, same bytes.
-    public func encode(png: [UInt8], quality: Int = PictureFormat.defaultQuality) throws(GraphicsError) -> [UInt8] {
+    package func encode(png: [UInt8], quality: Int = PictureFormat.defaultQuality) throws(GraphicsError) -> [UInt8] {
         guard self != .png else { return png }
         let bitmap: Bitmap
         do { bitmap = try ImageDecoder.decode(Data(png)) } catch { throw .encode("cannot read the rendered picture: \(error)") }

@@ -2,7 +2,7 @@ import CWebP
 import Foundation
 
 /// WebP reading through libwebp (still images) and libwebpdemux (animated ones: the first frame).
-public enum WebP {}
+package enum WebP {}
 
 extension WebP {
     enum Decoder {

@@ -6,21 +6,21 @@ import Foundation
 ///
 /// The corresponding C type is `FcConfig`. One library is shared, read-only, by every thread;
 /// each thread makes its own `TextEngine` from it.
-public final class FontLibrary: @unchecked Sendable {
+package final class FontLibrary: @unchecked Sendable {
     let config: OpaquePointer
     /// Folders scanned for fonts, in order.
-    public let directories: [String]
+    package let directories: [String]
     /// Font files taken from system folders (fonts the set-up installs).
-    public let files: [String]
+    package let files: [String]
     /// True when the machine's own fontconfig set is included (`--system-fonts`).
-    public let includesSystemFonts: Bool
+    package let includesSystemFonts: Bool
 
     /// - Parameters:
     ///   - directories: folders whose every font is used (the bundled `fonts/`, `--fonts-dir`).
     ///   - files: single font files from system folders (e.g. the CJK and emoji fonts the set-up
     ///     installs); only these files of those folders are used.
     ///   - systemFonts: also use every font the machine's fontconfig knows.
-    public init(directories: [String], files: [String] = [], systemFonts: Bool = false) throws(FontError) {
+    package init(directories: [String], files: [String] = [], systemFonts: Bool = false) throws(FontError) {
         let config: OpaquePointer
         if systemFonts {
             guard let loaded = FcInitLoadConfigAndFonts() else { throw .configuration("could not load the system font configuration") }
@@ -87,7 +87,7 @@ public final class FontLibrary: @unchecked Sendable {
     /// here uses; on two cores it takes CPU from a first poster. An empty default makes that a
     /// no-op. It changes process-wide state, so a library never calls it: only an executable
     /// that owns its process may.
-    public static func emptyDefaultConfiguration() {
+    package static func emptyDefaultConfiguration() {
         if let empty = FcConfigCreate() {
             _ = FcConfigSetCurrent(empty)
             FcConfigDestroy(empty)
@@ -95,7 +95,7 @@ public final class FontLibrary: @unchecked Sendable {
     }
 
     /// Every family name the library offers, sorted.
-    public func familyNames() -> [String] {
+    package func familyNames() -> [String] {
         guard let pattern = FcPatternCreate() else { return [] }
         defer { FcPatternDestroy(pattern) }
         guard let objects = FcObjectSetCreate() else { return [] }
@@ -118,7 +118,7 @@ public final class FontLibrary: @unchecked Sendable {
     }
 
     /// The font files the library uses, sorted (for render keys and unusable-font warnings).
-    public func fontFiles() -> [String] {
+    package func fontFiles() -> [String] {
         var files = Set<String>()
         for which in [FcSetSystem, FcSetApplication] {
             guard let set = FcConfigGetFonts(config, which) else { continue }

@@ -2,24 +2,24 @@ import CCairoPango
 import Foundation
 
 /// How a block of text is set.
-public struct TextStyle: Hashable, Sendable {
-    public enum Alignment: Hashable, Sendable { case left, center, right }
+package struct TextStyle: Hashable, Sendable {
+    package enum Alignment: Hashable, Sendable { case left, center, right }
 
     /// A fontconfig family list, most preferred first ("Noto Sans, Noto Sans CJK JP, …").
-    public var families: String
+    package var families: String
     /// Font size in output pixels (the em size).
-    public var size: Double
+    package var size: Double
     /// CSS-style weight: 400 regular, 700 bold.
-    public var weight: Int
+    package var weight: Int
     /// BCP 47 tag that picks regional glyph forms (e.g. "ja", "zh-Hant"); nil = none.
-    public var language: String?
-    public var alignment: Alignment
+    package var language: String?
+    package var alignment: Alignment
     /// Line pitch as a multiple of `size`, the same for every script (Arabic, CJK and emoji faces
     /// have much taller natural line heights than Latin ones; one rule keeps wrapped lines of any
     /// script equally tight). 0 = the fonts' natural line heights.
-    public var lineHeight: Double
+    package var lineHeight: Double
 
-    public init(families: String, size: Double, weight: Int = 400, language: String? = nil,
+    package init(families: String, size: Double, weight: Int = 400, language: String? = nil,
                 alignment: Alignment = .center, lineHeight: Double = 0) {
         self.families = families
         self.size = size
@@ -35,12 +35,12 @@ public struct TextStyle: Hashable, Sendable {
 /// The corresponding C types are `PangoFontMap` and `PangoContext`. Not thread-safe: make one
 /// per thread from a shared `FontLibrary`. Its font map goes back to the library when it ends,
 /// for the next engine (see `FontLibrary.spareFontMaps`).
-public final class TextEngine {
+package final class TextEngine {
     let fontMap: UnsafeMutablePointer<PangoFontMap>
     let context: OpaquePointer
-    public let fonts: FontLibrary
+    package let fonts: FontLibrary
 
-    public init(fonts: FontLibrary) throws(FontError) {
+    package init(fonts: FontLibrary) throws(FontError) {
         (fontMap, context) = try FontLock.held { () throws(FontError) in try TextEngine.make(fonts) }
         self.fonts = fonts
     }
@@ -95,17 +95,17 @@ public final class TextEngine {
 
     /// Lays out `text` with `style`, wrapping at `width` pixels (nil = one line per paragraph).
     /// `maxLines` cuts the text with an ellipsis after that many lines (nil = no limit).
-    public func layout(_ text: String, style: TextStyle, width: Double?, maxLines: Int? = nil) -> TextLayout {
+    package func layout(_ text: String, style: TextStyle, width: Double?, maxLines: Int? = nil) -> TextLayout {
         TextLayout(engine: self, text: text, style: style, width: width, maxLines: maxLines)
     }
 }
 
 /// One shaped block of text. The corresponding C type is `PangoLayout`.
-public final class TextLayout {
+package final class TextLayout {
     let handle: OpaquePointer
-    public let text: String
-    public let style: TextStyle
-    public let width: Double?
+    package let text: String
+    package let style: TextStyle
+    package let width: Double?
 
     init(engine: TextEngine, text: String, style: TextStyle, width: Double?, maxLines: Int?) {
         self.text = text
@@ -165,7 +165,7 @@ public final class TextLayout {
 
     /// The logical (advance-based) box relative to the layout's origin, in pixels. With a width
     /// and centred alignment its x is the offset of the widest line inside that width.
-    public var logicalRect: Rect { extents.logical }
+    package var logicalRect: Rect { extents.logical }
 
     /// The layout's ink and logical boxes, in pixels, and whether it has no ink.
     private var extents: (ink: Rect, logical: Rect, inkIsEmpty: Bool) {
@@ -177,18 +177,18 @@ public final class TextLayout {
     }
 
     /// The box the glyphs' ink covers, relative to the layout's origin, in pixels.
-    public var inkRect: Rect { extents.ink }
+    package var inkRect: Rect { extents.ink }
 
     /// The logical box grown to include the ink, relative to the layout's origin: everything the
     /// layout can paint (stacked marks, tall emoji) lies inside it.
-    public var extentRect: Rect {
+    package var extentRect: Rect {
         let e = extents
         return e.inkIsEmpty ? e.logical : e.logical.union(e.ink)
     }
 
     /// True when the text's first paragraph runs right to left (Arabic, Hebrew): Pango then aligns
     /// "left" text to the right, so callers place it from the right edge of its region.
-    public var isRightToLeft: Bool { FontLock.held { pango_layout_get_direction(handle, 0) == PANGO_DIRECTION_RTL } }
+    package var isRightToLeft: Bool { FontLock.held { pango_layout_get_direction(handle, 0) == PANGO_DIRECTION_RTL } }
 
     /// UTF-8 byte ranges of runs of Hangul (a Korean word and any marks inside it).
     static func hangulWords(_ text: String) -> [Range<Int>] {
@@ -210,7 +210,7 @@ public final class TextLayout {
     }
 
     /// The UTF-8 byte offset just past the end of line `index` (0-based) of the wrapped text.
-    public func byteOffset(afterLine index: Int) -> Int {
+    package func byteOffset(afterLine index: Int) -> Int {
         FontLock.held {
             guard let line = pango_layout_get_line_readonly(handle, Int32(index)) else { return text.utf8.count }
             return Int(line.pointee.start_index + line.pointee.length)
@@ -220,7 +220,7 @@ public final class TextLayout {
     /// True when some line ends inside a word of a script that separates words with spaces (a
     /// letter or digit on both sides of the break, neither of them Chinese or Japanese, where a
     /// break between characters is ordinary).
-    public var breaksInsideWord: Bool {
+    package var breaksInsideWord: Bool {
         let bytes = Array(text.utf8)
         func scalar(before offset: Int) -> Unicode.Scalar? {
             guard offset > 0, offset <= bytes.count else { return nil }
@@ -249,7 +249,7 @@ public final class TextLayout {
     }
 
     /// Each wrapped line's logical box relative to the layout's origin, in pixels, top to bottom.
-    public var lineRects: [Rect] { FontLock.held { lineRectsLocked } }
+    package var lineRects: [Rect] { FontLock.held { lineRectsLocked } }
 
     private var lineRectsLocked: [Rect] {
         var result: [Rect] = []
@@ -264,23 +264,23 @@ public final class TextLayout {
     }
 
     /// Lines after wrapping (and ellipsizing).
-    public var lineCount: Int { FontLock.held { Int(pango_layout_get_line_count(handle)) } }
+    package var lineCount: Int { FontLock.held { Int(pango_layout_get_line_count(handle)) } }
 
     /// True when `maxLines` cut the text.
-    public var isEllipsized: Bool { FontLock.held { pango_layout_is_ellipsized(handle) != 0 } }
+    package var isEllipsized: Bool { FontLock.held { pango_layout_is_ellipsized(handle) != 0 } }
 
     /// One cluster of glyphs (one or more characters shaped together).
-    public struct Cluster: Hashable, Sendable {
+    package struct Cluster: Hashable, Sendable {
         /// UTF-8 byte offset of the cluster's first character in the text.
-        public var byteIndex: Int
+        package var byteIndex: Int
         /// Its logical box relative to the layout's origin, in pixels.
-        public var rect: Rect
+        package var rect: Rect
         /// True inside a right-to-left run (its fill runs from the right).
-        public var rightToLeft: Bool
+        package var rightToLeft: Bool
     }
 
     /// Every cluster in visual order, line by line (for filling sung text).
-    public var clusters: [Cluster] { FontLock.held { clustersLocked } }
+    package var clusters: [Cluster] { FontLock.held { clustersLocked } }
 
     private var clustersLocked: [Cluster] {
         var result: [Cluster] = []
@@ -297,7 +297,7 @@ public final class TextLayout {
     }
 
     /// Glyphs no font covers (drawn by Pango as hex boxes): counted so callers can report them.
-    public var missingGlyphs: Int { FontLock.held { missingGlyphsLocked } }
+    package var missingGlyphs: Int { FontLock.held { missingGlyphsLocked } }
 
     private var missingGlyphsLocked: Int {
         var missing = 0
@@ -316,10 +316,10 @@ public final class TextLayout {
     }
 
     /// True when some run is set in the colour emoji font (its glyphs carry their own colours).
-    public var hasColourGlyphs: Bool { usedFamilies.contains("Noto Color Emoji") }
+    package var hasColourGlyphs: Bool { usedFamilies.contains("Noto Color Emoji") }
 
     /// Distinct font family names the shaped runs use (for reports and tests).
-    public var usedFamilies: [String] { FontLock.held { usedFamiliesLocked } }
+    package var usedFamilies: [String] { FontLock.held { usedFamiliesLocked } }
 
     private var usedFamiliesLocked: [String] {
         var names = Set<String>()
@@ -336,7 +336,7 @@ public final class TextLayout {
     }
 
     /// The font faces the shaped runs use, each as "file#index" (for tests).
-    public var usedFonts: Set<String> {
+    package var usedFonts: Set<String> {
         FontLock.held {
             var faces = Set<String>()
             let iter = pango_layout_get_iter(handle)
