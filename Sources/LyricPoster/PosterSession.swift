@@ -335,10 +335,6 @@ package final class PosterSession: Sendable {
                 }
             }
             let minimumSize = Background.coverSize(geometry: geometry, theme: theme)
-            if let (early, seconds) = CoverHeadStart.take(coverData, limits: limits, minimumSize: minimumSize) {
-                timings.add("decode ahead", seconds: seconds)
-                return early
-            }
             do throws(ImageError) { return try ImageDecoder.decode(coverData, limits: limits, minimumSize: minimumSize) } catch {
                 throw .cover(path: coverPath, CoverProblem(error))
             }

@@ -33,8 +33,6 @@ struct LyricPosterCommand: ParsableCommand {
         // Every text this process sets comes from its own font libraries: fontconfig's default
         // configuration is left empty, so that Pango does not load the machine's on a thread.
         FontLibrary.emptyDefaultConfiguration()
-        // The cover of a one-song command starts decoding now, while the parser runs.
-        CoverHeadStart.begin(candidates: coverCandidates(Array(CommandLine.arguments.dropFirst())))
         do {
             var command = try parseAsRoot(nil)
             try command.run()
@@ -60,36 +58,6 @@ struct LyricPosterCommand: ParsableCommand {
         if !text.isEmpty { FileHandle.standardError.write(Data((text + "\n").utf8)) }
         Foundation.exit(code.rawValue)
     }
-
-    /// The files a one-song command line may name as its cover, most likely first, found without
-    /// the parser (see ``CoverHeadStart``): the value of `--cover`, else the tokens that do not
-    /// start with a dash, save the output's. Empty for the other commands, and when the line has
-    /// an option outside `headStartOptions`: most options can change the size the cover is
-    /// decoded at, and a guess at the wrong size would only take a core from the real decode.
-    static func coverCandidates(_ arguments: [String]) -> [String] {
-        guard let command = arguments.first, ["frame", "card", "lines", "sequence", "video"].contains(command) else { return [] }
-        var candidates: [String] = []
-        var cover: String?
-        var previous = ""
-        for token in arguments.dropFirst() {
-            if token == "--" { return [] }
-            if token.hasPrefix("-") {
-                let name = String(token.split(separator: "=", maxSplits: 1).first ?? "")
-                guard headStartOptions.contains(name) else { return [] }
-                if token.hasPrefix("--cover=") { cover = String(token.dropFirst("--cover=".count)) }
-            } else if previous == "--cover" {
-                cover = token
-            } else if previous != "-o", previous != "--output" {
-                candidates.append(token)
-            }
-            previous = token
-        }
-        return cover.map { [$0] } ?? candidates
-    }
-
-    /// Options that leave the size a cover is decoded at as the defaults have it.
-    static let headStartOptions: Set<String> = ["--at", "-o", "--output", "--report", "--quality", "--timings", "--open", "-q",
-                                                "--quiet", "--cover", "--lyrics", "--karaoke", "--no-karaoke", "--fps", "--lines", "--jobs"]
 
     /// The first `--name` that the command named first in `arguments` does not take, said with the
     /// commands that take it; nil when every option is known.
