@@ -128,8 +128,9 @@ public final class PreparedSong: Sendable {
 }
 
 /// Runs at most `slots` pieces of work at once, on Dispatch's threads for async callers and on
-/// the caller's own thread for synchronous ones; the others wait in order of arrival.
-final class WorkLimiter: Sendable {
+/// the caller's own thread for synchronous ones; the others wait in order of arrival, an async
+/// caller without holding a thread. (The server's renders wait here too.)
+package final class WorkLimiter: Sendable {
     private enum Waiter {
         case task(CheckedContinuation<Void, Never>)
         case thread(DispatchSemaphore)
@@ -138,12 +139,12 @@ final class WorkLimiter: Sendable {
     private let state: Mutex<(free: Int, waiting: [Waiter])>
     private let queue = DispatchQueue(label: "LyricPoster.PosterRenderer", attributes: .concurrent)
 
-    init(slots: Int) {
+    package init(slots: Int) {
         state = Mutex((slots, []))
     }
 
     /// Runs `work` on this thread once a slot is free.
-    func blocking<T>(_ work: () throws(PosterError) -> T) throws(PosterError) -> T {
+    package func blocking<T, E: Error>(_ work: () throws(E) -> T) throws(E) -> T {
         let semaphore = state.withLock { state -> DispatchSemaphore? in
             if state.free > 0 {
                 state.free -= 1
@@ -160,12 +161,12 @@ final class WorkLimiter: Sendable {
 
     /// Runs `work` on one of Dispatch's threads once a slot is free; the calling task waits
     /// without holding a thread.
-    func run<T: Sendable>(_ work: @escaping @Sendable () throws(PosterError) -> T) async throws(PosterError) -> T {
+    package func run<T: Sendable, E: Error>(_ work: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         await acquire()
-        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<T, PosterError>, Never>) in
+        let result = await withCheckedContinuation { (done: CheckedContinuation<Result<T, E>, Never>) in
             queue.async {
                 defer { self.release() }
-                done.resume(returning: Result { () throws(PosterError) -> T in try work() })
+                done.resume(returning: Result { () throws(E) -> T in try work() })
             }
         }
         return try result.get()

@@ -16,9 +16,11 @@ package struct ServerConfiguration: Sendable {
     package var port = 8484
     /// Required beyond loopback; then every request needs it (Bearer or `?token=`).
     package var token: String?
-    /// Frames rendered at once; requests beyond `jobs × queueFactor` waiting get 503.
+    /// Frames rendered at once; requests beyond `jobs × queueFactor` waiting get 503. A waiting
+    /// request holds no thread and no picture, only its parsed request (a form upload at most
+    /// `maxUploadBytes`), so the bound is generous: a page's 64 frames at once all wait their turn.
     package var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    package var queueFactor = 8
+    package var queueFactor = 64
     package var library: [String] = []
     /// The server's rendering defaults (the command's rendering flags).
     package var defaults = RenderOptions()

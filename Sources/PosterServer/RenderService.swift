@@ -6,10 +6,10 @@ import Synchronization
 
 /// Prepared songs and encoded pictures, bounded, and a bounded number of renders at once.
 ///
-/// A song prepared for some options (cover decoded, backdrop, fonts) is kept in a small LRU; one
-/// song renders one picture at a time (its renderer is not thread-safe), different songs in
-/// parallel up to `jobs`; requests beyond `jobs × queueFactor` waiting are refused (503).
-/// Encoded pictures are kept by their ETag in an LRU bounded in bytes.
+/// A song prepared for some options (cover decoded, backdrop, fonts) is kept in a small LRU; up to
+/// `jobs` pictures render at once, of one song or of several. A request waiting for its turn holds
+/// no thread, only its parsed request; requests beyond `jobs × queueFactor` waiting are refused
+/// (503 with Retry-After). Encoded pictures are kept by their ETag in an LRU bounded in bytes.
 final class RenderService: Sendable {
     private let configuration: ServerConfiguration
     private let sessions = Guarded<[(key: String, session: Prepared)]>([])
@@ -17,13 +17,12 @@ final class RenderService: Sendable {
     /// Requests' keys (song, options, picture) → the ETag of the picture they got, bounded.
     private let etags = Guarded<[String: String]>([:])
     private let load = Guarded<(running: Int, waiting: Int)>((0, 0))
-    private let slots: DispatchSemaphore
+    private let slots: WorkLimiter
     let metrics: ServerMetrics
 
-    /// A prepared song, rendered by one thread at a time.
+    /// A prepared song; any number of threads render from it at once.
     final class Prepared: Sendable {
         let session: PosterSession
-        private let lock = NSLock()
         /// Read once, before any render: the session's font library is not read while another
         /// thread renders with it.
         let renderKey: String
@@ -31,25 +30,19 @@ final class RenderService: Sendable {
             self.session = session
             renderKey = session.renderKey
         }
-
-        /// Runs `body` with the session to itself (a pthread mutex: ThreadSanitizer sees it).
-        func exclusively<T>(_ body: () throws -> T) rethrows -> T {
-            lock.lock()
-            defer { lock.unlock() }
-            return try body()
-        }
     }
 
     init(configuration: ServerConfiguration, metrics: ServerMetrics) {
         self.configuration = configuration
         self.metrics = metrics
-        slots = DispatchSemaphore(value: configuration.jobs)
+        slots = WorkLimiter(slots: configuration.jobs)
     }
 
     /// Requests waiting or rendering now.
     var queueDepth: Int { load.withLock { $0.running + $0.waiting } }
 
-    /// Runs `work` on a render thread when a slot is free; refuses at once when too many wait.
+    /// Runs `work` on a render thread when a slot is free (the task waits without a thread);
+    /// refuses at once when too many wait.
     func render<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         let admitted = load.withLock { load -> Bool in
             guard load.waiting < configuration.jobs * configuration.queueFactor else { return false }
@@ -62,19 +55,15 @@ final class RenderService: Sendable {
             error.headers[.retryAfter] = "1"
             throw error
         }
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { [self] in
-                slots.wait()
-                load.withLock { $0.waiting -= 1; $0.running += 1 }
-                let started = DispatchTime.now().uptimeNanoseconds
-                defer {
-                    load.withLock { $0.running -= 1 }
-                    slots.signal()
-                    metrics.renderSeconds.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
-                    metrics.queueDepth.record(queueDepth)
-                }
-                continuation.resume(with: Result { try work() })
+        return try await slots.run { [self] () throws -> T in
+            load.withLock { $0.waiting -= 1; $0.running += 1 }
+            let started = DispatchTime.now().uptimeNanoseconds
+            defer {
+                load.withLock { $0.running -= 1 }
+                metrics.renderSeconds.recordNanoseconds(Int64(DispatchTime.now().uptimeNanoseconds - started))
+                metrics.queueDepth.record(queueDepth)
             }
+            return try work()
         }
     }
 

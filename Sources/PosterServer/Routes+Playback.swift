@@ -18,8 +18,7 @@ extension Routes {
             let prepared = try renderer.prepared(song, options: options)
             let session = prepared.session
             let lyrics = session.lyrics
-            // The plan reads the session's scenes: not while another thread renders with it.
-            let plan = prepared.exclusively { FramePlan.perLine(session.scenes) }
+            let plan = FramePlan.perLine(session.scenes)
             let numbers = lyrics.lineNumbers
             let frames: [JSON.Value] = plan.map { frame in
                 let number = frame.scene.lineIndex.flatMap { $0 < numbers.count ? numbers[$0] : nil }

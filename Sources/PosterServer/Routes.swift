@@ -145,9 +145,8 @@ struct Routes: Sendable {
             renderer.remember(etag, for: requestKey)
             if request.headers[.ifNoneMatch] == etag { return (etag, nil) }
             if let kept = renderer.cached(etag) { return (etag, kept) }
-            let png = try prepared.exclusively {
-                do { return try draw(prepared) } catch let error as PosterError { throw APIError(.unprocessableContent, error.reason) }
-            }
+            let png: [UInt8]
+            do { png = try draw(prepared) } catch let error as PosterError { throw APIError(.unprocessableContent, error.reason) }
             renderer.keep(png, etag: etag)
             return (etag, png)
         }

@@ -259,9 +259,10 @@ final class ServeTests: CLITestCase {
         XCTAssertTrue(metrics.contains("lyricposter_render_queue_depth"), metrics)
     }
 
-    /// 64 clients ask for 64 different frames at once: each gets its frame or a 503 with
-    /// Retry-After, the server survives, and its memory stays bounded.
-    func testSixtyFourConcurrentFramesSucceedOrAreRefusedWithBoundedMemory() throws {
+    /// 64 clients ask for 64 different frames at once, as a page of thumbnails does: every one
+    /// gets its frame (the waiting ones hold no thread, and 64 wait well within the bound of
+    /// 64 per render job), the server survives, and its memory stays bounded.
+    func testSixtyFourConcurrentFramesAreAllAnsweredWithBoundedMemory() throws {
         let server = try startServer(["samples", "--jobs", "2"])
         let id = try songID(server, file: "night-drive/night-drive.lrc")
         // 64 curl processes started together, each asking for a different frame.
@@ -286,8 +287,7 @@ final class ServeTests: CLITestCase {
         }
         let all = statuses
         XCTAssertEqual(all.count, 64)
-        XCTAssertTrue(all.allSatisfy { $0 == 200 || $0 == 503 }, "\(all)")
-        XCTAssertGreaterThan(all.filter { $0 == 200 }.count, 0)
+        XCTAssertEqual(all.filter { $0 == 200 }.count, 64, "\(all)")
         XCTAssertEqual(try get(server.base + "/healthz").status, 200, "the server survived")
         let status = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/status", encoding: .utf8)
         let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
