@@ -17,8 +17,11 @@ import PosterGraphics
 /// try poster.pngData().write(to: url)
 /// ```
 ///
-/// Rendering one song at many instants: ``prepare(_:style:)-(_,_)`` once, then
-/// ``PreparedSong/render(at:)-(_)`` as often as needed.
+/// Rendering one song at many instants: ``prepare(_:style:)`` once, then
+/// ``PreparedSong/render(at:)`` as often as needed.
+///
+/// Every call is `async`; each has a synchronous twin, named with `Blocking`, for code that is
+/// not async (a command-line tool): it works on the calling thread, which waits its turn.
 public final class PosterRenderer: Sendable {
     /// The fonts text may use.
     public let fonts: FontOptions
@@ -38,35 +41,35 @@ public final class PosterRenderer: Sendable {
         limiter = WorkLimiter(slots: self.maxConcurrentRenders)
     }
 
-    /// Prepares `song` in `style` for any number of posters: the lyrics laid out, the cover
-    /// decoded and its backdrop made (most of a first poster's time).
-    public func prepare(_ song: Song, style: PosterStyle = PosterStyle()) throws(PosterError) -> PreparedSong {
+    /// ``prepare(_:style:)`` on the calling thread.
+    public func prepareBlocking(_ song: Song, style: PosterStyle = PosterStyle()) throws(PosterError) -> PreparedSong {
         try limiter.blocking { () throws(PosterError) in try self.prepareNow(song, style: style) }
     }
 
-    /// Prepares `song` in `style`, off the caller's thread (see ``prepare(_:style:)-(_,_)``).
+    /// Prepares `song` in `style` for any number of posters: the lyrics laid out, the cover
+    /// decoded and its backdrop made (most of a first poster's time).
     public func prepare(_ song: Song, style: PosterStyle = PosterStyle()) async throws(PosterError) -> PreparedSong {
         try await limiter.run { () throws(PosterError) in try self.prepareNow(song, style: style) }
     }
 
-    /// The poster of `song` at `time`. To render many instants of one song, prepare it once.
-    public func render(_ song: Song, at time: Timestamp, style: PosterStyle = PosterStyle()) throws(PosterError) -> Poster {
-        try prepare(song, style: style).render(at: time)
+    /// ``render(_:at:style:)`` on the calling thread.
+    public func renderBlocking(_ song: Song, at time: Timestamp, style: PosterStyle = PosterStyle()) throws(PosterError) -> Poster {
+        try prepareBlocking(song, style: style).renderBlocking(at: time)
     }
 
-    /// The poster of `song` at `time`, off the caller's thread.
+    /// The poster of `song` at `time`. To render many instants of one song, prepare it once.
     public func render(_ song: Song, at time: Timestamp, style: PosterStyle = PosterStyle()) async throws(PosterError) -> Poster {
         try await prepare(song, style: style).render(at: time)
+    }
+
+    /// ``card(_:lines:style:)`` on the calling thread.
+    public func cardBlocking(_ song: Song, lines: ClosedRange<Int>, style: PosterStyle = PosterStyle()) throws(PosterError) -> Poster {
+        try prepareBlocking(song, style: style).cardBlocking(lines: lines)
     }
 
     /// A share card of the song's lines `lines` (numbered from 1, as `lyricposter inspect --text`
     /// shows them), all of them whole: ``PosterError/cardDoesNotFit(path:lines:width:height:)``
     /// when they do not fit the canvas.
-    public func card(_ song: Song, lines: ClosedRange<Int>, style: PosterStyle = PosterStyle()) throws(PosterError) -> Poster {
-        try prepare(song, style: style).card(lines: lines)
-    }
-
-    /// A share card, off the caller's thread.
     public func card(_ song: Song, lines: ClosedRange<Int>, style: PosterStyle = PosterStyle()) async throws(PosterError) -> Poster {
         try await prepare(song, style: style).card(lines: lines)
     }
@@ -95,22 +98,22 @@ public final class PreparedSong: Sendable {
         self.limiter = limiter
     }
 
-    /// The poster at `time`.
-    public func render(at time: Timestamp) throws(PosterError) -> Poster {
+    /// ``render(at:)`` on the calling thread.
+    public func renderBlocking(at time: Timestamp) throws(PosterError) -> Poster {
         try limiter.blocking { () throws(PosterError) in try self.poster(at: time) }
     }
 
-    /// The poster at `time`, off the caller's thread.
+    /// The poster at `time`.
     public func render(at time: Timestamp) async throws(PosterError) -> Poster {
         try await limiter.run { () throws(PosterError) in try self.poster(at: time) }
     }
 
-    /// A share card of lines `lines` (numbered from 1).
-    public func card(lines: ClosedRange<Int>) throws(PosterError) -> Poster {
+    /// ``card(lines:)`` on the calling thread.
+    public func cardBlocking(lines: ClosedRange<Int>) throws(PosterError) -> Poster {
         try limiter.blocking { () throws(PosterError) in try self.card(.numbers(lines)) }
     }
 
-    /// A share card of lines `lines`, off the caller's thread.
+    /// A share card of lines `lines` (numbered from 1).
     public func card(lines: ClosedRange<Int>) async throws(PosterError) -> Poster {
         try await limiter.run { () throws(PosterError) in try self.card(.numbers(lines)) }
     }

@@ -107,8 +107,8 @@ let command = checkout.appendingPathComponent(".build/release/lyricposter").path
 
     /// The synchronous twins: the song prepared, then its posters one after another.
     func oneAfterAnother(_ song: Song, style: PosterStyle, at instants: [Timestamp]) throws -> (PreparedSong, [Data]) {
-        let prepared = try renderer.prepare(song, style: style)
-        return (prepared, try instants.map { try prepared.render(at: $0).pngData() })
+        let prepared = try renderer.prepareBlocking(song, style: style)
+        return (prepared, try instants.map { try prepared.renderBlocking(at: $0).pngData() })
     }
 
     /// Errors are values with evidence, switched on by case.
