@@ -32,7 +32,7 @@ INSTALLED = $(bindir)/lyricposter $(addprefix $(fontdir)/,$(FONTS)) $(datadir)/m
             $(datadir)/fish/vendor_completions.d/lyricposter.fish
 MANPAGE = .build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1
 
-.PHONY: all deps deps-build build demo gallery test bench fuzz test-sanitized clean install install-files uninstall man runtime-deps deb
+.PHONY: all deps deps-build build demo gallery test docs bench fuzz test-sanitized clean install install-files uninstall man runtime-deps deb
 
 all: build
 
@@ -61,7 +61,19 @@ gallery: build
 CLIENT = Examples/PosterClient
 test: deps build man
 	$(SWIFT) test
+	@# SwiftPM keeps a path dependency's list of files from the last plan: plan again, so that a
+	@# file added to or removed from the engine since is seen.
+	rm -f .build-client/debug.yaml
 	$(SWIFT) test --package-path $(CLIENT) --scratch-path .build-client
+	$(MAKE) docs
+
+# The library's documentation (DocC, with the Snippets/ it shows) into out/docs; a broken link or
+# an undocumented parameter of the public API is an error.
+docs:
+	mkdir -p $(OUT)
+	$(SWIFT) package --disable-sandbox generate-documentation --target LyricPoster --warnings-as-errors \
+		--output-path $(OUT)/docs >/dev/null
+	@echo "documentation: $(OUT)/docs (open $(OUT)/docs/documentation/lyricposter/index.html through a web server)"
 
 # Speed and memory of the release build (see README, Performance). RUNS=n for more or fewer runs.
 RUNS ?= 5
@@ -91,6 +103,7 @@ test-sanitized: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp $(SWIFT) test --sanitize=thread --scratch-path .build-tsan \
 		--skip '$(TSAN_SKIP)'
+	rm -f .build-client-tsan/debug.yaml
 	TSAN_OPTIONS=halt_on_error=1:suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp $(SWIFT) test --sanitize=thread \
 		--package-path $(CLIENT) --scratch-path .build-client-tsan
 	scripts/leak-check.sh .build-asan/debug/lyricposter

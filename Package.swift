@@ -20,6 +20,8 @@ let package = Package(
         // /metrics: swift-metrics with its Prometheus backend.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // The library's documentation (Sources/LyricPoster/LyricPoster.docc): make docs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // System libraries, found through pkg-config. Only PosterGraphics imports them.

@@ -70,7 +70,14 @@ public struct Song: Sendable {
     /// A song from bytes in memory (a server's upload, a database's blob).
     ///
     /// - Parameters:
-    ///   - lyricsName, coverName: what errors name (a file name, an upload's field).
+    ///   - lyrics: the lyrics' bytes, in any format LyricPoster reads (detected, or `reading.format`).
+    ///   - cover: the cover's bytes: PNG, JPEG or WebP.
+    ///   - title: the title drawn; nil: the lyrics' `[ti:]`, if any.
+    ///   - artist: the artist drawn; nil: the lyrics' `[ar:]`, if any.
+    ///   - album: the album drawn; nil: the lyrics' `[al:]`, if any.
+    ///   - reading: how the bytes are read, and their limits.
+    ///   - lyricsName: what errors about the lyrics name (a file name, an upload's field).
+    ///   - coverName: what errors about the cover name.
     /// - Throws: ``PosterError/input(path:_:)`` for bytes over the limits,
     ///   ``PosterError/lyrics(path:_:)`` for lyrics that cannot be read, and
     ///   ``PosterError/tooManyLines(path:count:limit:)``.
