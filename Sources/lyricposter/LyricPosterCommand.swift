@@ -30,9 +30,6 @@ struct LyricPosterCommand: ParsableCommand {
             Foundation.exit(64)
         }
         Quiet.isOn = Quiet.read(Array(CommandLine.arguments.dropFirst()))
-        // Every text this process sets comes from its own font libraries: fontconfig's default
-        // configuration is left empty, so that Pango does not load the machine's on a thread.
-        FontLibrary.emptyDefaultConfiguration()
         do {
             var command = try parseAsRoot(nil)
             try command.run()

@@ -80,20 +80,6 @@ package final class FontLibrary: @unchecked Sendable {
         FcConfigDestroy(config)
     }
 
-    /// Empties fontconfig's default (current) configuration, for a program whose text is only
-    /// ever set from libraries' own configurations (the `lyricposter` command): Pango, making its
-    /// first font map, starts a thread that loads the machine's whole fontconfig set-up (FcInit:
-    /// some 50 files parsed, every cache opened) for the default configuration, which nothing
-    /// here uses; on two cores it takes CPU from a first poster. An empty default makes that a
-    /// no-op. It changes process-wide state, so a library never calls it: only an executable
-    /// that owns its process may.
-    package static func emptyDefaultConfiguration() {
-        if let empty = FcConfigCreate() {
-            _ = FcConfigSetCurrent(empty)
-            FcConfigDestroy(empty)
-        }
-    }
-
     /// Every family name the library offers, sorted.
     package func familyNames() -> [String] {
         guard let pattern = FcPatternCreate() else { return [] }
