@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 import PosterGraphics
 
 /// Renders posters. Make one and share it: any number of tasks and threads may call it at once.
@@ -139,11 +138,11 @@ package final class WorkLimiter: Sendable {
         case thread(DispatchSemaphore)
     }
 
-    private let state: Mutex<(free: Int, waiting: [Waiter])>
+    private let state: Guarded<(free: Int, waiting: [Waiter])>
     private let queue = DispatchQueue(label: "LyricPoster.PosterRenderer", attributes: .concurrent)
 
     package init(slots: Int) {
-        state = Mutex((slots, []))
+        state = Guarded((slots, []))
     }
 
     /// Runs `work` on this thread once a slot is free.

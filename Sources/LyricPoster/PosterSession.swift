@@ -1,7 +1,6 @@
 import Foundation
 import LyricsCore
 import PosterGraphics
-import Synchronization
 
 /// Options shared by every command that renders.
 package struct RenderOptions: Sendable {
@@ -163,15 +162,11 @@ package final class PosterSession: Sendable {
     /// SHA-256 of the cover and lyrics bytes as read.
     package let coverDigest: String
     package let lyricsDigest: String
-    /// Renderers no render holds now, the one made with the session first.
-    private let idle: Mutex<[IdleRenderer]>
-
-    /// A renderer in the idle list. Safe to send: it is taken out under the list's lock by one
-    /// render, used on that render's thread alone, and put back under the lock when it is done,
-    /// so no two threads ever hold it at once.
-    private struct IdleRenderer: @unchecked Sendable {
-        let renderer: FrameRenderer
-    }
+    /// Renderers no render holds now, the one made with the session first. A renderer is not
+    /// thread-safe, and need not be: it is taken out under the list's lock by one render, used on
+    /// that render's thread alone, and put back under the lock when it is done, so no two threads
+    /// ever hold it at once.
+    private let idle: Guarded<[FrameRenderer]>
     /// The song's base pictures and their PNG segments, shared by every renderer (see
     /// `Renderer.renderChanges`).
     let bases = FrameBases()
@@ -284,9 +279,8 @@ package final class PosterSession: Sendable {
         self.coverDigest = coverDigest
         self.lyricsDigest = Digest.sha256(lyricsData)
         do throws(PosterError) {
-            self.idle = Mutex([IdleRenderer(renderer: try FrameRenderer(background: background, fonts: fonts, options: options,
-                                                                        timings: timings, bases: bases, engine: engine, ahead: ahead,
-                                                                        warmed: warmed, spare: spare))])
+            self.idle = Guarded([try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings,
+                                                   bases: bases, engine: engine, ahead: ahead, warmed: warmed, spare: spare)])
         } catch {
             preparation.finish()
             throw error
@@ -362,11 +356,10 @@ package final class PosterSession: Sendable {
 
     /// Runs `body` with a renderer that no other thread holds meanwhile.
     private func withRenderer<T>(_ body: (FrameRenderer) throws(PosterError) -> T) throws(PosterError) -> T {
-        let taken = idle.withLock { $0.popLast() }
-        let held: IdleRenderer
-        if let taken { held = taken } else { held = IdleRenderer(renderer: try makeRenderer()) }
-        defer { idle.withLock { $0.append(held) } }
-        return try body(held.renderer)
+        let renderer: FrameRenderer
+        if let taken = idle.withLock({ $0.popLast() }) { renderer = taken } else { renderer = try makeRenderer() }
+        defer { idle.withLock { $0.append(renderer) } }
+        return try body(renderer)
     }
 
     /// Renders and encodes the frame at `time` on the calling thread.

@@ -1,10 +1,9 @@
 import Foundation
+import PosterGraphics
 
 /// Wall time spent per named stage (`--timings`), in the order stages first ran.
-package final class Timings: @unchecked Sendable {
-    private let lock = NSLock()
-    private var order: [String] = []
-    private var totals: [String: Double] = [:]
+package final class Timings: Sendable {
+    private let state = Guarded<(order: [String], totals: [String: Double])>(([], [:]))
 
     package init() {}
 
@@ -16,17 +15,15 @@ package final class Timings: @unchecked Sendable {
     }
 
     package func add(_ stage: String, seconds: Double) {
-        lock.lock()
-        defer { lock.unlock() }
-        if totals[stage] == nil { order.append(stage) }
-        totals[stage, default: 0] += seconds
+        state.withLock { state in
+            if state.totals[stage] == nil { state.order.append(stage) }
+            state.totals[stage, default: 0] += seconds
+        }
     }
 
     /// (stage, seconds) in first-run order.
     package var stages: [(String, Double)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return order.map { ($0, totals[$0] ?? 0) }
+        state.withLock { state in state.order.map { ($0, state.totals[$0] ?? 0) } }
     }
 
     /// One line per stage, milliseconds.
