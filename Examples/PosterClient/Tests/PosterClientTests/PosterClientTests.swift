@@ -10,6 +10,24 @@ let lyricsFile = checkout.appendingPathComponent("samples/night-drive/night-driv
 /// The command's release build, which `make test` makes first.
 let command = checkout.appendingPathComponent(".build/release/lyricposter").path
 
+/// Runs `executable` (a path, or the name of one of this package's programs, built beside the
+/// tests) to its end: its exit status and what it printed.
+func run(_ executable: String, _ arguments: [String] = [], in folder: URL? = nil,
+         environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+    let program = Process()
+    program.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable)
+        : URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(executable)
+    program.arguments = arguments
+    program.currentDirectoryURL = folder
+    program.environment = environment
+    let output = Pipe()
+    program.standardOutput = output
+    try program.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    program.waitUntilExit()
+    return (program.terminationStatus, text)
+}
+
 /// LyricPoster as another package uses it: the `LyricPoster` product alone, by path.
 @Suite struct PosterClientTests {
     let renderer: PosterRenderer
@@ -73,13 +91,9 @@ let command = checkout.appendingPathComponent(".build/release/lyricposter").path
     func sameBytesAsTheCommand() async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("poster-client-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: output) }
-        let program = Process()
-        program.executableURL = URL(fileURLWithPath: command)
-        program.arguments = ["frame", coverFile, lyricsFile, "--at", "83.45", "--preset", "square", "--theme", "immersive",
-                             "--quiet", "-o", output.path]
-        try program.run()
-        program.waitUntilExit()
-        #expect(program.terminationStatus == 0)
+        let frame = try run(command, ["frame", coverFile, lyricsFile, "--at", "83.45", "--preset", "square", "--theme", "immersive",
+                                      "--quiet", "-o", output.path])
+        #expect(frame.status == 0)
         let song = try Song(lyricsFile: lyricsFile, coverFile: coverFile)
         let poster = try await renderer.render(song, at: .seconds(83.45), style: PosterStyle(preset: .square, theme: .immersive))
         #expect(try Data(contentsOf: output) == poster.pngData())
@@ -92,13 +106,8 @@ let command = checkout.appendingPathComponent(".build/release/lyricposter").path
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent("samples"),
                                                    withDestinationURL: checkout.appendingPathComponent("samples"))
-        let program = Process()
-        program.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("readme-example")
-        program.currentDirectoryURL = folder
-        try program.run()
-        program.waitUntilExit()
-        #expect(program.terminationStatus == 0)
+        let example = try run("readme-example", in: folder)
+        #expect(example.status == 0, "\(example.output)")
         for name in ["poster.png", "card.png"] {
             let bytes = try Data(contentsOf: folder.appendingPathComponent(name))
             #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(name)")
@@ -154,21 +163,11 @@ let command = checkout.appendingPathComponent(".build/release/lyricposter").path
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("poster-client-home-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let program = Process()
-        program.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("host-check")
-        #expect(FileManager.default.isExecutableFile(atPath: program.executableURL!.path), "build the package first")
-        program.arguments = [coverFile]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = home.path
         environment["XDG_CACHE_HOME"] = nil
-        program.environment = environment
-        let output = Pipe()
-        program.standardOutput = output
-        try program.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        program.waitUntilExit()
-        #expect(program.terminationStatus == 0, "\(text)")
+        let (status, text) = try run("host-check", [coverFile], environment: environment)
+        #expect(status == 0, "\(text)")
         let fonts: [Substring] = text.split(separator: "\n").first { $0.hasPrefix("fonts before") }?.split(separator: " ") ?? []
         #expect(fonts.count == 5, "\(text)")
         if fonts.count == 5 {
