@@ -29,9 +29,9 @@ struct LyricPosterCommand: ParsableCommand {
             FileHandle.standardError.write(Data(message.utf8))
             Foundation.exit(64)
         }
-        Quiet.isOn = Quiet.read(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(nil)
+            Quiet.isOn = (command as? QuietCommand)?.isQuiet ?? false
             try command.run()
         } catch {
             exit(for: error, arguments: Array(CommandLine.arguments.dropFirst()))
@@ -60,35 +60,43 @@ struct LyricPosterCommand: ParsableCommand {
     /// commands that take it; nil when every option is known.
     static func unknownOption(_ arguments: [String]) -> String? {
         guard let name = arguments.first,
-              let command = configuration.subcommands.first(where: { $0._commandName == name }) else { return nil }
+              let command = configuration.subcommands.first(where: { $0.configuration.commandName == name }) else { return nil }
         let known = optionNames(command)
         for token in arguments.dropFirst() {
             if token == "--" { break }
             guard token.hasPrefix("--"), token.count > 2 else { continue }
             let option = String(token.split(separator: "=", maxSplits: 1)[0])
             if known.contains(option) { continue }
-            let takers = configuration.subcommands.filter { optionNames($0).contains(option) }.map { $0._commandName }
+            let takers = configuration.subcommands.filter { optionNames($0).contains(option) }.compactMap { $0.configuration.commandName }
             let hint = takers.isEmpty ? "" : " (\(takers.joined(separator: ", ")) take\(takers.count == 1 ? "s" : "") it)"
             return "unknown option '\(option)' for \(name)\(hint); see 'lyricposter \(name) --help'"
         }
         return nil
     }
 
-    /// The long option names a command takes, from the parser's own description of it.
+    /// The long option names a command takes, from the names column of its help's OPTIONS (hidden
+    /// options too; one line an option, however long).
     static func optionNames(_ command: ParsableCommand.Type) -> Set<String> {
         var names: Set<String> = ["--help", "--version", "--experimental-dump-help", "--generate-completion-script"]
-        guard let object = try? JSONSerialization.jsonObject(with: Data(command._dumpHelp().utf8)) as? [String: Any],
-              let arguments = (object["command"] as? [String: Any])?["arguments"] as? [[String: Any]] else { return names }
-        for argument in arguments {
-            for entry in argument["names"] as? [[String: Any]] ?? [] where entry["kind"] as? String == "long" {
-                if let name = entry["name"] as? String { names.insert("--" + name) }
+        var inOptions = false
+        for line in helpMessage(for: command, includeHidden: true, columns: 100_000).split(separator: "\n") {
+            if !line.hasPrefix(" ") {
+                inOptions = line == "OPTIONS:"
+                continue
+            }
+            let entry = line.drop { $0 == " " }
+            guard inOptions, entry.hasPrefix("-") else { continue }
+            // "-o, --output <file>", "--karaoke/--no-karaoke": the names, up to the description.
+            let column = entry.components(separatedBy: "  ").first ?? ""
+            for word in column.split(whereSeparator: { " ,/".contains($0) }) where word.hasPrefix("--") {
+                names.insert(String(word))
             }
         }
         return names
     }
 
     /// Subcommand names, for the checks below.
-    static var commandNames: [String] { configuration.subcommands.map { $0._commandName } }
+    static var commandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } }
 
     /// A command line that names no command, or one that does not exist (also after `help`): the
     /// usage on stderr, with the nearest command's name, for exit 64 (a usage error, as for a bad
@@ -163,19 +171,29 @@ struct QuietOptionGroup: ParsableArguments {
     var quiet = false
 }
 
-/// Whether the command line asked for quiet: read once from the arguments before the parser runs
-/// (before a `--`), so that notes anywhere can follow it. Every command declares the flag.
+/// Whether the command line asked for quiet: set once from the parsed command, before it runs,
+/// so that notes anywhere can follow it. Every command declares the flag.
 enum Quiet {
     nonisolated(unsafe) static var isOn = false
-
-    static func read(_ arguments: [String]) -> Bool {
-        for token in arguments {
-            if token == "--" { return false }
-            if token == "--quiet" || token == "-q" { return true }
-        }
-        return false
-    }
 }
+
+/// A command, parsed, says whether it was asked to be quiet (`-q`/`--quiet`).
+protocol QuietCommand {
+    var isQuiet: Bool { get }
+}
+
+extension FrameCommand: QuietCommand { var isQuiet: Bool { picture.quiet } }
+extension CardCommand: QuietCommand { var isQuiet: Bool { picture.quiet } }
+extension ServeCommand: QuietCommand { var isQuiet: Bool { quietOption.quiet } }
+extension LinesCommand: QuietCommand { var isQuiet: Bool { batch.quiet } }
+extension SequenceCommand: QuietCommand { var isQuiet: Bool { batch.quiet } }
+extension SheetCommand: QuietCommand { var isQuiet: Bool { batch.quiet } }
+extension VideoCommand: QuietCommand { var isQuiet: Bool { runOptions.quiet } }
+extension CatalogCommand: QuietCommand { var isQuiet: Bool { quiet } }
+extension FollowCommand: QuietCommand { var isQuiet: Bool { quietOption.quiet } }
+extension InspectCommand: QuietCommand { var isQuiet: Bool { quietOption.quiet } }
+extension ConvertCommand: QuietCommand { var isQuiet: Bool { quietOption.quiet } }
+extension ThemesCommand: QuietCommand { var isQuiet: Bool { quietOption.quiet } }
 
 /// Something the user may not expect, though nothing is wrong: `note: …` on stderr (not with -q).
 func note(_ message: String) {
