@@ -7,7 +7,8 @@ import PosterGraphics
 /// The renderer holds the fonts (a fontconfig configuration of its own, which leaves the host
 /// program's current configuration alone) and bounds its work: at most
 /// ``maxConcurrentRenders`` preparations and renders run at once, each on a thread of Dispatch's
-/// pool, and the others wait their turn. It writes no file and changes no process-wide state.
+/// pool, and the others wait their turn. It writes no file outside the cache folder it is given,
+/// if any, and changes no process-wide state.
 ///
 /// ```swift
 /// let renderer = try PosterRenderer()
@@ -26,15 +27,21 @@ public final class PosterRenderer: Sendable {
     public let fonts: FontOptions
     /// Preparations and renders that run at once; the others wait.
     public let maxConcurrentRenders: Int
+    /// Where prepared backdrops are kept between runs, if anywhere.
+    public let backdropCache: URL?
     let library: FontLibrary
     let limiter: WorkLimiter
 
     /// - Parameters:
     ///   - fonts: the bundled fonts (the default), plus folders of your own, plus the machine's.
+    ///   - backdropCache: a folder of yours where prepared backdrops (a cover decoded, scaled and
+    ///     blurred for a canvas and theme, most of a first poster's time) are kept between runs,
+    ///     256 MiB at most, the least recently used removed first; nil (the default): none.
     ///   - maxConcurrentRenders: at least 1; by default the number of cores.
-    public init(fonts: FontOptions = FontOptions(),
+    public init(fonts: FontOptions = FontOptions(), backdropCache: URL? = nil,
                 maxConcurrentRenders: Int = ProcessInfo.processInfo.activeProcessorCount) throws(PosterError) {
         self.fonts = fonts
+        self.backdropCache = backdropCache
         self.maxConcurrentRenders = max(1, maxConcurrentRenders)
         library = try FontSetup.library(fonts)
         limiter = WorkLimiter(slots: self.maxConcurrentRenders)
@@ -74,7 +81,7 @@ public final class PosterRenderer: Sendable {
     }
 
     private func prepareNow(_ song: Song, style: PosterStyle) throws(PosterError) -> PreparedSong {
-        let options = style.options(for: song, fonts: fonts)
+        let options = style.options(for: song, fonts: fonts, backdropCache: backdropCache?.path)
         let session = try PosterSession(song: song.resolved, options: options, fonts: library)
         return PreparedSong(song: song, style: style, session: session, limiter: limiter)
     }

@@ -50,10 +50,11 @@ package struct RenderOptions: Sendable {
     /// Longest text shown per lyric line, in characters; longer lines end in "…".
     package var maxLineCharacters = DisplayText.maxCharacters
     package var compression: PNG.Compression = .fast
-    /// Keep prepared backdrops in the user's cache (see BackdropCache). Off by default: a library
-    /// writes nowhere it was not asked to. The `lyricposter` command turns it on for its one-song
-    /// commands and `serve`; catalogues, where each cover is prepared once, leave it off.
-    package var backdropCache = false
+    /// The folder prepared backdrops are kept in between runs (see BackdropCache), or nil for none,
+    /// the default: a library writes nowhere it was not asked to. The `lyricposter` command gives
+    /// the user's cache folder for its one-song commands and `serve`; catalogues, where each cover
+    /// is prepared once, give none.
+    package var backdropCache: String?
 
     package init() {}
 
@@ -414,12 +415,12 @@ package final class BackdropJob: Sendable {
          segmentsAhead: Bool = false, coverDigest: String? = nil) {
         let geometry = options.geometry
         let theme = options.theme, limits = options.limits
-        let useCache = !coverData.isEmpty && options.backdropCache
+        let folder = coverData.isEmpty ? nil : options.backdropCache
         let digest = Handoff<String>()
         self.digest = digest
         work = Preparation({ () throws(PosterError) -> (Background, store: String?, PNG.SegmentsAhead?) in
-            let key = useCache ? BackdropCache.key(cover: coverData, options: options) : nil
-            if let key, let cached = timings.measure("cache", { BackdropCache.load(key: key, geometry: geometry) }),
+            let key = folder.map { _ in BackdropCache.key(cover: coverData, options: options) }
+            if let key, let folder, let cached = timings.measure("cache", { BackdropCache.load(key: key, geometry: geometry, in: folder) }),
                cached.coverDigest == digest.value() {
                 return (cached.background, nil, segmentsAhead ? PNG.SegmentsAhead(cached.background.bitmap) : nil)
             }
@@ -428,8 +429,8 @@ package final class BackdropJob: Sendable {
             return (made, key, segmentsAhead ? PNG.SegmentsAhead(made.bitmap) : nil)
         }, afterwards: { made in
             made.2?.run()
-            guard let key = made.store else { return }
-            timings.measure("cache") { () -> Void in BackdropCache.store(made.0, key: key, coverDigest: digest.value()) }
+            guard let key = made.store, let folder else { return }
+            timings.measure("cache") { () -> Void in BackdropCache.store(made.0, key: key, coverDigest: digest.value(), in: folder) }
         })
         digest.set(coverDigest ?? Digest.sha256(coverData))
     }

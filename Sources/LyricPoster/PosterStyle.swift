@@ -58,8 +58,9 @@ public struct PosterStyle: Sendable, Hashable {
         self.maxLineCharacters = maxLineCharacters
     }
 
-    /// The engine's options for `song` in this style, with `fonts` and the backdrop cache off.
-    func options(for song: Song, fonts: FontOptions) -> RenderOptions {
+    /// The engine's options for `song` in this style, with `fonts` and the backdrop cache in
+    /// `backdropCache` (nil: none).
+    func options(for song: Song, fonts: FontOptions, backdropCache: String?) -> RenderOptions {
         var options = RenderOptions()
         options.preset = preset
         options.theme = theme
@@ -72,7 +73,7 @@ public struct PosterStyle: Sendable, Hashable {
         options.textLayer = textLayer
         options.maxLineCharacters = maxLineCharacters
         options.fonts = fonts
-        options.backdropCache = false
+        options.backdropCache = backdropCache
         let reading = song.reading
         options.format = reading.format
         options.encoding = reading.encoding

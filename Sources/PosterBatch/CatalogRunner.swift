@@ -27,7 +27,7 @@ package struct CatalogRunner: Sendable {
     package init(output: String, options: RenderOptions, each: Each, shard: CatalogShard, jobs: Int, columns: Int? = nil) {
         self.output = output
         var options = options
-        options.backdropCache = false
+        options.backdropCache = nil
         self.options = options
         self.each = each
         self.shard = shard

@@ -145,7 +145,7 @@ struct RenderOptionGroup: ParsableArguments {
     /// line (its own `--karaoke` flag, which only those commands list).
     func renderOptions(karaoke: Bool = false) throws(PosterError) -> RenderOptions {
         var options = RenderOptions()
-        options.backdropCache = true
+        options.backdropCache = BackdropCache.defaultFolder
         options.karaoke = karaoke
         options.theme = try ThemeFile.load(theme)
         options.translations = SceneBuilder.TranslationMode(rawValue: translations) ?? .show

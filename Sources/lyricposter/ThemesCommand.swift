@@ -44,7 +44,7 @@ struct ThemesCommand: ParsableCommand {
     func run() throws {
         if let preview {
             var options = RenderOptions()
-            options.backdropCache = true  // as before the library default turned it off
+            options.backdropCache = BackdropCache.defaultFolder
             if let preset { options.preset = Preset.named(preset) ?? options.preset }
             let out = output ?? (((preview as NSString).lastPathComponent as NSString).deletingPathExtension + "-themes.png")
             if OutputFile.sameFile(out, preview) { throw fail(PosterError(path: out, reason: "would overwrite the cover")) }

@@ -32,7 +32,7 @@ final class BackdropCacheTests: CLITestCase {
     /// and frame as one that made its own.
     func testACoverDigestIsMadeOnceAndForgottenWhenTheBytesChange() throws {
         var options = RenderOptions()
-        options.backdropCache = false
+        options.backdropCache = nil
         options.preset = Preset(name: "small", width: 270, height: 480)
         var song = try SongResolver.resolve(.files(cover: cover, lyrics: lyrics), options: options)
         XCTAssertNil(song.madeCoverDigest)

@@ -15,13 +15,15 @@ import PosterGraphics
 /// CRC-32 of its bytes matching; anything else is ignored (and rewritten). Entries are written to a temporary file
 /// and renamed, so concurrent runs never see half an entry; the folder is kept under
 /// `maxBytes` by removing the least recently used entries. `LYRICPOSTER_NO_CACHE=1` turns it off.
-enum BackdropCache {
+package enum BackdropCache {
     static let maxBytes = 256 << 20
     static let magic = Array("LPBACKDROP2\n".utf8)
     /// The cover's first bytes, read for the quick key.
     static let quickPrefix = 64 << 10
 
-    static var folder: String? {
+    /// The command's folder: `$XDG_CACHE_HOME/lyricposter/backdrops`, else `~/.cache/…`; nil
+    /// with `LYRICPOSTER_NO_CACHE` set (the library has none unless its caller gives one).
+    package static var defaultFolder: String? {
         func variable(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
         if let off = variable("LYRICPOSTER_NO_CACHE"), !off.isEmpty, off != "0" { return nil }
         if let xdg = variable("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return xdg + "/lyricposter/backdrops" }
@@ -62,11 +64,11 @@ enum BackdropCache {
     }
 
     /// The backdrop in `key`'s slot, and the SHA-256 of the cover it was made from.
-    static func load(key: String, geometry: PosterGeometry) -> (background: Background, coverDigest: String)? {
+    static func load(key: String, geometry: PosterGeometry, in folder: String) -> (background: Background, coverDigest: String)? {
         // Read in pieces, each bitmap's pixels straight into its own array (8 MB at 1080×1920):
         // reading the file whole and copying the pixels out after was two thirds of a warm
         // frame's loading, mostly page faults and copies.
-        guard let folder, var file = EntryFile(path: folder + "/" + key) else { return nil }
+        guard var file = EntryFile(path: folder + "/" + key) else { return nil }
         // The fields up to the first bitmap's size, all fixed in length: the key and the cover's
         // digest, seven colours, two flags, then the bitmap's width, height and stride.
         let fieldsLength = magic.count + 64 + 64 + 7 * 32 + 2 * 4 + 3 * 4
@@ -95,8 +97,7 @@ enum BackdropCache {
 
     /// Writes `background`, made from the cover whose SHA-256 is `coverDigest`, into `key`'s slot
     /// (best effort: a cache that cannot be written is no error).
-    static func store(_ background: Background, key: String, coverDigest: String) {
-        guard let folder else { return }
+    static func store(_ background: Background, key: String, coverDigest: String, in folder: String) {
         precondition(coverDigest.utf8.count == 64)
         // The entry is written piece by piece: the bitmaps' pixels (8 MB at 1080×1920) straight
         // from the backdrop, not copied after the fields first (that copy and its page faults

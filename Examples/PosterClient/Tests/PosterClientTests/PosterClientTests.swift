@@ -114,6 +114,22 @@ func run(_ executable: String, _ arguments: [String] = [], in folder: URL? = nil
         }
     }
 
+    /// A backdrop cache only where the caller gives a folder: entries there, none elsewhere, and the
+    /// same bytes from a cold cache, a warm one and none.
+    @Test func theBackdropCacheIsInTheCallersFolder() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poster-client-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let song = try Song(lyricsFile: lyricsFile, coverFile: coverFile)
+        let style = PosterStyle(preset: .square)
+        let cold = try await PosterRenderer(backdropCache: folder).render(song, at: .seconds(40), style: style)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(entries.count == 1, "\(entries)")
+        let warm = try await PosterRenderer(backdropCache: folder).render(song, at: .seconds(40), style: style)
+        let none = try await renderer.render(song, at: .seconds(40), style: style)
+        #expect(cold.pngData() == warm.pngData())
+        #expect(cold.pngData() == none.pngData())
+    }
+
     /// The synchronous twins: the song prepared, then its posters one after another.
     func oneAfterAnother(_ song: Song, style: PosterStyle, at instants: [Timestamp]) throws -> (PreparedSong, [Data]) {
         let prepared = try renderer.prepareBlocking(song, style: style)
