@@ -27,9 +27,30 @@ package enum PictureFormat: String, CaseIterable, Sendable {
     /// lossless and ignores it). The pixels are the PNG's: same picture, same bytes.
     package func encode(png: [UInt8], quality: Int = PictureFormat.defaultQuality) throws(GraphicsError) -> [UInt8] {
         guard self != .png else { return png }
+        let pixels = try Self.decoded(png: png, alphaWhenTransparent: true)
+        let opaque = pixels.channels == 3
+        switch self {
+        case .png: return png
+        case .jpeg:
+            guard opaque else { throw .encode("JPEG has no transparency: write the picture as .png or .webp") }
+            return try Self.jpeg(pixels.bytes, width: pixels.width, height: pixels.height, quality: quality)
+        case .webp:
+            return try Self.webp(pixels.bytes, width: pixels.width, height: pixels.height, alpha: !opaque, quality: quality)
+        }
+    }
+
+    /// The pixels of `png` (as the renderer encoded it): straight (not premultiplied) RGBA, 4
+    /// bytes a pixel, rows top to bottom.
+    package static func rgba(png: [UInt8]) throws(GraphicsError) -> PixelBuffer {
+        try decoded(png: png, alphaWhenTransparent: false)
+    }
+
+    /// `png` decoded to straight RGBA, or to RGB when `alphaWhenTransparent` and the picture is
+    /// opaque.
+    private static func decoded(png: [UInt8], alphaWhenTransparent: Bool) throws(GraphicsError) -> PixelBuffer {
         let bitmap: Bitmap
         do { bitmap = try ImageDecoder.decode(Data(png)) } catch { throw .encode("cannot read the rendered picture: \(error)") }
-        let opaque = !bitmap.hasTransparency
+        let opaque = alphaWhenTransparent && !bitmap.hasTransparency
         let channels = opaque ? 3 : 4
         var pixels = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * channels)
         bitmap.pixels.withUnsafeBufferPointer { source in
@@ -38,28 +59,7 @@ package enum PictureFormat: String, CaseIterable, Sendable {
                                  out.baseAddress)
             }
         }
-        switch self {
-        case .png: return png
-        case .jpeg:
-            guard opaque else { throw .encode("JPEG has no transparency: write the picture as .png or .webp") }
-            return try Self.jpeg(pixels, width: bitmap.width, height: bitmap.height, quality: quality)
-        case .webp:
-            return try Self.webp(pixels, width: bitmap.width, height: bitmap.height, alpha: !opaque, quality: quality)
-        }
-    }
-
-    /// The pixels of `png` (as the renderer encoded it): straight (not premultiplied) RGBA, 4
-    /// bytes a pixel, rows top to bottom.
-    package static func rgba(png: [UInt8]) throws(GraphicsError) -> PixelBuffer {
-        let bitmap: Bitmap
-        do { bitmap = try ImageDecoder.decode(Data(png)) } catch { throw .encode("cannot read the rendered picture: \(error)") }
-        var pixels = [UInt8](repeating: 0, count: bitmap.width * bitmap.height * 4)
-        bitmap.pixels.withUnsafeBufferPointer { source in
-            pixels.withUnsafeMutableBufferPointer { out in
-                lp_argb32_to_rgb(source.baseAddress, UInt32(bitmap.width), UInt32(bitmap.height), bitmap.stride, 0, out.baseAddress)
-            }
-        }
-        return PixelBuffer(width: bitmap.width, height: bitmap.height, channels: 4, bytes: pixels)
+        return PixelBuffer(width: bitmap.width, height: bitmap.height, channels: channels, bytes: pixels)
     }
 
     static func jpeg(_ rgb: [UInt8], width: Int, height: Int, quality: Int) throws(GraphicsError) -> [UInt8] {
