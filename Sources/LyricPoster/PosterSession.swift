@@ -76,6 +76,13 @@ package struct RenderOptions: Sendable {
 
 /// Reads input files into values, with errors that name the file.
 package enum Inputs {
+    /// The largest cover file read for a pixel limit: a compressed picture is never larger than
+    /// its pixels uncompressed (64 MiB at the least).
+    package static func coverByteLimit(maxPixels: Int) -> Int {
+        let (bytes, overflow) = maxPixels.multipliedReportingOverflow(by: 4)
+        return max(64 << 20, overflow ? Int.max : bytes)
+    }
+
     /// Whether something exists at `path`.
     package static func exists(_ path: String) -> Bool {
         var info = stat()

@@ -43,10 +43,7 @@ public struct Song: Sendable {
 
         /// The largest cover file accepted: a compressed picture is never larger than its pixel
         /// limit uncompressed (64 MiB at the least).
-        var maxCoverBytes: Int {
-            let (bytes, overflow) = maxCoverPixels.multipliedReportingOverflow(by: 4)
-            return max(64 << 20, overflow ? Int.max : bytes)
-        }
+        var maxCoverBytes: Int { Inputs.coverByteLimit(maxPixels: maxCoverPixels) }
     }
 
     /// The lyrics, parsed.

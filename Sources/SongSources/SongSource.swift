@@ -235,8 +235,7 @@ package enum SongResolver {
 
     /// A compressed cover can never legitimately be larger than its pixel limit uncompressed.
     package static func coverByteLimit(_ options: RenderOptions) -> Int {
-        let (bytes, overflow) = options.limits.maxPixels.multipliedReportingOverflow(by: 4)
-        return max(64 * 1024 * 1024, overflow ? Int.max : bytes)
+        Inputs.coverByteLimit(maxPixels: options.limits.maxPixels)
     }
 }
 
