@@ -63,11 +63,8 @@ let fontsDir = FileManager.default.currentDirectoryPath + "/fonts"
         .libdeflate(level: 6, up: true),
         .libdeflate(level: 9, up: true),
         .libdeflate(level: 10, up: true),
-        .isal(level: 0),
-        .isal(level: 1),
-        .isal(level: 2),
-        .isal(level: 3),
-        .isalOwnTables,
+        .isal(ownTables: false),
+        .isal(ownTables: true),
     ]
     var reference = 0.0
     print("| encoder | ms | KB | size vs libpng default |")

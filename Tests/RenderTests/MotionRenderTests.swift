@@ -96,8 +96,8 @@ final class MotionRenderTests: XCTestCase {
                 XCTAssertGreaterThan(psnr(start, stillBefore), 30, "\(theme.name) \(style): the move starts from the picture before")
                 XCTAssertGreaterThan(psnr(end, stillAfter), 40, "\(theme.name) \(style): and ends on the still of the instant")
                 if ProcessInfo.processInfo.environment["DUMP"] != nil {
-                    try Data(try PNG.encode(PixelBuffer(width: 540, height: 960, channels: 3, bytes: end), method: .isal(level: 1))).write(to: URL(fileURLWithPath: "/tmp/m-\(theme.name)-\(style)-end.png"))
-                    try Data(try PNG.encode(PixelBuffer(width: 540, height: 960, channels: 3, bytes: stillAfter), method: .isal(level: 1))).write(to: URL(fileURLWithPath: "/tmp/m-\(theme.name)-still.png"))
+                    try Data(try PNG.encode(PixelBuffer(width: 540, height: 960, channels: 3, bytes: end), method: PNG.Compression.fast.method)).write(to: URL(fileURLWithPath: "/tmp/m-\(theme.name)-\(style)-end.png"))
+                    try Data(try PNG.encode(PixelBuffer(width: 540, height: 960, channels: 3, bytes: stillAfter), method: PNG.Compression.fast.method)).write(to: URL(fileURLWithPath: "/tmp/m-\(theme.name)-still.png"))
                 }
                 XCTAssertLessThan(psnr(middle, stillBefore), psnr(start, stillBefore), "\(theme.name) \(style): on its way")
                 XCTAssertLessThan(psnr(middle, stillAfter), psnr(end, stillAfter), "\(theme.name) \(style): not there yet")

@@ -73,23 +73,12 @@ void lp_png_filter_up_rows(const uint8_t *rows, size_t row_bytes, uint32_t y0, u
 /// Room `lp_deflate_segment` may need for `length` input bytes.
 size_t lp_deflate_segment_bound(size_t length);
 
-/// `lp_deflate_segment`'s level for ISA-L level 0 with Huffman tables made from the segment's own
-/// histogram (two passes; the encoder's choice before renderer version 13).
-#define LP_DEFLATE_OWN_TABLES (-1)
-
-/// Compresses `in` with ISA-L at `level` (0-3, or LP_DEFLATE_OWN_TABLES) as raw deflate blocks
-/// that end byte-aligned, are not final, and refer to nothing before `in`: segments made this way
-/// concatenate into one deflate stream. Returns the compressed size, 0 on failure. Thread-safe.
-/// Levels 1-3 use streams placed where ISA-L's address hash gives one bucket (lp_segments.c),
-/// so every level gives the same bytes for the same input in every process.
-size_t lp_deflate_segment(const uint8_t *in, size_t length, int level, uint8_t *out, size_t capacity);
-
-/// For tests: takes `count` streams (1-64) from `lp_deflate_segment`'s pool at once, as that many
-/// concurrent compressions would, writes the low 16 bits of each one's address hash
-/// (crc32c((uint32_t)(address >> 16)), as ISA-L's level-1 body makes it) to `buckets`, and gives
-/// them back. Returns 1 where streams are placed (x86-64 with SSE 4.2), 0 where they need not be
-/// (`buckets` untouched), -1 on failure.
-int lp_deflate_stream_buckets(uint32_t *buckets, int count);
+/// Compresses `in` with ISA-L level 0 as raw deflate blocks that end byte-aligned, are not final,
+/// and refer to nothing before `in`: segments made this way concatenate into one deflate stream.
+/// `own_tables`: 1 for Huffman tables made from the segment's own histogram (a second pass, the
+/// encoder's choice), 0 for ISA-L's default tables. Returns the compressed size, 0 on failure.
+/// Thread-safe; the bytes depend on the input alone.
+size_t lp_deflate_segment(const uint8_t *in, size_t length, int own_tables, uint8_t *out, size_t capacity);
 
 /// Adler-32 (ISA-L), and of two pieces combined (zlib): the second's checksum and length.
 uint32_t lp_adler32(uint32_t adler, const uint8_t *data, size_t length);

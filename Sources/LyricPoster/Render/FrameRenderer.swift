@@ -105,7 +105,7 @@ final class FrameBases: Sendable {
 package final class FrameRenderer {
     /// Bumped whenever the same inputs would render different pixels or bytes, so resumed batches
     /// re-render.
-    package static let version = 13
+    package static let version = 14
 
     private let renderer: Renderer
     private let options: RenderOptions

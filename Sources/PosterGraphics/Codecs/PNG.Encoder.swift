@@ -23,16 +23,10 @@ extension PNG {
         case libpng(level: Int32, strategy: Strategy, filter: Filter)
         /// The minimal writer around libdeflate at `level` (1–12), Up filter or none.
         case libdeflate(level: Int32, up: Bool)
-        /// ISA-L at `level` (0–3), Up filter, the IDAT made of one segment per 32 rows exactly as
-        /// `RowsEncoder` writes it (here all compressed afresh); level 1 is what it writes
-        /// (`fast`). On x86-64, ISA-L's levels 1 and 2 hash the address of their stream into the
-        /// output (lp_segments.c), so their streams are placed at addresses that all hash alike:
-        /// the same rows give the same bytes in every process.
-        case isal(level: Int32)
-        /// As `isal`, at level 0 with each segment's Huffman tables made from its own histogram:
-        /// what `RowsEncoder` wrote before renderer version 13, before the address hash was found
-        /// and worked around. The benchmark still compares it.
-        case isalOwnTables
+        /// ISA-L level 0, Up filter, the IDAT made of one segment per 32 rows exactly as
+        /// `RowsEncoder` writes it (here all compressed afresh), with Huffman tables made from each
+        /// segment's own histogram (`fast`) or ISA-L's defaults.
+        case isal(ownTables: Bool)
 
         package enum Strategy: String, Hashable, Sendable, CaseIterable { case standard = "default", rle, filtered, huffman }
         package enum Filter: String, Hashable, Sendable, CaseIterable { case none, sub, up, adaptive }
@@ -43,21 +37,19 @@ extension PNG {
                 return "libpng level \(level), \(strategy.rawValue) strategy, \(filter.rawValue) filter"
             case .libdeflate(let level, let up):
                 return "libdeflate level \(level), \(up ? "up" : "none") filter"
-            case .isal(let level):
-                return "ISA-L level \(level), up filter"
-            case .isalOwnTables:
-                return "ISA-L level 0, each segment's own Huffman tables, up filter"
+            case .isal(let ownTables):
+                return ownTables ? "ISA-L level 0, each segment's own Huffman tables, up filter" : "ISA-L level 0, default Huffman tables, up filter"
             }
         }
     }
 
     /// How hard the encoder works (`--png-compression`). Chosen by measurement with
     /// `lyricposter-bench` (README, Performance) on 1080×1920 frames of a photographic cover:
-    /// - `fast`: ISA-L level 1, 32-row segments, Up filter. A song's frames go through
-    ///   `RowsEncoder`, so rows equal to the song's base picture reuse segments compressed once
-    ///   per song; a whole photographic frame takes about 6 ms on one core (level 0 with each
-    ///   segment's own tables: 10 ms; libdeflate level 3: 30 ms), shared between cores when it is
-    ///   compressed whole.
+    /// - `fast`: ISA-L level 0 with each segment's own Huffman tables, 32-row segments, Up filter.
+    ///   A song's frames go through `RowsEncoder`, so rows equal to the song's base picture reuse
+    ///   segments compressed once per song; a whole photographic frame takes about 8 ms on one
+    ///   core (ISA-L's default tables: 4 ms and 18 % larger; libdeflate level 3: 26 ms), shared
+    ///   between cores when it is compressed whole.
     /// - `balanced`: libdeflate level 6, Up filter, whole frames (≈ 0.95× `fast`'s old libdeflate
     ///   level 3 size, 50 ms a frame).
     /// - `small`: libpng level 9, adaptive filters (slowest, smallest).
@@ -66,7 +58,7 @@ extension PNG {
 
         package var method: Method {
             switch self {
-            case .fast: return .isal(level: RowsEncoder.level)
+            case .fast: return .isal(ownTables: RowsEncoder.ownTables)
             case .balanced: return .libdeflate(level: 6, up: true)
             case .small: return .libpng(level: 9, strategy: .standard, filter: .adaptive)
             }
@@ -86,15 +78,10 @@ extension PNG {
     package static func encode(rows: UnsafeBufferPointer<UInt8>, width: Int, height: Int, channels: Int,
                               method: Method) throws(GraphicsError) -> [UInt8] {
         precondition(rows.count == width * height * channels)
-        let segments: Int32? = switch method {
-        case .isal(let level): level
-        case .isalOwnTables: LP_DEFLATE_OWN_TABLES
-        default: nil
-        }
-        if let level = segments {
+        if case .isal(let ownTables) = method {
             let n = RowsEncoder.chunkRows, chunks = (height + n - 1) / n
             let made = try RowsEncoder.compress((0..<chunks).map { ($0, rows.baseAddress!) }, rowBytes: width * channels,
-                                                rows: { $0 * n ..< min(height, ($0 + 1) * n) }, level: level)
+                                                rows: { $0 * n ..< min(height, ($0 + 1) * n) }, ownTables: ownTables)
             return try RowsEncoder.assemble((0..<chunks).map { made[$0]! }, width: width, height: height, channels: channels)
         }
         var buffer = lp_png_buffer()
@@ -121,7 +108,7 @@ extension PNG {
             case .libdeflate(let level, let up):
                 return lp_png_encode_libdeflate(rows.baseAddress, UInt32(width), UInt32(height),
                                                 Int32(channels), level, up ? 1 : 0, &buffer, &message)
-            case .isal, .isalOwnTables:
+            case .isal:
                 return -1  // handled above
             }
         }()

@@ -9,7 +9,7 @@ extension PNG {
     ///
     /// The image is cut into chunks of `chunkRows` rows. A PNG's image data is one zlib stream,
     /// but it may be built from raw-deflate segments that each end byte-aligned and refer to
-    /// nothing before their start (ISA-L with a full flush), one per chunk: a chunk whose filtered
+    /// nothing before their start (ISA-L level 0 with a full flush), one per chunk: a chunk whose filtered
     /// bytes equal the base's reuses the base's segment, compressed once; the others are filtered
     /// and compressed afresh. The Adler-32 of the whole comes from the pieces' checksums.
     ///
@@ -29,11 +29,10 @@ extension PNG {
         /// Rows per chunk: small enough that a band of text changes few, large enough that the
         /// per-segment costs vanish (measured: 32 and 1 920 rows compress alike).
         package static let chunkRows = 32
-        /// ISA-L level 1, its stream placed where ISA-L's address hash cannot change the bytes (see
-        /// `PNG.Method.isal` and lp_segments.c): one pass where level 0 with each segment's own
-        /// Huffman tables (`PNG.Method.isalOwnTables`, renderer version 12) took two, about
-        /// 40 % less compression time for 0.2 % smaller files.
-        package static let level: Int32 = 1
+        /// ISA-L level 0 with Huffman tables made from each segment's own histogram: the bytes depend
+        /// on the rows alone, in every process (docs/decisions/0004-png-segments-level-0.md says why
+        /// not level 1). ISA-L's default tables are faster still and 18 % larger.
+        package static let ownTables = true
 
         private let base: [UInt8]
         private let rowBytes: Int
@@ -95,7 +94,7 @@ extension PNG {
 
         /// Encodes `frame` (packed RGB, same size as the base). `changed`: the only rows that may
         /// differ from the base (nil: any). `memory`: the caller's own previous chunks. Every chunk is a segment of its own, so the bytes are
-        /// those of `PNG.encode(_:method: .isal(level: RowsEncoder.level))`, whatever the base.
+        /// those of `PNG.encode(_:method: PNG.Compression.fast.method)`, whatever the base.
         package func encode(_ frame: UnsafeBufferPointer<UInt8>, changed: [Range<Int>]?, memory: Memory? = nil) throws(GraphicsError) -> [UInt8] {
             try encode(frame, changed: changed, memory: memory, digest: false).png
         }
@@ -224,12 +223,12 @@ extension PNG {
         /// `parallelChunks`), else on this thread. The segments do not depend on how
         /// the work was shared.
         static func compress(_ jobs: [(chunk: Int, pixels: UnsafePointer<UInt8>)], rowBytes: Int, rows: (Int) -> Range<Int>,
-                             level: Int32 = level) throws(GraphicsError) -> [Int: Segment] {
+                             ownTables: Bool = ownTables) throws(GraphicsError) -> [Int: Segment] {
             let chunkRows = jobs.map { rows($0.chunk) }
             // The pixels stay put and unchanged until every worker is done (compressEach returns).
             nonisolated(unsafe) let jobs = jobs
             return try compressEach(jobs.count) { (k) throws(GraphicsError) -> (Int, Segment) in
-                (jobs[k].chunk, try compress(jobs[k].pixels, rowBytes: rowBytes, rows: chunkRows[k], level: level))
+                (jobs[k].chunk, try compress(jobs[k].pixels, rowBytes: rowBytes, rows: chunkRows[k], ownTables: ownTables))
             }
         }
 
@@ -273,7 +272,7 @@ extension PNG {
         }
 
         /// Encodes premultiplied ARGB32 pixels (a canvas's: `stride` bytes a row) as opaque RGB,
-        /// the bytes of `PNG.encode(_:method: .isal(level: RowsEncoder.level))` of their RGB conversion: each
+        /// the bytes of `PNG.encode(_:method: PNG.Compression.fast.method)` of their RGB conversion: each
         /// chunk's rows (and the row above it) are converted by the thread that compresses them.
         /// `reusing`: segments made ahead from a picture these pixels were drawn over, taken for
         /// the chunks whose rows (and the row above) are still that picture's.
@@ -357,7 +356,7 @@ extension PNG {
             // Rows counted from `first`: the chunk's first row keeps the row above it (Up), or is
             // the picture's first row (no filter).
             return try rgb.withUnsafeBufferPointer { (buffer) throws(GraphicsError) -> Segment in
-                try compress(buffer.baseAddress!, rowBytes: rowBytes, rows: rows.lowerBound - first ..< rows.upperBound - first, level: level)
+                try compress(buffer.baseAddress!, rowBytes: rowBytes, rows: rows.lowerBound - first ..< rows.upperBound - first, ownTables: ownTables)
             }
         }
 
@@ -373,7 +372,7 @@ extension PNG {
             try base.withUnsafeBufferPointer { (b) throws(GraphicsError) -> [UInt8] in try encode(b, changed: []) }
         }
 
-        static func compress(_ pixels: UnsafePointer<UInt8>, rowBytes: Int, rows: Range<Int>, level: Int32) throws(GraphicsError) -> Segment {
+        static func compress(_ pixels: UnsafePointer<UInt8>, rowBytes: Int, rows: Range<Int>, ownTables: Bool) throws(GraphicsError) -> Segment {
             let length = (rowBytes + 1) * rows.count
             var filtered = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
                 lp_png_filter_up_rows(pixels, rowBytes, UInt32(rows.lowerBound), UInt32(rows.upperBound), buffer.baseAddress)
@@ -384,7 +383,7 @@ extension PNG {
             var size = 0
             // The IDAT chunk around the segment: length and type before it, CRC after.
             let bytes = [UInt8](unsafeUninitializedCapacity: bound + 12) { out, count in
-                size = filtered.withUnsafeBufferPointer { lp_deflate_segment($0.baseAddress, length, level, out.baseAddress! + 8, bound) }
+                size = filtered.withUnsafeBufferPointer { lp_deflate_segment($0.baseAddress, length, ownTables ? 1 : 0, out.baseAddress! + 8, bound) }
                 guard size > 0, size <= 0x7fff_ffff else { count = 0; return }
                 frameChunk("IDAT", at: out.baseAddress!, dataLength: size)
                 count = size + 12
