@@ -79,26 +79,29 @@ let package = Package(
         .target(name: "MediaTags", dependencies: ["CTagLibShim"]),
 
         // The session bus (GDBus): MPRIS players followed and published, as Swift values.
-        .target(name: "NowPlaying", dependencies: ["CGio"]),
+        .target(name: "NowPlaying", dependencies: ["CGio", "Locks"]),
+
+        // The one lock type (`Guarded`) that every target shares.
+        .target(name: "Locks"),
 
         // Timestamps, lyric formats (decoding and parsing, writers), timeline: Swift, plus zlib for
         // the compressed formats (QRC, KRC).
         .target(name: "LyricsCore", dependencies: ["CZlib"]),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
-        .target(name: "PosterGraphics", dependencies: ["CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
+        .target(name: "PosterGraphics", dependencies: ["Locks", "CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
         // The engine: scenes, layout, rendering and output, built from values. It knows nothing of
         // audio tags, D-Bus or HTTP: a renderer-only client links Cairo, Pango and the codecs alone.
-        .target(name: "LyricPoster", dependencies: ["LyricsCore", "PosterGraphics"]),
+        .target(name: "LyricPoster", dependencies: ["Locks", "LyricsCore", "PosterGraphics"]),
         // Finding a song's parts: files, audio tags (TagLib), sidecars, folder covers.
-        .target(name: "SongSources", dependencies: ["LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
+        .target(name: "SongSources", dependencies: ["Locks", "LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
         // Batches, catalogues and videos: plans of many frames and the sinks they go to (folders,
         // manifests, contact sheets, ffmpeg).
-        .target(name: "PosterBatch", dependencies: ["LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags"]),
+        .target(name: "PosterBatch", dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags"]),
         // `serve`: the library, frames and cards over HTTP (Hummingbird 2 on SwiftNIO). The only
         // target that imports the HTTP framework; its handlers make the same requests as the CLI.
         .target(
             name: "PosterServer",
-            dependencies: ["LyricPoster", "SongSources", "PosterBatch", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying",
+            dependencies: ["Locks", "LyricPoster", "SongSources", "PosterBatch", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "MultipartKit", package: "multipart-kit"),
@@ -110,11 +113,11 @@ let package = Package(
         ),
         // Live posters: a now-playing source (MPRIS today) followed line by line on the engine;
         // `follow` and, later, `serve --follow` consume it.
-        .target(name: "PosterLive", dependencies: ["LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying", "CCurlShim"]),
+        .target(name: "PosterLive", dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying", "CCurlShim"]),
         .executableTarget(
             name: "lyricposter",
             dependencies: [
-                "LyricPoster", "SongSources", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "MediaTags", "NowPlaying",
+                "Locks", "LyricPoster", "SongSources", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "MediaTags", "NowPlaying",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -127,15 +130,15 @@ let package = Package(
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),
         .testTarget(
             name: "RenderTests",
-            dependencies: ["LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "CPNGShim", "CZlib", "TestSupport"],
+            dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "CPNGShim", "CZlib", "TestSupport"],
             resources: [.copy("Goldens")]
         ),
         // Fixtures shared by the test targets (generated once per test process).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CLITests", dependencies: ["LyricsCore", "LyricPoster", "SongSources", "PosterBatch", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["Locks", "LyricsCore", "LyricPoster", "SongSources", "PosterBatch", "TestSupport"]),
         .testTarget(name: "MediaTagsTests", dependencies: ["MediaTags", "TestSupport"]),
         // The package's shape: what the LyricPoster product's clients build and link.
         .testTarget(name: "PackageTests"),
-        .testTarget(name: "NowPlayingTests", dependencies: ["NowPlaying", "LyricPoster", "SongSources", "PosterLive"]),
+        .testTarget(name: "NowPlayingTests", dependencies: ["Locks", "NowPlaying", "LyricPoster", "SongSources", "PosterLive"]),
     ]
 )

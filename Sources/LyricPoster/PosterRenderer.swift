@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PosterGraphics
+import Locks
 
 /// Renders posters. Make one and share it: any number of tasks and threads may call it at once.
 ///

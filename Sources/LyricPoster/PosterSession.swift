@@ -1,6 +1,7 @@
 import Foundation
 import LyricsCore
 import PosterGraphics
+import Locks
 
 /// Options shared by every command that renders.
 package struct RenderOptions: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import PosterGraphics
+import Locks
 
 /// Wall time spent per named stage (`--timings`), in the order stages first ran.
 package final class Timings: Sendable {

@@ -1,6 +1,6 @@
 import CGio
 import Foundation
-import Synchronization
+import Locks
 
 /// A D-Bus failure: the bus could not be reached, a call failed or timed out, a name was taken.
 package struct BusError: Error, CustomStringConvertible, Sendable {
@@ -67,7 +67,7 @@ package final class Bus: @unchecked Sendable {
     private let loop: OpaquePointer
     private let context: OpaquePointer
     private let thread: Thread
-    private let subscriptions = Mutex<[UInt32]>([])
+    private let subscriptions = Guarded<[UInt32]>([])
 
     /// Connects to the session bus (`DBUS_SESSION_BUS_ADDRESS`) on a private connection.
     package init() throws(BusError) {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 
 /// Watches the MPRIS players on the session bus and reports the followed one's state whenever it
 /// changes: found or lost, status, rate, metadata, or a new position anchor (after `Seeked`, a
@@ -15,7 +15,7 @@ package final class PlayerWatcher: Sendable {
     private let bus: Bus
     private let wanted: String?
     private let excluded: Set<String>
-    private let state = Mutex(Players())
+    private let state = Guarded(Players())
 
     private struct Players {
         /// By unique name.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locks
 
 /// `org.mpris.MediaPlayer2.lyricposter`: a player on the session bus that mirrors the followed
 /// one, with the current lyric line as its title and the poster as its art, so that lock screens
@@ -12,7 +12,7 @@ package final class PublishedPlayer: Sendable {
 
     /// The mirrored state, shared with the bus thread's handlers.
     private final class Shared: Sendable {
-        let state = Mutex(Mirror())
+        let state = Guarded(Mirror())
     }
 
     private struct Mirror {

@@ -1,6 +1,7 @@
 import Foundation
 import LyricPoster
 import PosterGraphics
+import Locks
 
 /// Renders a planned set of frames into a folder: in parallel, streaming each PNG to disk as it is
 /// encoded, skipping frames that are already up to date, and writing the manifest last.
@@ -79,7 +80,7 @@ package struct BatchRenderer {
         progress(reusedCount, frames.count)
 
         // Each worker holds one frame at a time and streams it to disk as soon as it is encoded.
-        let state = Locked((results: reused, done: reusedCount, dropped: (before: 0, after: 0)))
+        let state = Guarded((results: reused, done: reusedCount, dropped: (before: 0, after: 0)))
         let todo = pending
         let session = self.session
         let directory = self.directory
@@ -97,7 +98,7 @@ package struct BatchRenderer {
                 translation: frame.scene.lines.first { $0.role == .current }?.translation,
                 sha256: output.sha256, inputSha256: Self.inputDigest(key: key, frame: frame),
                 missingGlyphs: output.report.missingGlyphs, boxes: output.report.boxes)
-            let done = state.withValue { value -> Int in
+            let done = state.withLock { value -> Int in
                 value.results[i] = entry
                 value.done += 1
                 value.dropped = (max(value.dropped.before, output.report.droppedBefore), max(value.dropped.after, output.report.droppedAfter))
@@ -105,7 +106,7 @@ package struct BatchRenderer {
             }
             progress(done, frames.count)
         }
-        let (results, dropped) = state.withValue { ($0.results, $0.dropped) }
+        let (results, dropped) = state.withLock { ($0.results, $0.dropped) }
 
         let finished = results.compactMap { $0 }
         let complete = finished.count == frames.count

@@ -3,6 +3,7 @@ import LyricPoster
 import SongSources
 import LyricsCore
 import PosterGraphics
+import Locks
 
 /// Renders a catalogue, or one shard of it, into an output root: each song into `<root>/<id>/`
 /// (`lines` frames and manifest, `sheet.png`, and `poster.png` when the manifest gives `at`),
@@ -77,23 +78,23 @@ package struct CatalogRunner: Sendable {
         try OutputFile.makeFolder(output)
         try OutputFile.makeFolder(reports)
         let fonts = try FontSetup.library(options.fonts)
-        let source = Locked(sources)
-        let state = Locked((totals: Totals(), report: try ReportWriter(path: reports + "/" + shard.name + ".jsonl")))
+        let source = Guarded(sources)
+        let state = Guarded((totals: Totals(), report: try ReportWriter(path: reports + "/" + shard.name + ".jsonl")))
         let shard = self.shard
         let runner = self
         Parallel.each(jobs: jobs, stop: stop, next: {
             // Only this shard's songs leave the source; the rest are not even resolved.
-            while let entry = source.withValue({ $0.next() }) {
+            while let entry = source.withLock({ $0.next() }) {
                 if shard.contains(entry.id) { return entry }
             }
             return nil
         }, body: { (entry: CatalogEntry) in
             guard let line = runner.process(entry, fonts: fonts, stop: stop) else {
-                state.withValue { $0.totals.interrupted = true }
+                state.withLock { $0.totals.interrupted = true }
                 return
             }
             let encoded = Self.encode(line)
-            let now = state.withValue { value -> Totals in
+            let now = state.withLock { value -> Totals in
                 value.report.append(encoded)
                 value.totals.counts[line.status, default: 0] += 1
                 value.totals.frames += line.frames
@@ -104,7 +105,7 @@ package struct CatalogRunner: Sendable {
         })
         // A stopped run's report is not the shard's: it stays the hidden temporary file, which
         // `--summary` shows as a shard that did not finish, and the next run removes.
-        var result = try state.withValue { (value) throws(PosterError) -> Totals in
+        var result = try state.withLock { (value) throws(PosterError) -> Totals in
             var totals = value.totals
             totals.interrupted = totals.interrupted || stop.isRequested
             totals.report = totals.interrupted ? value.report.abandon() : try value.report.commit()

@@ -2,6 +2,7 @@ import Foundation
 import LyricPoster
 import LyricsCore
 import PosterGraphics
+import Locks
 
 /// A whole song on one image: every frame as a thumbnail with its index and time.
 package struct ContactSheet {
@@ -75,22 +76,22 @@ package struct ContactSheet {
         }
         sheet.fill(Color(red: 0.07, green: 0.07, blue: 0.08))
         // Workers draw each frame at its cell's size and paste it into the sheet under the mutex.
-        let shared = Locked(sheet)
-        let done = Locked(0)
+        let shared = Guarded(sheet)
+        let done = Guarded(0)
         let failure = Parallel.run(count: frames.count, jobs: jobs, stop: stop, makeState: session.makeRenderer) {
             (renderer: FrameRenderer, n: Int) throws(PosterError) in
             let cell = grid.cell(n)
             let thumbnail = try renderer.draw(frames[n].scene) { (canvas, _) throws(PosterError) -> Bitmap in
                 try Self.thumbnail(canvas, size: cell, for: "sheet")
             }
-            shared.withValue { $0.draw(thumbnail, in: cell) }
-            progress(done.withValue { $0 += 1; return $0 }, frames.count)
+            shared.withLock { $0.draw(thumbnail, in: cell) }
+            progress(done.withLock { $0 += 1; return $0 }, frames.count)
         }
         if let failure { throw failure }
         if stop.isRequested { throw PosterError(path: "sheet", reason: "stopped before the sheet was complete") }
         let compression = session.options.compression
         let session = self.session
-        return try shared.withValue { (sheet) throws(PosterError) -> [UInt8] in
+        return try shared.withLock { (sheet) throws(PosterError) -> [UInt8] in
             try Self.drawLabels(on: sheet, grid: grid, frames: frames, session: session)
             do { return try sheet.pngData(opaque: true, compression: compression) } catch {
                 throw PosterError(path: "sheet", reason: "\(error)")

@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 import LyricPoster
 import PosterGraphics
-import Synchronization
+import Locks
 
 /// Runs work items on a task group: each child task makes its own state once (a renderer: Pango
 /// is not thread-safe), then takes the next item from a shared atomic counter until none are
@@ -14,15 +15,15 @@ enum Parallel {
     static func run<State>(count: Int, jobs: Int, stop: StopFlag,
                            makeState: @escaping @Sendable () throws(PosterError) -> State,
                            body: @escaping @Sendable (State, Int) throws(PosterError) -> Void) -> PosterError? {
-        let outcome = Locked<PosterError?>(nil)
+        let outcome = Guarded<PosterError?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Task {
             let failure = await run(count: count, jobs: jobs, stop: stop, makeState: makeState, body: body)
-            outcome.withValue { $0 = failure }
+            outcome.withLock { $0 = failure }
             finished.signal()
         }
         finished.wait()
-        return outcome.withValue { $0 }
+        return outcome.withLock { $0 }
     }
 
     /// The same, awaited.
@@ -92,7 +93,7 @@ enum Parallel {
 
     /// Results waiting to be delivered in order, and the room left for more.
     private final class Turnstile<Output: Sendable>: Sendable {
-        private let state = Mutex<(next: Int, ready: [Int: Output], delivering: Bool, failed: Bool)>((0, [:], false, false))
+        private let state = Guarded<(next: Int, ready: [Int: Output], delivering: Bool, failed: Bool)>((0, [:], false, false))
         private let window: Int
 
         init(window: Int) {
@@ -151,8 +152,6 @@ enum Parallel {
 
         private func withState<T: Sendable>(_ body: (inout sending (next: Int, ready: [Int: Output], delivering: Bool, failed: Bool)) -> T) -> T {
             state.withLock { value in
-                RaceDetector.locked(self)
-                defer { RaceDetector.unlocking(self) }
                 return body(&value)
             }
         }
@@ -162,18 +161,5 @@ enum Parallel {
     private final class Counter: Sendable {
         private let value = Atomic<Int>(0)
         func take() -> Int { value.add(1, ordering: .relaxed).oldValue }
-    }
-}
-
-/// A value several tasks update under a mutex.
-final class Locked<Value>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: sending Value) { mutex = Mutex(value) }
-    func withValue<T: Sendable, E: Error>(_ body: (inout sending Value) throws(E) -> T) throws(E) -> T {
-        try mutex.withLock { (value) throws(E) -> T in
-            RaceDetector.locked(self)
-            defer { RaceDetector.unlocking(self) }
-            return try body(&value)
-        }
     }
 }

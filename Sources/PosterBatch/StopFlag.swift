@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
+import Synchronization
 import LyricPoster
 import PosterGraphics
-import Synchronization
+import Locks
 
 /// Set when the user asks the process to stop (SIGINT, SIGTERM): batches finish the frames in
 /// flight, write a manifest of what is done, and return, so no partial file is ever left behind.
@@ -12,7 +13,7 @@ package final class StopFlag: Sendable {
     }
 
     private let flag = Flag()
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    private let sources = Guarded<[any DispatchSourceSignal]>([])
 
     package init() {}
 
@@ -26,8 +27,6 @@ package final class StopFlag: Sendable {
         signal(SIGPIPE, SIG_IGN)
         let flag = self.flag
         sources.withLock { sources in
-            RaceDetector.locked(self)
-            defer { RaceDetector.unlocking(self) }
             for number in [SIGINT, SIGTERM] {
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -1,5 +1,6 @@
 import Foundation
 import LyricPoster
+import Locks
 
 /// Renders a video plan's frames in parallel and sends their raw pixels, in order, into an
 /// ffmpeg encoder: no PNG is encoded or decoded on the way, and rendering overlaps encoding.
@@ -33,12 +34,12 @@ package struct VideoRenderer {
         let frames = plan.frames
         let session = self.session
         let timings = session.timings
-        let stats = Locked((sent: 0, dropped: (before: 0, after: 0), missing: 0))
+        let stats = Guarded((sent: 0, dropped: (before: 0, after: 0), missing: 0))
         // Each worker renders ahead while another sends: a frame each, plus one waiting its turn.
         let failure = Parallel.ordered(count: frames.count, jobs: jobs, window: jobs + 1, stop: stop, makeState: session.makeRenderer,
                                        make: { (renderer: FrameRenderer, i: Int) throws(PosterError) -> [UInt8] in
             let (pixels, report) = try renderer.renderPixels(frames[i].scene, motion: frames[i].motion) { (rgb) throws(PosterError) -> [UInt8] in Array(rgb) }
-            stats.withValue { value in
+            stats.withLock { value in
                 value.dropped = (max(value.dropped.before, report.droppedBefore), max(value.dropped.after, report.droppedAfter))
                 value.missing = max(value.missing, report.missingGlyphs)
             }
@@ -51,14 +52,14 @@ package struct VideoRenderer {
                 }
                 if let failed { throw failed }
             }
-            let sent = stats.withValue { value -> Int in
+            let sent = stats.withLock { value -> Int in
                 value.sent += 1
                 return value.sent
             }
             progress(sent, frames.count)
         })
         if let failure { throw failure }
-        let (sent, dropped, missing) = stats.withValue { ($0.sent, $0.dropped, $0.missing) }
+        let (sent, dropped, missing) = stats.withLock { ($0.sent, $0.dropped, $0.missing) }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return Result(frames: sent, interrupted: sent < frames.count, seconds: seconds, dropped: dropped, missingGlyphs: missing)
     }

@@ -1,6 +1,7 @@
 import CCurlShim
 import Foundation
 import PosterGraphics
+import Locks
 
 /// Cover art a player names by `http(s)://` URL (streaming services, browsers), fetched with
 /// libcurl: 3 s at most, the cover size limit, http and https only (redirects too), and kept per

@@ -2,7 +2,7 @@ import Foundation
 import LyricPoster
 import LyricsCore
 import NowPlaying
-import Synchronization
+import Locks
 
 /// Everything `follow` does after a poster is in place: the events log, the `--exec` command
 /// (never two at once), and the published player with a fresh art file per poster.
@@ -14,9 +14,9 @@ final class FollowOutputs: Sendable {
     private let waybar: Bool
     private let textFile: String?
     /// What the bar and the text file show: the current line, the next, the player's status.
-    private let shown = Mutex<(line: String, next: String, status: String)>(("", "", "waiting"))
+    private let shown = Guarded<(line: String, next: String, status: String)>(("", "", "waiting"))
     /// The art file the published player points at (a hard link to a poster), and a counter.
-    private let art = Mutex<(path: String?, count: Int, line: String?)>((nil, 0, nil))
+    private let art = Guarded<(path: String?, count: Int, line: String?)>((nil, 0, nil))
 
     init(options: FollowOptions, bus: Bus) throws(PosterError) {
         output = options.output
@@ -137,7 +137,7 @@ final class FollowOutputs: Sendable {
 /// while the command runs is run next (only the latest).
 final class ExecRunner: Sendable {
     private let command: String
-    private let state = Mutex<(running: Bool, pending: String?)>((false, nil))
+    private let state = Guarded<(running: Bool, pending: String?)>((false, nil))
 
     init(_ command: String) { self.command = command }
 

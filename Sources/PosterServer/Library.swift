@@ -4,7 +4,7 @@ import SongSources
 import LyricsCore
 import PosterBatch
 import PosterGraphics
-import Synchronization
+import Locks
 
 /// One song the server knows: where its parts are and what the song list shows.
 package struct LibrarySong: Sendable {

@@ -8,7 +8,7 @@ import NowPlaying
 import PosterGraphics
 import PosterLive
 import ServiceLifecycle
-import Synchronization
+import Locks
 
 /// `serve --follow`: the follow loop's song, poster and player status, kept for the live routes
 /// and fanned out to Server-Sent Events clients. The loop itself renders nothing here; posters are

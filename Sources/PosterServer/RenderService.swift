@@ -2,7 +2,7 @@ import Foundation
 import LyricPoster
 import LyricsCore
 import PosterGraphics
-import Synchronization
+import Locks
 
 /// Prepared songs and encoded pictures, bounded, and a bounded number of renders at once.
 ///

@@ -5,7 +5,7 @@ import LyricPoster
 import PosterLive
 import PosterGraphics
 import NowPlaying
-import Synchronization
+import Locks
 
 struct FollowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -111,5 +111,5 @@ struct FollowCommand: ParsableCommand {
 
 /// The loop's start-up error, handed from its task to the command.
 private final class Failure: Sendable {
-    let error = Mutex<PosterError?>(nil)
+    let error = Guarded<PosterError?>(nil)
 }

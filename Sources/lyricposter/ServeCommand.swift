@@ -4,7 +4,7 @@ import LyricPoster
 import PosterBatch
 import PosterGraphics
 import PosterServer
-import Synchronization
+import Locks
 
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -102,7 +102,7 @@ struct ServeCommand: ParsableCommand {
             let shown = host.contains(":") ? "[\(host)]" : host
             if !Quiet.isOn { FileHandle.standardError.write(Data("lyricposter serve: listening on http://\(shown):\(port)\n".utf8)) }
         }
-        let outcome = Mutex<(any Error)?>(nil)
+        let outcome = Guarded<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let server = configuration
         Task.detached {

@@ -4,9 +4,9 @@ import LyricPoster
 import SongSources
 import LyricsCore
 import PosterGraphics
-import Synchronization
 import TestSupport
 import XCTest
+import Locks
 
 /// Frames drawn from the song's base picture (only the rows the time-dependent layers reach,
 /// encoded around the base's cached PNG segments) against the same frames drawn whole: the same
@@ -473,19 +473,15 @@ final class BandRenderTests: XCTestCase {
 
 /// A list the threads of a test append to.
 private final class Collected: Sendable {
-    private let list = Mutex<[[UInt8]]>([])
+    private let list = Guarded<[[UInt8]]>([])
     func append(_ value: [UInt8]) {
         list.withLock { list in
-            RaceDetector.locked(self)
-            defer { RaceDetector.unlocking(self) }
             list.append(value)
         }
     }
 
     var values: [[UInt8]] {
         list.withLock { list in
-            RaceDetector.locked(self)
-            defer { RaceDetector.unlocking(self) }
             return list
         }
     }

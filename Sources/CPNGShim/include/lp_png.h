@@ -136,9 +136,6 @@ int lp_area_reduce_argb32_scalar(const uint8_t *src, size_t src_stride, int widt
 // a heap's top, at most `arenas` arenas (glibc's mallopt; lp_memory.c). 1 when all three were taken.
 int lp_malloc_keep_freed(int mmap_threshold, int trim_threshold, int arenas);
 
-// Lock and unlock of a Mutex, told to ThreadSanitizer (lp_tsan.c); no-ops in other builds.
-void lp_tsan_acquire(const void *address);
-void lp_tsan_release(const void *address);
 
 // The versions of libpng, zlib, libdeflate and ISA-L headers this was built with
 // (`lyricposter --version`), as "name version" strings; index 0..3, NULL past the end.

@@ -1,6 +1,6 @@
 import Foundation
 import PosterGraphics
-import Synchronization
+import Locks
 
 /// A rendered, encoded frame.
 package struct RenderedFrame: Sendable {
@@ -40,7 +40,7 @@ package final class FrameBase: Sendable {
 /// it, so a one-off costs nothing extra; the few most recent are kept.
 final class FrameBases: Sendable {
     static let capacity = 3
-    private let state = Mutex<(requests: [String: Int], bases: [FrameBase])>(([:], []))
+    private let state = Guarded<(requests: [String: Int], bases: [FrameBase])>(([:], []))
     /// The last frame encoded whole because its base was not due yet: the next base made takes
     /// the segments of the rows it shares with it (``PNG/RowsEncoder/seed(from:argb:)``). Behind
     /// a pthread mutex, which ThreadSanitizer sees: the frame is made on one renderer's thread
@@ -50,8 +50,6 @@ final class FrameBases: Sendable {
     /// Segments the bases made so far took from frames encoded whole.
     var seeded: Int {
         state.withLock { state in
-            RaceDetector.locked(self)
-            defer { RaceDetector.unlocking(self) }
             return state.bases.reduce(0) { $0 + $1.encoder.seeded }
         }
     }
@@ -68,8 +66,6 @@ final class FrameBases: Sendable {
     /// drawn whole for now.
     func base(for key: String, make: () throws(PosterError) -> FrameBase) throws(PosterError) -> FrameBase? {
         let found = state.withLock { state -> (FrameBase?, Bool) in
-            RaceDetector.locked(self)
-            defer { RaceDetector.unlocking(self) }
             if let i = state.bases.firstIndex(where: { $0.key == key }) {
                 let base = state.bases.remove(at: i)
                 state.bases.insert(base, at: 0)
@@ -86,8 +82,6 @@ final class FrameBases: Sendable {
             made.encoder.seed(from: frame, argb: made.layer.bitmap)
         }
         return state.withLock { state in
-            RaceDetector.locked(self)
-            defer { RaceDetector.unlocking(self) }
             // Another thread may have made it meanwhile: keep theirs.
             if let existing = state.bases.first(where: { $0.key == key }) { return existing }
             state.bases.insert(made, at: 0)

@@ -2,6 +2,7 @@ import CCairoPango
 import CPNGShim
 import Foundation
 import Synchronization
+import Locks
 
 extension PNG {
     /// Encodes the frames of one song, which differ from the song's base picture (backdrop, cover,
@@ -36,10 +37,10 @@ extension PNG {
 
         private let base: [UInt8]
         private let rowBytes: Int
-        private let cache: Mutex<[Segment?]>
+        private let cache: Guarded<[Segment?]>
         /// SHA-256 states of a frame's bytes through the head and the base's first `c` segments,
         /// at index `c`: made when a frame first needs them, then only copied.
-        private let prefixHashes: Mutex<[Digest.SHA256?]>
+        private let prefixHashes: Guarded<[Digest.SHA256?]>
 
         struct Segment: Sendable {
             /// The whole IDAT chunk: length, type, the raw-deflate segment, CRC.
@@ -56,8 +57,8 @@ extension PNG {
             self.width = width
             self.height = height
             self.rowBytes = width * Self.channels
-            self.cache = Mutex([Segment?](repeating: nil, count: (height + Self.chunkRows - 1) / Self.chunkRows))
-            self.prefixHashes = Mutex([Digest.SHA256?](repeating: nil, count: (height + Self.chunkRows - 1) / Self.chunkRows + 1))
+            self.cache = Guarded([Segment?](repeating: nil, count: (height + Self.chunkRows - 1) / Self.chunkRows))
+            self.prefixHashes = Guarded([Digest.SHA256?](repeating: nil, count: (height + Self.chunkRows - 1) / Self.chunkRows + 1))
         }
 
         private var chunkCount: Int { (height + Self.chunkRows - 1) / Self.chunkRows }
@@ -129,8 +130,6 @@ extension PNG {
             var pieces = [Segment?](repeating: nil, count: chunkCount)
             var fromBase: [Int] = [], fromFrame: [Int] = []
             let cached = cache.withLock { cache -> [Segment?] in
-                RaceDetector.locked(self)
-                defer { RaceDetector.unlocking(self) }
                 return cache
             }
             for c in 0..<chunkCount {
@@ -157,8 +156,6 @@ extension PNG {
             if !fromBase.isEmpty {
                 // Two renderers may both compress a missing chunk of the base; they make the same bytes.
                 cache.withLock { cache in
-                    RaceDetector.locked(self)
-                    defer { RaceDetector.unlocking(self) }
                     for c in fromBase { cache[c] = made[c] }
                 }
             }
@@ -180,8 +177,6 @@ extension PNG {
         /// the base's: from the kept state after them, made here from the nearest one kept before.
         private func sha256(_ png: [UInt8], segments: [Segment], sameAsBase shared: Int) -> String {
             let kept = prefixHashes.withLock { hashes -> (Int, Digest.SHA256?) in
-                RaceDetector.locked(self)
-                defer { RaceDetector.unlocking(self) }
                 var c = shared
                 while c > 0, hashes[c] == nil { c -= 1 }
                 return (c, hashes[c])
@@ -208,8 +203,6 @@ extension PNG {
                 if !made.isEmpty {
                     // Another thread may have kept the same states meanwhile: they are equal.
                     prefixHashes.withLock { hashes in
-                        RaceDetector.locked(self)
-                        defer { RaceDetector.unlocking(self) }
                         for (c, state) in made where hashes[c] == nil { hashes[c] = state }
                     }
                 }
@@ -314,8 +307,6 @@ extension PNG {
         package func seed(from frame: WholeFrame, argb: Bitmap) {
             guard frame.width == width, frame.height == height, argb.width == width, argb.height == height else { return }
             let missing = cache.withLock { cache -> [Int] in
-                RaceDetector.locked(self)
-                defer { RaceDetector.unlocking(self) }
                 return cache.indices.filter { cache[$0] == nil }
             }
             var found: [(Int, Segment)] = []
@@ -326,8 +317,6 @@ extension PNG {
             }
             guard !found.isEmpty else { return }
             let taken = cache.withLock { cache -> Int in
-                RaceDetector.locked(self)
-                defer { RaceDetector.unlocking(self) }
                 var taken = 0
                 for (c, segment) in found where cache[c] == nil {
                     cache[c] = segment
@@ -478,10 +467,7 @@ extension PNG {
         let width: Int
         let height: Int
         private let picture: Bitmap
-        /// Behind a pthread mutex (``Guarded``), which ThreadSanitizer understands: the encoder's
-        /// threads ask for segments while this one writes them, and a `Synchronization.Mutex`
-        /// hands such a contended lock over in the kernel, unseen (the cache above tells TSan
-        /// through ``RaceDetector`` instead).
+        /// The encoder's threads ask for segments while this one writes them.
         private let state = Guarded<(segments: [RowsEncoder.Segment?], stopped: Bool)>(([], false))
 
         /// `picture`: opaque, as a canvas holds it.

@@ -1,5 +1,6 @@
 import CCairoPango
 import Foundation
+import Locks
 
 /// The set of fonts text may use: a fontconfig configuration built from explicit folders and
 /// files, so that output does not depend on what else the machine has installed.
