@@ -4,63 +4,41 @@ import LyricPoster
 import PosterGraphics
 import Locks
 
-/// Runs work items on a task group: each child task makes its own state once (a renderer: Pango
-/// is not thread-safe), then takes the next item from a shared atomic counter until none are
-/// left, one fails, or a stop is requested. Which task renders which item varies; what is made
-/// from each item does not, so the output stays deterministic.
+/// Runs work items on up to `jobs` of Dispatch's threads: each worker makes its own state once
+/// (a renderer: Pango is not thread-safe) when it finds an item to do, then takes the next item
+/// from a shared atomic counter until none are left, one fails, or a stop is requested. Which
+/// worker renders which item varies; what is made from each item does not, so the output stays
+/// deterministic. Every call returns only when all its workers are done (fork and join).
 enum Parallel {
-    /// Calls `body(state, i)` for i in 0..<count on up to `jobs` child tasks; returns the first
-    /// failure. Blocks the calling thread until all are done: for synchronous callers (the batch
-    /// commands), never from inside a task.
+    /// Calls `body(state, i)` for i in 0..<count on up to `jobs` workers; returns the first
+    /// failure. Blocks the calling thread until all are done.
     static func run<State>(count: Int, jobs: Int, stop: StopFlag,
                            makeState: @escaping @Sendable () throws(PosterError) -> State,
                            body: @escaping @Sendable (State, Int) throws(PosterError) -> Void) -> PosterError? {
-        let outcome = Guarded<PosterError?>(nil)
-        let finished = DispatchSemaphore(value: 0)
-        Task {
-            let failure = await run(count: count, jobs: jobs, stop: stop, makeState: makeState, body: body)
-            outcome.withLock { $0 = failure }
-            finished.signal()
-        }
-        finished.wait()
-        return outcome.withLock { $0 }
-    }
-
-    /// The same, awaited.
-    static func run<State>(count: Int, jobs: Int, stop: StopFlag,
-                           makeState: @escaping @Sendable () throws(PosterError) -> State,
-                           body: @escaping @Sendable (State, Int) throws(PosterError) -> Void) async -> PosterError? {
         let next = Counter()
+        let failure = Guarded<PosterError?>(nil)
         let workers = min(max(1, jobs), max(1, count))
-        return await withTaskGroup(of: PosterError?.self) { group in
-            for _ in 0..<workers {
-                group.addTask {
-                    let state: State
-                    do throws(PosterError) { state = try makeState() } catch { return error }
-                    while !Task.isCancelled, !stop.isRequested {
-                        let i = next.take()
-                        guard i < count else { break }
-                        do throws(PosterError) { try body(state, i) } catch { return error }
-                    }
-                    return nil
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            var stopping: Bool { stop.isRequested || failure.withLock { $0 != nil } }
+            var i = next.take()
+            guard i < count, !stopping else { return }
+            do throws(PosterError) {
+                let state = try makeState()
+                while i < count, !stopping {
+                    try body(state, i)
+                    i = next.take()
                 }
+            } catch {
+                failure.withLock { if $0 == nil { $0 = error } }
             }
-            var first: PosterError?
-            for await failure in group {
-                if let failure, first == nil {
-                    first = failure
-                    group.cancelAll()
-                }
-            }
-            return first
         }
+        return failure.withLock { $0 }
     }
 
     /// Calls `body` for every item `next` yields (nil: no more), on up to `jobs` threads, until
     /// the items run out or a stop is requested; items are taken one at a time, so a streamed
-    /// source is never read ahead. The workers are dispatch threads, not tasks: `body` may block
-    /// on a batch of its own (``run(count:jobs:stop:makeState:body:)``), whose tasks then still
-    /// find the cooperative pool free. Blocks until every worker is done.
+    /// source is never read ahead. `body` may run a batch of its own
+    /// (``run(count:jobs:stop:makeState:body:)``). Blocks until every worker is done.
     static func each<Item: Sendable>(jobs: Int, stop: StopFlag, next: @escaping @Sendable () -> Item?,
                                      body: @escaping @Sendable (Item) -> Void) {
         DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
@@ -68,8 +46,8 @@ enum Parallel {
         }
     }
 
-    /// Makes items 0..<count on up to `jobs` child tasks and hands each result to `deliver` in
-    /// index order, one call at a time (by whichever task finds the next result ready). At most
+    /// Makes items 0..<count on up to `jobs` workers and hands each result to `deliver` in
+    /// index order, one call at a time (by whichever worker finds the next result ready). At most
     /// `window` items are taken and not yet delivered, so memory stays bounded when delivery is
     /// slower than making. Returns the first failure; blocks like ``run(count:jobs:stop:makeState:body:)``.
     static func ordered<State, Output: Sendable>(count: Int, jobs: Int, window: Int, stop: StopFlag,
@@ -101,12 +79,12 @@ enum Parallel {
         }
 
         /// Waits until item `i` is within `window` of the next one to deliver (which always is,
-        /// so some task can always go on); false when the run is stopping.
+        /// so some worker can always go on); false when the run is stopping.
         func waitForRoom(_ i: Int, stop: StopFlag) -> Bool {
             let window = self.window
             while true {
                 let (fits, failed) = withState { (i < $0.next + window, $0.failed) }
-                if failed || stop.isRequested || Task.isCancelled { return false }
+                if failed || stop.isRequested { return false }
                 if fits { return true }
                 usleep(1000)
             }
@@ -116,7 +94,7 @@ enum Parallel {
             withState { $0.ready[i] = output }
         }
 
-        /// Delivers ready results in order until the next one is missing or another task is
+        /// Delivers ready results in order until the next one is missing or another worker is
         /// already delivering (it will pick up what was put meanwhile).
         func drain(_ deliver: (Int, Output) throws(PosterError) -> Void) throws(PosterError) {
             while true {

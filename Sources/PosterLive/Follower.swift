@@ -208,7 +208,7 @@ extension Follower {
         private mutating func startProbe() {
             lastProbe = Monotonic.now()
             let watcher = self.watcher, continuation = self.continuation, epoch = self.epoch
-            Thread.detachNewThread {
+            DispatchQueue.global().async {
                 if let reading = PositionProbe.read(watcher) { continuation.yield(.measured(epoch: epoch, reading)) }
             }
         }

@@ -47,7 +47,7 @@ package final class Library: Sendable {
         String(Digest.sha256(Data("\(rootIndex)\n\(relative)".utf8)).prefix(16))
     }
 
-    /// Starts a walk of every root on a background thread (a walk already under way is replaced:
+    /// Starts a walk of every root on one of Dispatch's threads (a walk already under way is replaced:
     /// its results are dropped when the new one starts).
     package func rescan(options: RenderOptions) {
         let generation = state.withLock { state -> Int in
@@ -56,7 +56,7 @@ package final class Library: Sendable {
             return state.generation
         }
         let roots = self.roots
-        Thread.detachNewThread { [self] in
+        DispatchQueue.global(qos: .utility).async { [self] in
             // First the walk: every song is listed at once under its file name…
             var walked: [(song: CatalogSong, entry: LibrarySong)] = []
             for (index, root) in roots.enumerated() {

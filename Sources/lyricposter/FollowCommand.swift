@@ -5,9 +5,8 @@ import LyricPoster
 import PosterLive
 import PosterGraphics
 import NowPlaying
-import Locks
 
-struct FollowCommand: ParsableCommand {
+struct FollowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow",
         abstract: "Follow the playing song over MPRIS and keep its poster current, line by line.",
@@ -64,7 +63,7 @@ struct FollowCommand: ParsableCommand {
         if textFile == "" { throw ValidationError("--text-file needs a path") }
     }
 
-    func run() throws {
+    func run() async throws {
         // Many songs, one after another: each one's pixel buffers stay in the heap for the next's.
         LargeBuffers.keepFreedBuffers()
         var options: FollowOptions
@@ -97,19 +96,7 @@ struct FollowCommand: ParsableCommand {
             source.resume()
             sources.append(source)
         }
-        let done = DispatchSemaphore(value: 0)
-        let failure = Failure()
-        Task {
-            do throws(PosterError) { try await follower.run() } catch { failure.error.withLock { $0 = error } }
-            done.signal()
-        }
-        done.wait()
-        sources.forEach { $0.cancel() }
-        if let error = failure.error.withLock({ $0 }) { throw fail(error) }
+        defer { sources.forEach { $0.cancel() } }
+        do throws(PosterError) { try await follower.run() } catch { throw fail(error) }
     }
-}
-
-/// The loop's start-up error, handed from its task to the command.
-private final class Failure: Sendable {
-    let error = Guarded<PosterError?>(nil)
 }

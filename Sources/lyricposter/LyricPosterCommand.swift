@@ -5,7 +5,7 @@ import MediaTags
 import PosterGraphics
 
 @main
-struct LyricPosterCommand: ParsableCommand {
+struct LyricPosterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lyricposter",
         abstract: "Render lyric posters: a cover with the current lyric line and its neighbours.",
@@ -14,7 +14,7 @@ struct LyricPosterCommand: ParsableCommand {
         subcommands: [FrameCommand.self, CardCommand.self, ServeCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, VideoCommand.self, CatalogCommand.self, FollowCommand.self, InspectCommand.self, ConvertCommand.self, ThemesCommand.self]
     )
 
-    static func main() {
+    nonisolated static func main() async {
         // A reader that goes away (`lyricposter inspect x.lrc | head`) must not kill the process
         // mid-write: with SIGPIPE ignored, the write fails and the command ends normally.
         signal(SIGPIPE, SIG_IGN)
@@ -31,8 +31,8 @@ struct LyricPosterCommand: ParsableCommand {
         }
         do {
             var command = try parseAsRoot(nil)
-            Quiet.isOn = (command as? QuietCommand)?.isQuiet ?? false
-            try command.run()
+            Quiet.isOn = isQuiet(command)
+            if var command = command as? AsyncParsableCommand { try await command.run() } else { try command.run() }
         } catch {
             exit(for: error, arguments: Array(CommandLine.arguments.dropFirst()))
         }
@@ -180,6 +180,12 @@ enum Quiet {
 /// A command, parsed, says whether it was asked to be quiet (`-q`/`--quiet`).
 protocol QuietCommand {
     var isQuiet: Bool { get }
+}
+
+/// Whether `command` was asked to be quiet (outside any actor, so that the cast finds only
+/// conformances usable anywhere and `command` may then run on any executor).
+nonisolated func isQuiet(_ command: any ParsableCommand) -> Bool {
+    (command as? QuietCommand)?.isQuiet ?? false
 }
 
 extension FrameCommand: QuietCommand { var isQuiet: Bool { picture.quiet } }

@@ -4,9 +4,8 @@ import LyricPoster
 import PosterBatch
 import PosterGraphics
 import PosterServer
-import Locks
 
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve a library's songs, frames and share cards over HTTP.",
@@ -69,7 +68,7 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         // Many songs, one after another: each one's pixel buffers stay in the heap for the next's.
         LargeBuffers.keepFreedBuffers()
         if !ServerConfiguration.isLoopback(listen), effectiveToken == nil {
@@ -102,15 +101,7 @@ struct ServeCommand: ParsableCommand {
             let shown = host.contains(":") ? "[\(host)]" : host
             if !Quiet.isOn { FileHandle.standardError.write(Data("lyricposter serve: listening on http://\(shown):\(port)\n".utf8)) }
         }
-        let outcome = Guarded<(any Error)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let server = configuration
-        Task.detached {
-            do { try await PosterServer.run(server) } catch { outcome.withLock { $0 = error } }
-            done.signal()
-        }
-        done.wait()
-        if let error = outcome.withLock({ $0 }) {
+        do { try await PosterServer.run(configuration) } catch {
             if let error = error as? PosterError { throw fail(error) }
             throw fail(PosterError(path: "\(listen):\(port)", reason: "\(error)"))
         }
