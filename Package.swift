@@ -81,7 +81,7 @@ let package = Package(
         // The session bus (GDBus): MPRIS players followed and published, as Swift values.
         .target(name: "NowPlaying", dependencies: ["CGio", "Locks"]),
 
-        // The one lock type (`Guarded`) that every target shares.
+        // The one lock type (`Guarded`) and fork-join (`Fork.both`) that every target shares.
         .target(name: "Locks"),
 
         // Timestamps, lyric formats (decoding and parsing, writers), timeline: Swift, plus zlib for

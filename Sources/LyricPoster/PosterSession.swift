@@ -176,11 +176,14 @@ package final class PosterSession: Sendable {
     /// that render's thread alone, and put back under the lock when it is done, so no two threads
     /// ever hold it at once.
     private let idle: Guarded<[FrameRenderer]>
+    /// Where the backdrop goes in the cache folder, until it is stored there (``storeBackdrop()``).
+    private let pendingStore: Guarded<BackdropStore?>
+    /// Whether the first render stores the backdrop; a one-frame session's caller does it instead,
+    /// while it writes the frame.
+    private let storesOnFirstRender: Bool
     /// The song's base pictures and their PNG segments, shared by every renderer (see
     /// `Renderer.renderChanges`).
     let bases = FrameBases()
-    /// The thread that prepared the backdrop or loaded it from the cache.
-    private let preparation: BackdropJob
 
     /// Where the cover and lyrics came from (files, sidecars, tags).
     package let song: ResolvedSong
@@ -191,48 +194,124 @@ package final class PosterSession: Sendable {
     ///   title and artist alone, and a song without cover bytes gets ``PlaceholderCover``.
     /// - Parameter fonts: a font library to share (a catalogue sets fonts up once); by default
     ///   one is made from `options.fonts`.
-    package convenience init(song: ResolvedSong, options: RenderOptions, timings: Timings = Timings(),
-                            allowUntitled: Bool = false, fonts sharedFonts: FontLibrary? = nil) throws(PosterError) {
-        try self.init(song: song, options: options, timings: timings, allowUntitled: allowUntitled, fonts: sharedFonts, backdrop: nil)
+    /// - Parameter oneFrame: the caller renders one picture (`frame`, `card`): the frame's canvas
+    ///   is made while the backdrop is, and the caller stores the backdrop (``storeBackdrop()``).
+    /// - Parameter firstFrameAt: the instant of the first frame the caller will ask for, if known:
+    ///   its lines are the ones shaped while the backdrop is made.
+    package convenience init(song: ResolvedSong, options: RenderOptions, timings: Timings = Timings(), allowUntitled: Bool = false,
+                            fonts sharedFonts: FontLibrary? = nil, oneFrame: Bool = false, firstFrameAt: Timestamp? = nil) throws(PosterError) {
+        let cover = Result<CoverBytes, PosterError>.success(CoverBytes(data: song.coverData, path: song.coverPath, digest: song.madeCoverDigest))
+        try self.init(cover: cover, song: { () throws(PosterError) in song }, options: options, timings: timings, allowUntitled: allowUntitled,
+                      fonts: sharedFonts, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
     }
 
-    /// `backdrop`: the backdrop's preparation, already started on `song`'s cover bytes (nil: it is
-    /// started here).
-    package init(song: ResolvedSong, options: RenderOptions, timings: Timings, allowUntitled: Bool = false,
-         fonts sharedFonts: FontLibrary? = nil, backdrop started: BackdropJob?, oneFrame: Bool = false,
-         firstFrameAt: Timestamp? = nil) throws(PosterError) {
+    /// A cover's bytes as read, where they came from (for errors), and their SHA-256 if made.
+    package struct CoverBytes: Sendable {
+        package var data: Data
+        package var path: String
+        package var digest: String?
+
+        package init(data: Data, path: String, digest: String? = nil) {
+            self.data = data
+            self.path = path
+            self.digest = digest
+        }
+    }
+
+    /// Prepares a song in two halves at once (``Fork/both(_:_:)``): on one thread the cover's
+    /// backdrop (decoded and prepared, or loaded from the cache), most of a first poster's time;
+    /// on the other the song (`song()`: its lyrics read and parsed), the fonts, and the first
+    /// frame's lines shaped. Errors are reported lyrics first, then the cover, then the fonts.
+    package init(cover: Result<CoverBytes, PosterError>, song readSong: () throws(PosterError) -> ResolvedSong, options: RenderOptions,
+                 timings: Timings, allowUntitled: Bool = false, fonts sharedFonts: FontLibrary? = nil, oneFrame: Bool = false,
+                 firstFrameAt: Timestamp? = nil) throws(PosterError) {
         self.options = options
         self.timings = timings
-        self.song = song
-        let lyrics = song.lyrics, lyricsPath = song.lyricsPath, lyricsData = song.lyricsData
-        do throws(PosterError) {
-            if lyrics.lines.count > options.maxLyricsLines {
-                throw .tooManyLines(path: lyricsPath, count: lyrics.lines.count, limit: options.maxLyricsLines)
+        // A song without cover bytes gets its placeholder (seeded with the title) once the
+        // lyrics are read.
+        let (picture, text) = Fork.both({ () -> Result<Backdrop?, PosterError> in
+            cover.flatMap { cover in
+                cover.data.isEmpty ? .success(nil) : Result { () throws(PosterError) in
+                    try Self.backdrop(cover: cover, options: options, timings: timings)
+                }
             }
-            if !allowUntitled, !lyrics.lines.contains(where: \.isSung) {
-                throw .nothingToSing(path: lyricsPath)
+        }, { () -> Result<TextSide, PosterError> in
+            Result { () throws(PosterError) -> TextSide in
+                var side = try Self.textSide(song: readSong(), options: options, timings: timings, allowUntitled: allowUntitled,
+                                             fonts: sharedFonts, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
+                // The cover's SHA-256 (a photograph's takes milliseconds), which a cached backdrop
+                // must have been made from and a stored one records.
+                side.coverDigest = (try? cover.get()).flatMap { $0.digest ?? ($0.data.isEmpty ? nil : Digest.sha256($0.data)) }
+                return side
             }
-        } catch {
-            started?.finish()
-            throw error
-        }
-        let preset = options.preset
+        })
+        let side = try text.get()
+        let song = side.song, lyrics = song.lyrics
         let geometry = options.geometry
-        // Decoding the cover and preparing its backdrop (or loading it from the cache), most of a
-        // first poster's time, run on a thread of their own while this one sets up the fonts and
-        // shapes the first lines; the backdrop is stored in the cache from there too, while
-        // frames render.
-        let preparation = started ?? BackdropJob(coverData: song.coverData, coverPath: song.coverPath, options: options, timings: timings,
-                                                 placeholder: allowUntitled ? lyrics.metadata.title ?? "" : nil, segmentsAhead: oneFrame,
-                                                 coverDigest: song.madeCoverDigest)
-        self.preparation = preparation
-        let fontResult = Result<FontLibrary, PosterError> { () throws(PosterError) -> FontLibrary in
+        let background: Background
+        var coverDigest = side.coverDigest ?? Digest.sha256(song.coverData)
+        var store: BackdropStore?
+        switch try picture.get() {
+        case .cached(let cached, let recorded, _) where recorded == coverDigest:
+            background = cached
+        case .cached(_, _, let slot):
+            // Another cover with the same size and first bytes: made afresh, and kept instead.
+            background = try Self.prepareBackdrop(coverData: song.coverData, coverPath: song.coverPath, placeholder: nil, geometry: geometry,
+                                                  theme: options.theme, limits: options.limits, timings: timings)
+            store = slot
+        case .made(let made, let slot):
+            background = made
+            store = slot
+        case nil:
+            let placeholder = allowUntitled ? lyrics.metadata.title ?? "" : nil
+            background = try Self.prepareBackdrop(coverData: song.coverData, coverPath: song.coverPath, placeholder: placeholder,
+                                                  geometry: geometry, theme: options.theme, limits: options.limits, timings: timings)
+            coverDigest = Digest.sha256(song.coverData)
+        }
+        self.pendingStore = Guarded(store)
+        self.storesOnFirstRender = !oneFrame
+        let fonts = try side.fonts.get()
+        self.song = song
+        self.lyrics = lyrics
+        self.scenes = side.scenes
+        self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
+            + [FontSetup.missingThemeFont(options.theme.fontFamily, options: options.fonts, library: fonts)].compactMap { $0 }
+            + lyrics.notes.map { "\(song.lyricsPath): \($0)" }
+        self.background = background
+        self.fonts = fonts
+        self.coverDigest = coverDigest
+        self.lyricsDigest = Digest.sha256(song.lyricsData)
+        self.idle = Guarded([try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
+                                               engine: side.engine, warmed: side.warmed, spare: side.spare)])
+    }
+
+    /// The song's half of a session's preparation: its scenes, its fonts, and a text engine that
+    /// has shaped the first frame's lines, with the frame's canvas when one frame is wanted.
+    private struct TextSide {
+        var song: ResolvedSong
+        var scenes: SceneBuilder
+        var fonts: Result<FontLibrary, PosterError>
+        var engine: TextEngine?
+        var warmed: LayoutEngine?
+        var spare: Canvas?
+        var coverDigest: String?
+    }
+
+    private static func textSide(song: ResolvedSong, options: RenderOptions, timings: Timings, allowUntitled: Bool,
+                                 fonts sharedFonts: FontLibrary?, oneFrame: Bool, firstFrameAt: Timestamp?) throws(PosterError) -> TextSide {
+        let lyrics = song.lyrics
+        if lyrics.lines.count > options.maxLyricsLines {
+            throw .tooManyLines(path: song.lyricsPath, count: lyrics.lines.count, limit: options.maxLyricsLines)
+        }
+        if !allowUntitled, !lyrics.lines.contains(where: \.isSung) {
+            throw .nothingToSing(path: song.lyricsPath)
+        }
+        let fonts = Result<FontLibrary, PosterError> { () throws(PosterError) -> FontLibrary in
             try timings.measure("fonts") { () throws(PosterError) -> FontLibrary in
                 if let sharedFonts { return sharedFonts }
                 return try FontSetup.library(options.fonts)
             }
         }
-        self.lyrics = lyrics
         var scenes = SceneBuilder(lyrics: lyrics, before: options.linesBefore, after: options.linesAfter,
                                   language: options.language, maxLineCharacters: options.maxLineCharacters)
         scenes.translations = options.translations
@@ -249,81 +328,77 @@ package final class PosterSession: Sendable {
         scenes.timeSensitive = options.theme.showProgress
         scenes.karaoke = options.karaoke
         scenes.lineFill = options.theme.lineProgressFill
-        self.scenes = scenes
-        // While the backdrop is made: a text engine for this thread's renderer, its fonts loaded
-        // by laying out the first frame's scene, or else the first sung one (colours do not matter
-        // to shaping); the renderer starts from what it shaped.
-        let engine = (try? fontResult.get()).flatMap { try? TextEngine(fonts: $0) }
-        var warmed: LayoutEngine?
-        var spare: Canvas?
-        if let engine {
-            timings.measure("warm-up") {
-                let start = firstFrameAt ?? lyrics.lines.first(where: \.isSung)?.start ?? Timestamp(milliseconds: 0)
-                let layoutEngine = LayoutEngine(geometry: geometry, text: engine, theme: options.theme)
-                _ = layoutEngine.layout(scenes.scene(at: start))
-                warmed = layoutEngine
-                if oneFrame {
-                    // The frame's canvas, its pages touched now rather than while it is drawn.
-                    spare = try? Canvas(width: preset.width, height: preset.height)
-                    spare?.prefault()
-                }
+        var side = TextSide(song: song, scenes: scenes, fonts: fonts)
+        // A text engine for the first renderer, its fonts loaded by laying out the first frame's
+        // scene, or else the first sung one (colours do not matter to shaping); the renderer
+        // starts from what it shaped.
+        guard let engine = (try? fonts.get()).flatMap({ try? TextEngine(fonts: $0) }) else { return side }
+        side.engine = engine
+        timings.measure("warm-up") {
+            let start = firstFrameAt ?? lyrics.lines.first(where: \.isSung)?.start ?? Timestamp(milliseconds: 0)
+            let layoutEngine = LayoutEngine(geometry: options.geometry, text: engine, theme: options.theme)
+            _ = layoutEngine.layout(scenes.scene(at: start))
+            side.warmed = layoutEngine
+            if oneFrame {
+                // The frame's canvas, its pages touched now rather than while it is drawn.
+                side.spare = try? Canvas(width: options.preset.width, height: options.preset.height)
+                side.spare?.prefault()
             }
         }
-        let background: Background
-        let fonts: FontLibrary
-        let coverDigest: String
-        let ahead: PNG.SegmentsAhead?
-        do throws(PosterError) {
-            (background, coverDigest, ahead) = try preparation.value()
-            fonts = try fontResult.get()
-        } catch {
-            preparation.finish()
-            throw error
-        }
-        self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
-            + [FontSetup.missingThemeFont(options.theme.fontFamily, options: options.fonts, library: fonts)].compactMap { $0 }
-            + lyrics.notes.map { "\(song.lyricsPath): \($0)" }
-        self.background = background
-        self.fonts = fonts
-        self.coverDigest = coverDigest
-        self.lyricsDigest = Digest.sha256(lyricsData)
-        do throws(PosterError) {
-            self.idle = Guarded([try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings,
-                                                   bases: bases, engine: engine, ahead: ahead, warmed: warmed, spare: spare)])
-        } catch {
-            preparation.finish()
-            throw error
-        }
+        return side
     }
 
-    deinit {
-        // The backdrop may still be on its way into the cache.
-        preparation.stopSegmentsAhead()
-        preparation.finish()
+    /// Where a backdrop made afresh goes in the cache folder.
+    struct BackdropStore {
+        var key: String
+        var folder: String
+    }
+
+    /// A cover's backdrop: from the cache folder (with the SHA-256 of the cover it was made
+    /// from, which the caller compares with its own cover's), or made.
+    enum Backdrop {
+        case cached(Background, coverDigest: String, slot: BackdropStore)
+        case made(Background, store: BackdropStore?)
+    }
+
+    /// The backdrop of `cover` for `options`: loaded from the cache folder (see BackdropCache)
+    /// when an earlier run prepared a cover of the same size and first bytes for the same canvas
+    /// and theme, else decoded and prepared, with where to store it.
+    static func backdrop(cover: CoverBytes, options: RenderOptions, timings: Timings) throws(PosterError) -> Backdrop {
+        let geometry = options.geometry
+        let slot = options.backdropCache.map { BackdropStore(key: BackdropCache.key(cover: cover.data, options: options), folder: $0) }
+        if let slot, let cached = timings.measure("cache", { BackdropCache.load(key: slot.key, geometry: geometry, in: slot.folder) }) {
+            return .cached(cached.background, coverDigest: cached.coverDigest, slot: slot)
+        }
+        let made = try prepareBackdrop(coverData: cover.data, coverPath: cover.path, placeholder: nil, geometry: geometry,
+                                       theme: options.theme, limits: options.limits, timings: timings)
+        return .made(made, store: slot)
+    }
+
+    /// Stores the backdrop made afresh in the cache folder, once: the first render or renderer
+    /// made does it (see ``withRenderer(_:)``), or a one-frame session's caller.
+    package func storeBackdrop() {
+        guard let store = pendingStore.withLock({ $0.take() }) else { return }
+        timings.measure("cache") { BackdropCache.store(background, key: store.key, coverDigest: coverDigest, in: store.folder) }
     }
 
     /// Decodes the cover no larger than it is drawn (see Background.coverSize) and prepares its
     /// backdrop. `placeholder`: the title to seed a made-up cover with when there are no cover
     /// bytes (`follow`), or nil.
-    fileprivate static func prepareBackdrop(coverData: Data, coverPath: String, placeholder: String?, geometry: PosterGeometry,
-                                        theme: Theme, limits: DecodeLimits, timings: Timings) throws(PosterError) -> Background {
-        // The backdrop's canvas (8 MB at 1080×1920, cleared) is made on a thread of its own while
-        // the cover decodes: its page faults and clearing no longer come after the decode.
+    static func prepareBackdrop(coverData: Data, coverPath: String, placeholder: String?, geometry: PosterGeometry,
+                                theme: Theme, limits: DecodeLimits, timings: Timings) throws(PosterError) -> Background {
+        // The backdrop's canvas (8 MB at 1080×1920, cleared) is made while the cover decodes:
+        // its page faults and clearing do not come after the decode.
         let w = geometry.preset.width, h = geometry.preset.height
-        let canvasAhead = Preparation { () throws(GraphicsError) -> Background.FreshCanvas in
-            Background.FreshCanvas(canvas: try Canvas(width: w, height: h, ownPixels: true))
-        }
-        let cover: Bitmap
-        do throws(PosterError) {
-            cover = try decodeCover(coverData: coverData, coverPath: coverPath, placeholder: placeholder, geometry: geometry,
-                                    theme: theme, limits: limits, timings: timings)
-        } catch {
-            canvasAhead.finish()
-            throw error
-        }
-        let fresh = try? canvasAhead.value()
+        let (cover, fresh) = Fork.both({ () -> Result<Bitmap, PosterError> in
+            Result { () throws(PosterError) in
+                try decodeCover(coverData: coverData, coverPath: coverPath, placeholder: placeholder, geometry: geometry, theme: theme,
+                                limits: limits, timings: timings)
+            }
+        }, { try? Canvas(width: w, height: h, ownPixels: true) })
+        let decoded = try cover.get()
         return try timings.measure("background") { () throws(PosterError) -> Background in
-            do { return try Background.prepare(cover: cover, geometry: geometry, theme: theme, fresh: fresh) } catch {
+            do { return try Background.prepare(cover: decoded, geometry: geometry, theme: theme, canvas: fresh) } catch {
                 throw PosterError(path: coverPath, reason: "\(error)")
             }
         }
@@ -358,17 +433,22 @@ package final class PosterSession: Sendable {
         return name.isEmpty || name.hasPrefix(".") ? nil : DisplayText.clean(name)
     }
 
-    /// A renderer for another thread.
+    /// A renderer for another thread. The first one made stores the backdrop in the cache folder
+    /// first, if it is waiting to be.
     package func makeRenderer() throws(PosterError) -> FrameRenderer {
-        try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases, keepsWholeFrames: true)
+        storeBackdrop()
+        return try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases, keepsWholeFrames: true)
     }
 
-    /// Runs `body` with a renderer that no other thread holds meanwhile.
+    /// Runs `body` with a renderer that no other thread holds meanwhile. The first render stores
+    /// the backdrop in the cache folder at the same time, if it is waiting to be.
     private func withRenderer<T>(_ body: (FrameRenderer) throws(PosterError) -> T) throws(PosterError) -> T {
         let renderer: FrameRenderer
         if let taken = idle.withLock({ $0.popLast() }) { renderer = taken } else { renderer = try makeRenderer() }
         defer { idle.withLock { $0.append(renderer) } }
-        return try body(renderer)
+        guard storesOnFirstRender, pendingStore.withLock({ $0 != nil }) else { return try body(renderer) }
+        let (made, _) = Fork.both({ Result { () throws(PosterError) in try body(renderer) } }, { self.storeBackdrop() })
+        return try made.get()
     }
 
     /// Renders and encodes the frame at `time` on the calling thread.
@@ -400,60 +480,4 @@ package final class PosterSession: Sendable {
         let parts: [String] = ["lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest] + o.fingerprint + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))
     }
-}
-
-/// A song's backdrop and the digest of its cover bytes, made on a thread of its own: loaded from
-/// the cache (see BackdropCache) when an earlier run prepared the same cover bytes for the same
-/// canvas and theme, else decoded and prepared, then stored in the cache from that thread.
-/// Placeholders are made, not cached.
-///
-/// The cache's slot is found from the cover's first bytes, so that the decoding starts at once;
-/// meanwhile the calling thread takes the SHA-256 of the whole cover, which a cached entry must
-/// match and a stored one records.
-package final class BackdropJob: Sendable {
-    /// The backdrop, the cache slot to store it in (nil: it came from there, or no cache), and
-    /// its segments made ahead.
-    private let work: Preparation<(Background, store: String?, PNG.SegmentsAhead?), PosterError>
-    private let digest: Handoff<String>
-
-    /// `segmentsAhead`: once the backdrop is handed over, compress its PNG segments on this
-    /// thread until the first frame is encoded (see `PNG.SegmentsAhead`), before storing it.
-    /// `coverDigest`: the SHA-256 of `coverData`, if already made (else it is made here).
-    package init(coverData: Data, coverPath: String, options: RenderOptions, timings: Timings, placeholder: String? = nil,
-         segmentsAhead: Bool = false, coverDigest: String? = nil) {
-        let geometry = options.geometry
-        let theme = options.theme, limits = options.limits
-        let folder = coverData.isEmpty ? nil : options.backdropCache
-        let digest = Handoff<String>()
-        self.digest = digest
-        work = Preparation({ () throws(PosterError) -> (Background, store: String?, PNG.SegmentsAhead?) in
-            let key = folder.map { _ in BackdropCache.key(cover: coverData, options: options) }
-            if let key, let folder, let cached = timings.measure("cache", { BackdropCache.load(key: key, geometry: geometry, in: folder) }),
-               cached.coverDigest == digest.value() {
-                return (cached.background, nil, segmentsAhead ? PNG.SegmentsAhead(cached.background.bitmap) : nil)
-            }
-            let made = try PosterSession.prepareBackdrop(coverData: coverData, coverPath: coverPath, placeholder: placeholder,
-                                                         geometry: geometry, theme: theme, limits: limits, timings: timings)
-            return (made, key, segmentsAhead ? PNG.SegmentsAhead(made.bitmap) : nil)
-        }, afterwards: { made in
-            made.2?.run()
-            guard let key = made.store, let folder else { return }
-            timings.measure("cache") { () -> Void in BackdropCache.store(made.0, key: key, coverDigest: digest.value(), in: folder) }
-        })
-        digest.set(coverDigest ?? Digest.sha256(coverData))
-    }
-
-    /// The backdrop and the cover's SHA-256, once made.
-    func value() throws(PosterError) -> (Background, String, PNG.SegmentsAhead?) {
-        let made = try work.value()
-        return (made.0, digest.value(), made.2)
-    }
-
-    /// Ends the segments made ahead, if any (the session is done with them).
-    func stopSegmentsAhead() {
-        (try? work.value())?.2?.stop()
-    }
-
-    /// Waits until the backdrop is stored too.
-    package func finish() { work.finish() }
 }

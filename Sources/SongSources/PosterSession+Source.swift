@@ -8,38 +8,26 @@ extension PosterSession {
         try self.init(source: .files(cover: coverPath, lyrics: lyricsPath), options: options, timings: timings)
     }
 
-    /// - Parameter oneFrame: the caller renders one picture (`frame`, `card`): the cover's thread,
-    ///   once the backdrop is made, compresses its PNG segments ahead while that picture is drawn
-    ///   (see `PNG.SegmentsAhead`). Batches share segments their own way and leave it off.
+    /// - Parameter oneFrame: the caller renders one picture (`frame`, `card`).
     /// - Parameter firstFrameAt: the instant of the first frame the caller will ask for, if known:
     ///   its lines are the ones shaped while the backdrop is made.
     package convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings(),
                             oneFrame: Bool = false, firstFrameAt: Timestamp? = nil) throws(PosterError) {
-        // Cover and lyrics files: the cover is read first and its backdrop started on a thread
-        // of its own, so that it is made while the lyrics are parsed. A lyrics error is still
-        // the one reported when both files are bad.
+        // Cover and lyrics files: the cover is read first, so that its backdrop is made while the
+        // lyrics are read and parsed. A lyrics error is still the one reported when both files
+        // are bad.
         if case .files(let coverPath, let lyricsPath) = source {
             let coverRead = Result { () throws(PosterError) -> Data in try SongResolver.readCover(coverPath, options: options) }
-            let backdrop = (try? coverRead.get()).flatMap { coverData in
-                coverData.isEmpty ? nil : BackdropJob(coverData: coverData, coverPath: coverPath, options: options, timings: timings,
-                                                      segmentsAhead: oneFrame)
-            }
-            let song: ResolvedSong
-            do throws(PosterError) {
-                song = try timings.measure("lyrics") { () throws(PosterError) in
+            try self.init(cover: coverRead.map { PosterSession.CoverBytes(data: $0, path: coverPath) }, song: { () throws(PosterError) in
+                try timings.measure("lyrics") { () throws(PosterError) in
                     try SongResolver.files(cover: coverPath, lyrics: lyricsPath, options: options) { () throws(PosterError) in
                         try coverRead.get()
                     }
                 }
-            } catch {
-                backdrop?.finish()
-                throw error
-            }
-            try self.init(song: song, options: options, timings: timings, backdrop: backdrop, oneFrame: oneFrame,
-                          firstFrameAt: firstFrameAt)
+            }, options: options, timings: timings, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
             return
         }
         let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options) }
-        try self.init(song: song, options: options, timings: timings, backdrop: nil, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
+        try self.init(song: song, options: options, timings: timings, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
     }
 }

@@ -68,7 +68,7 @@ struct CardCommand: ParsableCommand {
         do {
             let session = try PosterSession(source: song.source, options: try render.renderOptions(), timings: clock, oneFrame: true)
             session.warnings.forEach(warn)
-            try picture.deliver(try session.renderCard(choice), to: out, clock: clock)
+            try picture.deliver(try session.renderCard(choice), to: out, clock: clock, alongside: session.storeBackdrop)
         } catch {
             throw fail(error)
         }

@@ -52,7 +52,7 @@ struct FrameCommand: ParsableCommand {
             if let message = render.droppedLinesWarning(before: frame.report.droppedBefore, after: frame.report.droppedAfter) {
                 warn(message)
             }
-            try picture.deliver(frame, to: out, clock: clock)
+            try picture.deliver(frame, to: out, clock: clock, alongside: session.storeBackdrop)
         } catch {
             throw fail(error)
         }

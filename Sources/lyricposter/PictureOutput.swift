@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Locks
 import LyricPoster
 import PosterGraphics
 
@@ -57,7 +58,8 @@ struct PictureOutputGroup: ParsableArguments {
     /// Writes the picture and its report (together or not at all), warns of glyphs no font has,
     /// prints the stages' times when asked and the path written.
     /// `-` for `-o` or `--report` is standard output; then no path is printed there.
-    func deliver(_ frame: RenderedFrame, to out: String, clock: Timings) throws(PosterError) {
+    /// `alongside`: work to do while the files are written (the session's backdrop stored).
+    func deliver(_ frame: RenderedFrame, to out: String, clock: Timings, alongside: () -> Void = {}) throws(PosterError) {
         let picture: [UInt8]
         do {
             picture = try clock.measure("encode") { () throws(GraphicsError) in
@@ -67,14 +69,20 @@ struct PictureOutputGroup: ParsableArguments {
             throw PosterError(path: out, reason: "\(error)")
         }
         let json = Array(frame.report.json().utf8)
-        try clock.measure("write") { () throws(PosterError) in
-            var files: [([UInt8], String)] = []
-            if out != "-" { files.append((picture, out)) }
-            if let report, report != "-" { files.append((json, report)) }
-            try OutputFile.writeAtomically(files)
-            if out == "-" { try Self.standardOutput(picture) }
-            if report == "-" { try Self.standardOutput(json) }
-        }
+        let report = self.report
+        let (written, _) = Fork.both({ () -> Result<Void, PosterError> in
+            Result { () throws(PosterError) in
+                try clock.measure("write") { () throws(PosterError) in
+                    var files: [([UInt8], String)] = []
+                    if out != "-" { files.append((picture, out)) }
+                    if let report, report != "-" { files.append((json, report)) }
+                    try OutputFile.writeAtomically(files)
+                    if out == "-" { try Self.standardOutput(picture) }
+                    if report == "-" { try Self.standardOutput(json) }
+                }
+            }
+        }, alongside)
+        try written.get()
         if frame.report.missingGlyphs > 0 {
             warn("\(frame.report.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")
         }

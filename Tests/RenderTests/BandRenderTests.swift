@@ -431,10 +431,8 @@ final class BandRenderTests: XCTestCase {
     }
 
     /// A canvas encoded chunk by chunk from its own pixels gives the bytes of converting it whole
-    /// and encoding that; segments made ahead from the picture it was drawn over are taken only
-    /// where its rows are still that picture's: all made, some made, or none, the bytes are the
-    /// same.
-    func testCanvasEncodedByChunksAndWithSegmentsAheadGivesTheWholeFramesBytes() throws {
+    /// and encoding that.
+    func testCanvasEncodedByChunksGivesTheWholeFramesBytes() throws {
         let width = 150, height = 300  // 10 chunks, the last one short
         let picture = try Canvas(width: width, height: height)
         picture.fillVerticalGradient(Rect(x: 0, y: 0, width: Double(width), height: Double(height)),
@@ -451,20 +449,6 @@ final class BandRenderTests: XCTestCase {
         }
         let whole = try PNG.encode(try drawn().pixels(opaque: true), method: PNG.Compression.fast.method)
         XCTAssertTrue(try drawn().opaquePNG() == whole, "chunk by chunk")
-        let allMade = PNG.SegmentsAhead(backdrop)
-        allMade.run()
-        XCTAssertTrue(try drawn().opaquePNG(reusing: allMade) == whole, "every segment made ahead")
-        let noneMade = PNG.SegmentsAhead(backdrop)
-        noneMade.stop()
-        noneMade.run()
-        XCTAssertTrue(try drawn().opaquePNG(reusing: noneMade) == whole, "none made ahead")
-        // Made from another picture: never taken for this one.
-        let other = try Canvas(width: width, height: height)
-        other.fill(Color(red: 0.5, green: 0.5, blue: 0.5))
-        try other.finish()
-        let wrong = PNG.SegmentsAhead(other.snapshot())
-        wrong.run()
-        XCTAssertTrue(try drawn().opaquePNG(reusing: wrong) == whole, "made from another picture")
         let decoded = try ImageDecoder.decode(Data(whole))
         XCTAssertEqual(decoded.rgba(x: 20, y: 120).g, 255)
         XCTAssertEqual(decoded.rgba(x: 20, y: 50).r, backdrop.rgba(x: 20, y: 50).r)

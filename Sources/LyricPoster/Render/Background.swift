@@ -1,5 +1,6 @@
 import Foundation
 import PosterGraphics
+import Locks
 
 /// Everything about a frame that does not depend on the time, made once per song and preset:
 /// the backdrop in the cover's own colours, the text scheme it suits, a smooth scrim fitted to
@@ -24,24 +25,19 @@ package struct Background: Sendable {
     /// does not run through the text.
     package let frost: Bitmap?
 
-    /// A new canvas of a poster's size that owns its pixels, made on one thread and drawn on
-    /// by the one it is handed to (never shared).
-    struct FreshCanvas: @unchecked Sendable {
-        let canvas: Canvas
-    }
-
     /// Prepares the backdrop for `geometry` and `theme` from an upright cover.
     package static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme = .card) throws(GraphicsError) -> Background {
-        try prepare(cover: cover, geometry: geometry, theme: theme, fresh: nil)
+        try prepare(cover: cover, geometry: geometry, theme: theme, canvas: nil)
     }
 
-    /// The same, drawn on `fresh` (a canvas made ahead for it) when it has the poster's size.
-    static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme, fresh: FreshCanvas?) throws(GraphicsError) -> Background {
+    /// The same, drawn on `fresh` (a canvas that owns its pixels, made ahead for it) when it has
+    /// the poster's size.
+    static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme, canvas fresh: Canvas?) throws(GraphicsError) -> Background {
         let w = geometry.preset.width, h = geometry.preset.height
         // Drawn into memory of its own: the scrim reads it and the backdrop takes it, no copies.
         let canvas: Canvas
-        if let fresh, fresh.canvas.width == w, fresh.canvas.height == h {
-            canvas = fresh.canvas
+        if let fresh, fresh.width == w, fresh.height == h {
+            canvas = fresh
         } else {
             canvas = try Canvas(width: w, height: h, ownPixels: true)
         }
@@ -55,83 +51,43 @@ package struct Background: Sendable {
         let artworkLevels = BitmapLevels(artwork)
         let coverLevels = inner.width == cover.width && inner.height == cover.height ? artworkLevels : BitmapLevels(cover)
 
-        // 1. The sharp cover card and its shadow, on a layer of their own made on another thread
-        // while this one draws the backdrop under them; the shadow's strength waits for the scheme.
-        var cardJob: Preparation<CardLayer, GraphicsError>?
-        var card: (rect: Rect, radius: Double)?
-        let shadowColour = Handoff<Color>()
-        if let slot = geometry.card, theme.card, geometry.layout != .classic {
-            let rect = cardRect(slot, cover: cover)
-            let radius = geometry.cardRadius * rect.width / max(1, slot.width)
-            card = (rect, radius)
-            cardJob = Preparation { () throws(GraphicsError) -> CardLayer in
-                try cardLayer(cover: coverLevels, card: rect, radius: radius, geometry: geometry, shadow: shadowColour)
-            }
-        }
-
         let colours = CoverColours(artwork)
         let average = colours.average
         let full = Rect(x: 0, y: 0, width: Double(w), height: Double(h))
 
-        // 2. The scheme, decided on the cover itself (the same for every preset, so a song's
+        // 1. The scheme, decided on the cover itself (the same for every preset, so a song's
         // posters at several sizes belong together): whichever text — light or dark — its
         // backdrop serves with the lighter scrim. Classic rows sit on dark bands: light text.
         let zones = textZones(geometry)
-        let palette: Palette
-        do { palette = try scheme(for: artworkLevels, colours: colours, theme: theme, layout: geometry.layout) } catch {
-            shadowColour.set(.black)
-            cardJob?.finish()
-            throw error
-        }
+        let palette = try scheme(for: artworkLevels, colours: colours, theme: theme, layout: geometry.layout)
         let scheme = palette.scheme
         let tint = tint(for: palette, average: average)
-        shadowColour.set(Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28))
 
-        // 3. The base: the cover, blurred or sharp, or a gradient of two of its colours.
-        let frost: Bitmap?
-        do { frost = try drawBase(on: canvas, cover: artworkLevels, colours: colours, theme: theme, layout: geometry.layout, unit: geometry.unit) } catch {
-            cardJob?.finish()
-            throw error
+        // 2. The sharp cover card and its shadow (as strong as the scheme asks), on a layer of
+        // their own drawn at once with the backdrop under them (steps 3 to 5).
+        var card: (rect: Rect, radius: Double)?
+        if let slot = geometry.card, theme.card, geometry.layout != .classic {
+            let rect = cardRect(slot, cover: cover)
+            card = (rect, geometry.cardRadius * rect.width / max(1, slot.width))
         }
-
-        if geometry.layout != .classic {
-            // 3. Under the lyrics of a full-bleed cover, the cover turns soft (a progressive blur)
-            // so that its detail does not run through the letters.
-            if theme.background == .cover {
-                let soft = try blurred(artworkLevels, width: w, height: h, colours: colours, radius: 16 * geometry.unit, factor: 4,
-                                       saturation: theme.backgroundSaturation)
-                // Soft under the lyrics (from their top down) and under the captions, eased in
-                // over a seventh of the height; the cover stays itself in between.
-                let ease = 0.15 * Double(h)
-                let regions = [geometry.lyrics, geometry.caption].compactMap { $0 }
-                let mask = (0..<h).map { y -> Double in
-                    regions.map { r -> Double in
-                        let d = max(r.minY - Double(y), Double(y) - (r.maxY + (r == geometry.lyrics ? Double(h) : 0)), 0)
-                        let t = max(0, 1 - d / ease)
-                        return t * t * (3 - 2 * t)
-                    }.max() ?? 0
+        let shadow = Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28)
+        let (base, layer) = Fork.both({ () -> Result<Bitmap?, GraphicsError> in
+            Result { () throws(GraphicsError) in
+                try drawBackdrop(on: canvas, artwork: artworkLevels, colours: colours, palette: palette, tint: tint, zones: zones, full: full,
+                                 geometry: geometry, theme: theme)
+            }
+        }, { () -> Result<CardLayer, GraphicsError>? in
+            card.map { card in
+                Result { () throws(GraphicsError) in
+                    try cardLayer(cover: coverLevels, card: card.rect, radius: card.radius, geometry: geometry, shadow: shadow)
                 }
-                canvas.draw(soft, throughRows: mask)
             }
-            // 4. The theme's tone: darker (or, for dark text, lighter) and a gentle tinted wash.
-            if scheme == .dark {
-                if theme.backgroundBrightness < 1 { canvas.fill(tint.withAlpha(1 - theme.backgroundBrightness)) }
-            } else {
-                canvas.fill(tint.withAlpha(min(0.5, (1 - theme.backgroundBrightness) * 0.8)))
-            }
-            if theme.scrim.contains(where: { $0 > 0 }) {
-                canvas.fillVerticalGradient(full, stops: [(0, tint.withAlpha(theme.scrim[0])), (0.5, tint.withAlpha(theme.scrim[1])),
-                                                          (1, tint.withAlpha(theme.scrim[2]))])
-            }
-            // 5. A smooth scrim fitted to the text: as strong as each row of the text regions
-            // needs for its contrast target, eased out far beyond them (no edge, no rectangle).
-            let alphas = try canvas.withPixels { fogProfile($0, zones: zones, tint: tint, palette: palette, theme: theme) }
-            if alphas.contains(where: { $0 > 0.004 }) { canvas.fillRows(color: tint, alphas: alphas) }
-        }
+        })
+        let frost = try base.get()
 
         // 6. The card with its shadow (step 2's layer) over the backdrop.
-        if let cardJob, let card {
-            let layer = try cardJob.value()
+        if let layer, let card {
+            let layer = try layer.get()
             canvas.draw(layer.canvas, in: Rect(x: Double(layer.x), y: Double(layer.y), width: Double(layer.canvas.width),
                                                height: Double(layer.canvas.height)))
             // A hairline edge where the cover would melt into the backdrop (very dark or very light).
@@ -146,9 +102,54 @@ package struct Background: Sendable {
                           muted: colours.muted, palette: palette, frost: frost)
     }
 
+    /// Steps 3 to 5 of ``prepare(cover:geometry:theme:canvas:)`` on `canvas`: the base (the
+    /// cover blurred or sharp, or a gradient), the soft cover under the text, the theme's tone and
+    /// the scrim fitted to the text. Returns the frost classic rows read, if any.
+    private static func drawBackdrop(on canvas: Canvas, artwork artworkLevels: BitmapLevels, colours: CoverColours, palette: Palette,
+                                     tint: Color, zones: [Zone], full: Rect, geometry: PosterGeometry,
+                                     theme: Theme) throws(GraphicsError) -> Bitmap? {
+        let w = geometry.preset.width, h = geometry.preset.height
+        let scheme = palette.scheme
+        // 3. The base: the cover, blurred or sharp, or a gradient of two of its colours.
+        let frost = try drawBase(on: canvas, cover: artworkLevels, colours: colours, theme: theme, layout: geometry.layout, unit: geometry.unit)
+        guard geometry.layout != .classic else { return frost }
+        // 3. Under the lyrics of a full-bleed cover, the cover turns soft (a progressive blur)
+        // so that its detail does not run through the letters.
+        if theme.background == .cover {
+            let soft = try blurred(artworkLevels, width: w, height: h, colours: colours, radius: 16 * geometry.unit, factor: 4,
+                                   saturation: theme.backgroundSaturation)
+            // Soft under the lyrics (from their top down) and under the captions, eased in
+            // over a seventh of the height; the cover stays itself in between.
+            let ease = 0.15 * Double(h)
+            let regions = [geometry.lyrics, geometry.caption].compactMap { $0 }
+            let mask = (0..<h).map { y -> Double in
+                regions.map { r -> Double in
+                    let d = max(r.minY - Double(y), Double(y) - (r.maxY + (r == geometry.lyrics ? Double(h) : 0)), 0)
+                    let t = max(0, 1 - d / ease)
+                    return t * t * (3 - 2 * t)
+                }.max() ?? 0
+            }
+            canvas.draw(soft, throughRows: mask)
+        }
+        // 4. The theme's tone: darker (or, for dark text, lighter) and a gentle tinted wash.
+        if scheme == .dark {
+            if theme.backgroundBrightness < 1 { canvas.fill(tint.withAlpha(1 - theme.backgroundBrightness)) }
+        } else {
+            canvas.fill(tint.withAlpha(min(0.5, (1 - theme.backgroundBrightness) * 0.8)))
+        }
+        if theme.scrim.contains(where: { $0 > 0 }) {
+            canvas.fillVerticalGradient(full, stops: [(0, tint.withAlpha(theme.scrim[0])), (0.5, tint.withAlpha(theme.scrim[1])),
+                                                      (1, tint.withAlpha(theme.scrim[2]))])
+        }
+        // 5. A smooth scrim fitted to the text: as strong as each row of the text regions
+        // needs for its contrast target, eased out far beyond them (no edge, no rectangle).
+        let alphas = try canvas.withPixels { fogProfile($0, zones: zones, tint: tint, palette: palette, theme: theme) }
+        if alphas.contains(where: { $0 > 0.004 }) { canvas.fillRows(color: tint, alphas: alphas) }
+        return frost
+    }
+
     /// The card and its shadow on a transparent canvas, and where that canvas goes on the poster.
-    struct CardLayer: @unchecked Sendable {
-        /// Handed from the thread that drew it to the one that paints it, never shared.
+    struct CardLayer {
         let canvas: Canvas
         let x: Int
         let y: Int
@@ -158,7 +159,7 @@ package struct Background: Sendable {
     /// (`blur` 36 and an offset of 14 units down), on a layer just large enough for both, at whole
     /// pixels so that it is painted back without resampling.
     static func cardLayer(cover: BitmapLevels, card: Rect, radius: Double, geometry: PosterGeometry,
-                          shadow: Handoff<Color>) throws(GraphicsError) -> CardLayer {
+                          shadow: Color) throws(GraphicsError) -> CardLayer {
         let w = geometry.preset.width, h = geometry.preset.height
         let blur = Int(36 * geometry.unit), offsetY = 14 * geometry.unit
         let pad = Double(blur * 3)
@@ -168,7 +169,7 @@ package struct Background: Sendable {
         let local = Rect(x: card.x - Double(x0), y: card.y - Double(y0), width: card.width, height: card.height)
         let source = aspectFill(cover.full, into: card)
         let mask = try Canvas.ShadowMask(of: cover, source: source, in: local, cornerRadius: radius, blur: blur)
-        layer.paint(mask, offsetY: offsetY, color: shadow.value())
+        layer.paint(mask, offsetY: offsetY, color: shadow)
         layer.draw(cover, source: source, in: local, cornerRadius: radius)
         try layer.finish()
         return CardLayer(canvas: layer, x: x0, y: y0)

@@ -126,19 +126,14 @@ package final class FrameRenderer {
     /// frames of one move) instead of read from the pixels again.
     package var measurementsReplayed: Int { work?.canvas.luminanceMemo?.replayed ?? 0 }
 
-    /// Segments of the backdrop made ahead on another thread (see `PNG.SegmentsAhead`).
-    private let ahead: PNG.SegmentsAhead?
-
-    /// `engine`: a text engine over `fonts` made (and warmed) on this thread already.
-    /// `ahead`: the backdrop's segments, being made ahead for the first frame. `warmed`: a layout
+    /// `engine`: a text engine over `fonts` made (and warmed) already. `warmed`: a layout
     /// engine over `engine` whose shaped texts to start from. `spare`: a canvas of the frame's
     /// size for the first frame drawn whole.
     /// `keepsWholeFrames`: a batch's renderer (more frames of the song follow), which keeps the
     /// first frame with a placement of the captions for the base made at the next one.
     init(background: Background, fonts: FontLibrary, options: RenderOptions, timings: Timings, bases: FrameBases,
-         engine given: TextEngine? = nil, ahead: PNG.SegmentsAhead? = nil, warmed: LayoutEngine? = nil,
+         engine given: TextEngine? = nil, warmed: LayoutEngine? = nil,
          spare: Canvas? = nil, keepsWholeFrames: Bool = false) throws(PosterError) {
-        self.ahead = ahead
         self.keepsWholeFrames = keepsWholeFrames
         let engine: TextEngine
         if let given { engine = given } else {
@@ -222,7 +217,7 @@ package final class FrameRenderer {
     private func encodeWhole(_ canvas: Canvas, keep: Bool) throws(PosterError) -> [UInt8] {
         try timings.measure("encode") { () throws(PosterError) in
             do {
-                guard keep, keepsWholeFrames else { return try canvas.opaquePNG(reusing: ahead) }
+                guard keep, keepsWholeFrames else { return try canvas.opaquePNG() }
                 // The frame kept before (the intro) shares its untouched rows with this one.
                 let (png, whole) = try canvas.opaquePNGKeepingSegments(previous: bases.kept)
                 bases.keep(whole)

@@ -116,15 +116,14 @@ extension Canvas {
     /// The canvas as an opaque RGB PNG, the bytes of `PNG.encode(pixels(opaque: true), method:
     /// PNG.Compression.fast.method)`, converted chunk by chunk by the threads that compress them
     /// (no whole RGB copy first).
-    /// `reusing`: segments made ahead from the picture the canvas was drawn over.
-    package func opaquePNG(reusing ahead: PNG.SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
+    package func opaquePNG() throws(GraphicsError) -> [UInt8] {
         try finish()
         guard let data = cairo_image_surface_get_data(surface) else { throw .encode("no pixel data") }
         return try PNG.RowsEncoder.encodeOpaque(argb: data, stride: Int(cairo_image_surface_get_stride(surface)), width: width,
-                                                height: height, reusing: ahead)
+                                                height: height)
     }
 
-    /// `opaquePNG(reusing:)`, and the frame kept with its segments for a base picture made
+    /// `opaquePNG()`, and the frame kept with its segments for a base picture made
     /// afterwards (``PNG/RowsEncoder/seed(from:argb:)``). Nothing may draw on the canvas after.
     /// `previous`: a frame kept so before, whose segments are taken for the chunks whose rows
     /// (and the row above) this one shares with it.

@@ -267,29 +267,23 @@ extension PNG {
         /// Encodes premultiplied ARGB32 pixels (a canvas's: `stride` bytes a row) as opaque RGB,
         /// the bytes of `PNG.encode(_:method: PNG.Compression.fast.method)` of their RGB conversion: each
         /// chunk's rows (and the row above it) are converted by the thread that compresses them.
-        /// `reusing`: segments made ahead from a picture these pixels were drawn over, taken for
-        /// the chunks whose rows (and the row above) are still that picture's.
-        package static func encodeOpaque(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
-                                        reusing ahead: SegmentsAhead? = nil) throws(GraphicsError) -> [UInt8] {
-            let segments = try opaqueSegments(argb: pixels, stride: stride, width: width, height: height, reusing: ahead).segments
+        package static func encodeOpaque(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int,
+                                        height: Int) throws(GraphicsError) -> [UInt8] {
+            let segments = try opaqueSegments(argb: pixels, stride: stride, width: width, height: height).segments
             return try assemble(segments, width: width, height: height, channels: channels)
         }
 
-        /// The segments `encodeOpaque(argb:stride:width:height:reusing:)` assembles, chunk by chunk.
+        /// The segments `encodeOpaque(argb:stride:width:height:)` assembles, chunk by chunk.
         /// `previous`: a frame encoded whole before, whose segment a chunk takes when its rows (and
         /// the row above) are that frame's.
         static func opaqueSegments(argb pixels: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int,
-                                   reusing ahead: SegmentsAhead? = nil,
                                    previous: WholeFrame? = nil) throws(GraphicsError) -> (segments: [Segment], fromPrevious: Int) {
             precondition(width > 0 && height > 0 && stride >= width * 4)
             let chunks = (height + chunkRows - 1) / chunkRows
-            let ahead = ahead.flatMap { $0.width == width && $0.height == height ? $0 : nil }
             let previous = previous.flatMap { $0.width == width && $0.height == height ? $0 : nil }
-            ahead?.stop()
             nonisolated(unsafe) let pixels = pixels
             let taken = Atomic<Int>(0)
             let made = try compressEach(chunks) { (c) throws(GraphicsError) -> (Int, Segment) in
-                if let segment = ahead?.segment(c, matching: pixels, stride: stride) { return (c, segment) }
                 if let previous, previous.matches(rows: filteredRows(ofChunk: c, height: height), of: pixels, stride: stride) {
                     taken.add(1, ordering: .relaxed)
                     return (c, previous.segments[c])
@@ -456,54 +450,6 @@ extension PNG {
             guard let data = cairo_image_surface_get_data(canvas.surface) else { return false }
             return RowsEncoder.sameRows(rows, data, stride: Int(cairo_image_surface_get_stride(canvas.surface)), pixels, stride: stride,
                                         width: width)
-        }
-    }
-
-    /// The PNG segments of a picture's chunks (see ``RowsEncoder``), made ahead on a thread that
-    /// would otherwise wait, top chunk first, while a frame is drawn over the picture: encoding the
-    /// frame then takes them for the chunks its drawing left alone. A first poster's backdrop is
-    /// ready while its text is laid out and drawn.
-    package final class SegmentsAhead: Sendable {
-        let width: Int
-        let height: Int
-        private let picture: Bitmap
-        /// The encoder's threads ask for segments while this one writes them.
-        private let state = Guarded<(segments: [RowsEncoder.Segment?], stopped: Bool)>(([], false))
-
-        /// `picture`: opaque, as a canvas holds it.
-        package init(_ picture: Bitmap) {
-            self.picture = picture
-            width = picture.width
-            height = picture.height
-            state.withLock { $0.segments = Array(repeating: nil, count: (picture.height + RowsEncoder.chunkRows - 1) / RowsEncoder.chunkRows) }
-        }
-
-        /// Compresses chunks, top first, until all are made or ``stop()`` is called.
-        package func run() {
-            picture.pixels.withUnsafeBufferPointer { pixels in
-                let chunks = (height + RowsEncoder.chunkRows - 1) / RowsEncoder.chunkRows
-                for c in 0..<chunks {
-                    if state.withLock({ $0.stopped }) { return }
-                    guard let segment = try? RowsEncoder.opaqueSegment(c, argb: pixels.baseAddress!, stride: picture.stride,
-                                                                       width: width, height: height) else { return }
-                    state.withLock { $0.segments[c] = segment }
-                }
-            }
-        }
-
-        /// Ends ``run()`` after the chunk it is on.
-        package func stop() {
-            state.withLock { $0.stopped = true }
-        }
-
-        /// Chunk `c`'s segment, if it is made and `pixels` (same size, `stride` bytes a row)
-        /// hold the picture's rows for it: its own and the one above.
-        func segment(_ c: Int, matching pixels: UnsafePointer<UInt8>, stride: Int) -> RowsEncoder.Segment? {
-            guard let segment = state.withLock({ $0.segments[c] }) else { return nil }
-            return picture.pixels.withUnsafeBufferPointer { own in
-                RowsEncoder.sameRows(RowsEncoder.filteredRows(ofChunk: c, height: height), own.baseAddress!, stride: picture.stride,
-                                     pixels, stride: stride, width: width) ? segment : nil
-            }
         }
     }
 }
