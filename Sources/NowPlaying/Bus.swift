@@ -62,6 +62,10 @@ package struct ObjectHandler: Sendable {
 ///
 /// The corresponding C type is `GDBusConnection`, which GLib documents as thread-safe: every
 /// method here may be called from any thread.
+///
+/// `@unchecked Sendable`: its C pointers (the connection, the main loop and its context) are set
+/// once in `init` and then used only through GLib calls that are thread-safe; the one piece of
+/// Swift state that changes (the subscriptions) is ``Guarded``.
 package final class Bus: @unchecked Sendable {
     private let connection: OpaquePointer
     private let loop: OpaquePointer

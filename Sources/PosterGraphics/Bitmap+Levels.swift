@@ -1,5 +1,6 @@
 import CPNGShim
 import Foundation
+import Locks
 
 extension Bitmap {
     /// The bitmap at half its size: each pixel the rounded mean of a 2×2 block (an odd last
@@ -23,13 +24,12 @@ extension Bitmap {
 ///
 /// Safe to share between threads (a song's backdrop and its card are drawn on two): each level is
 /// made once, under a lock.
-package final class BitmapLevels: @unchecked Sendable {
-    private let lock = NSLock()
+package final class BitmapLevels: Sendable {
     /// Level 0 is the picture itself; level k is 1/2^k of it.
-    private var levels: [Bitmap]
+    private let levels: Guarded<[Bitmap]>
 
     package init(_ bitmap: Bitmap) {
-        levels = [bitmap]
+        levels = Guarded([bitmap])
         full = bitmap
     }
 
@@ -40,8 +40,10 @@ package final class BitmapLevels: @unchecked Sendable {
     /// `width`×`height` destination, with `source` in that level's pixels: the smallest level
     /// that still has as many pixels as the destination along both sides.
     package func level(for source: Rect, width: Double, height: Double) -> (bitmap: Bitmap, source: Rect) {
-        lock.lock()
-        defer { lock.unlock() }
+        levels.withLock { levels in level(for: source, width: width, height: height, levels: &levels) }
+    }
+
+    private func level(for source: Rect, width: Double, height: Double, levels: inout [Bitmap]) -> (bitmap: Bitmap, source: Rect) {
         var k = 0
         while true {
             let f = Double(1 << (k + 1))

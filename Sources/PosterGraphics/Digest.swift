@@ -30,9 +30,9 @@ package enum Digest {
     }
 
     /// A SHA-256 fed piece by piece, which can be copied part way: files that begin with the
-    /// same bytes hash those bytes once (see `PNG.RowsEncoder`). Not thread-safe while fed; a
-    /// copy may be taken from several threads at once.
-    package final class SHA256: @unchecked Sendable {
+    /// same bytes hash those bytes once (see `PNG.RowsEncoder`, which keeps them under a lock).
+    /// Not thread-safe.
+    package final class SHA256 {
         private let context: OpaquePointer
 
         package init() {

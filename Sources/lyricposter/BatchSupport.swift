@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Locks
 import LyricPoster
 import SongSources
 import PosterBatch
@@ -36,12 +37,12 @@ struct BatchOptionGroup: ParsableArguments {
 }
 
 /// Progress on stderr: a bar redrawn in place on a terminal, nothing until the summary otherwise.
-final class Progress: @unchecked Sendable {
-    private let lock = NSLock()
+final class Progress: Sendable {
     private let quiet: Bool
     private let terminal = isatty(STDERR_FILENO) == 1
     private let start = DispatchTime.now().uptimeNanoseconds
-    private var lastDraw: UInt64 = 0
+    /// When the bar was last drawn; the lock also keeps two threads from drawing at once.
+    private let lastDraw = Guarded<UInt64>(0)
     private let label: String
 
     init(label: String, quiet: Bool) {
@@ -65,12 +66,12 @@ final class Progress: @unchecked Sendable {
     /// Redraws the line in place with `text(seconds elapsed)`, at most ten times a second unless forced.
     func redraw(force: Bool = false, _ text: (Double) -> String) {
         guard !quiet, terminal else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        let now = DispatchTime.now().uptimeNanoseconds
-        guard force || now - lastDraw > 100_000_000 else { return }
-        lastDraw = now
-        FileHandle.standardError.write(Data(("\r" + text(elapsed) + " ").utf8))
+        lastDraw.withLock { lastDraw in
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard force || now - lastDraw > 100_000_000 else { return }
+            lastDraw = now
+            FileHandle.standardError.write(Data(("\r" + text(elapsed) + " ").utf8))
+        }
     }
 
     /// Clears the bar and prints one summary line (none when `summary` is empty).

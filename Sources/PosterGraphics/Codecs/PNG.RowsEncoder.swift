@@ -429,8 +429,11 @@ extension PNG {
 extension PNG {
     /// A frame encoded whole (see ``Canvas/opaquePNGKeepingSegments()``): its canvas and the
     /// segment of each chunk, kept so that a base picture made afterwards can take the segments
-    /// of the rows it shares with the frame (``RowsEncoder/seed(from:argb:)``). Nothing draws on
-    /// the canvas any more; it is only read.
+    /// of the rows it shares with the frame (``RowsEncoder/seed(from:argb:)``).
+    ///
+    /// `@unchecked Sendable`: its canvas (a Cairo surface, not thread-safe to draw on) is never
+    /// drawn on again once the frame is encoded (``Canvas/opaquePNGKeepingSegments(previous:)``
+    /// says so), and its pixels are then only read, by any number of threads at once.
     package final class WholeFrame: @unchecked Sendable {
         let canvas: Canvas
         let segments: [RowsEncoder.Segment]

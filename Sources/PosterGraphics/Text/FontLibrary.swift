@@ -7,6 +7,10 @@ import Locks
 ///
 /// The corresponding C type is `FcConfig`. One library is shared, read-only, by every thread;
 /// each thread makes its own `TextEngine` from it.
+///
+/// `@unchecked Sendable`: the `FcConfig` is built whole in `init` and never changed after; it is
+/// then only read (font lists, matching, Pango font maps made over it), which fontconfig allows
+/// from any number of threads at once, and every other property is a `let` of a Sendable type.
 package final class FontLibrary: @unchecked Sendable {
     let config: OpaquePointer
     /// Folders scanned for fonts, in order.
