@@ -155,7 +155,7 @@ package enum Inputs {
 /// One song prepared for rendering: lyrics parsed, cover decoded and its background prepared,
 /// fonts set up. Frames at any time then cost only layout, drawing and encoding.
 ///
-/// The prepared parts are shared, read-only, by every thread; each render takes a `FrameRenderer`
+/// The prepared parts are shared, read-only, by every thread; each render takes a `SequenceRenderer`
 /// that no other render holds (Pango contexts are not thread-safe): the first one made, else one
 /// made for it, each given back afterwards. So any number of threads may render at once; as many
 /// renderers are kept as renders ran at once.
@@ -175,7 +175,7 @@ package final class PosterSession: Sendable {
     /// thread-safe, and need not be: it is taken out under the list's lock by one render, used on
     /// that render's thread alone, and put back under the lock when it is done, so no two threads
     /// ever hold it at once.
-    private let idle: Guarded<[FrameRenderer]>
+    private let idle: Guarded<[SequenceRenderer]>
     /// Where the backdrop goes in the cache folder, until it is stored there (``storeBackdrop()``).
     private let pendingStore: Guarded<BackdropStore?>
     /// Whether the first render stores the backdrop; a one-frame session's caller does it instead,
@@ -281,7 +281,7 @@ package final class PosterSession: Sendable {
         self.fonts = fonts
         self.coverDigest = coverDigest
         self.lyricsDigest = Digest.sha256(song.lyricsData)
-        self.idle = Guarded([try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
+        self.idle = Guarded([try SequenceRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
                                                engine: side.engine, warmed: side.warmed, spare: side.spare)])
     }
 
@@ -435,15 +435,15 @@ package final class PosterSession: Sendable {
 
     /// A renderer for another thread. The first one made stores the backdrop in the cache folder
     /// first, if it is waiting to be.
-    package func makeRenderer() throws(PosterError) -> FrameRenderer {
+    package func makeRenderer() throws(PosterError) -> SequenceRenderer {
         storeBackdrop()
-        return try FrameRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases, keepsWholeFrames: true)
+        return try SequenceRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases, keepsWholeFrames: true)
     }
 
     /// Runs `body` with a renderer that no other thread holds meanwhile. The first render stores
     /// the backdrop in the cache folder at the same time, if it is waiting to be.
-    private func withRenderer<T>(_ body: (FrameRenderer) throws(PosterError) -> T) throws(PosterError) -> T {
-        let renderer: FrameRenderer
+    private func withRenderer<T>(_ body: (SequenceRenderer) throws(PosterError) -> T) throws(PosterError) -> T {
+        let renderer: SequenceRenderer
         if let taken = idle.withLock({ $0.popLast() }) { renderer = taken } else { renderer = try makeRenderer() }
         defer { idle.withLock { $0.append(renderer) } }
         guard storesOnFirstRender, pendingStore.withLock({ $0 != nil }) else { return try body(renderer) }
@@ -477,7 +477,7 @@ package final class PosterSession: Sendable {
     /// unchanged need not be rendered again.
     package var renderKey: String {
         let o = options
-        let parts: [String] = ["lyricposter-render-\(FrameRenderer.version)", coverDigest, lyricsDigest] + o.fingerprint + fonts.fontFiles()
+        let parts: [String] = ["lyricposter-render-\(SequenceRenderer.version)", coverDigest, lyricsDigest] + o.fingerprint + fonts.fontFiles()
         return Digest.sha256(parts.joined(separator: "\n"))
     }
 }

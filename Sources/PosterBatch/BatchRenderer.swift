@@ -85,7 +85,7 @@ package struct BatchRenderer {
         let session = self.session
         let directory = self.directory
         let failure = Parallel.run(count: todo.count, jobs: jobs, stop: stop, makeState: session.makeRenderer) {
-            (renderer: FrameRenderer, n: Int) throws(PosterError) in
+            (renderer: SequenceRenderer, n: Int) throws(PosterError) in
             let i = todo[n]
             let frame = frames[i]
             let output = try renderer.render(frame.scene, motion: frame.motion, digest: true)

@@ -236,7 +236,7 @@ package struct CatalogRunner: Sendable {
     /// The cover's digest is kept with `resolved`, for the song's session.
     func key(_ song: CatalogSong, _ resolved: inout ResolvedSong, options: RenderOptions, fonts: FontLibrary) -> String {
         let tags = resolved.audio.map { "\($0.title ?? "")|\($0.artist ?? "")|\($0.album ?? "")|\($0.lengthMs.map(String.init) ?? "")" } ?? "-"
-        let parts = ["lyricposter-catalog-1", "renderer-\(FrameRenderer.version)", resolved.coverDigest(),
+        let parts = ["lyricposter-catalog-1", "renderer-\(SequenceRenderer.version)", resolved.coverDigest(),
                      Digest.sha256(resolved.lyricsData), tags, options.title ?? "-", options.artist ?? "-", options.album ?? "-",
                      options.duration.map { String($0.milliseconds) } ?? "-", each.rawValue, columns.map(String.init) ?? "-",
                      song.at.map { String($0.milliseconds) } ?? "-"] + options.fingerprint + fonts.fontFiles()

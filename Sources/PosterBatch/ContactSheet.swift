@@ -79,7 +79,7 @@ package struct ContactSheet {
         let shared = Guarded(sheet)
         let done = Guarded(0)
         let failure = Parallel.run(count: frames.count, jobs: jobs, stop: stop, makeState: session.makeRenderer) {
-            (renderer: FrameRenderer, n: Int) throws(PosterError) in
+            (renderer: SequenceRenderer, n: Int) throws(PosterError) in
             let cell = grid.cell(n)
             let thumbnail = try renderer.draw(frames[n].scene) { (canvas, _) throws(PosterError) -> Bitmap in
                 try Self.thumbnail(canvas, size: cell, for: "sheet")

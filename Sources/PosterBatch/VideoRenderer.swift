@@ -37,7 +37,7 @@ package struct VideoRenderer {
         let stats = Guarded((sent: 0, dropped: (before: 0, after: 0), missing: 0))
         // Each worker renders ahead while another sends: a frame each, plus one waiting its turn.
         let failure = Parallel.ordered(count: frames.count, jobs: jobs, window: jobs + 1, stop: stop, makeState: session.makeRenderer,
-                                       make: { (renderer: FrameRenderer, i: Int) throws(PosterError) -> [UInt8] in
+                                       make: { (renderer: SequenceRenderer, i: Int) throws(PosterError) -> [UInt8] in
             let (pixels, report) = try renderer.renderPixels(frames[i].scene, motion: frames[i].motion) { (rgb) throws(PosterError) -> [UInt8] in Array(rgb) }
             stats.withLock { value in
                 value.dropped = (max(value.dropped.before, report.droppedBefore), max(value.dropped.after, report.droppedAfter))

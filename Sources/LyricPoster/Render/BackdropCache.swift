@@ -46,7 +46,7 @@ package enum BackdropCache {
                     limits: String) -> String {
         let p = geometry.preset
         let quick = "\(coverCount):" + Digest.sha256(head.prefix(quickPrefix))
-        return Digest.sha256(["backdrop-\(FrameRenderer.version)", quick, "\(p.width)x\(p.height)", p.arrangement.rawValue,
+        return Digest.sha256(["backdrop-\(SequenceRenderer.version)", quick, "\(p.width)x\(p.height)", p.arrangement.rawValue,
                               "\(p.isLockScreen)", "\(before)", "\(after)", theme.keyText, limits].joined(separator: "\n")
                              + (p.safeArea.map { "\n\($0)" } ?? ""))
     }

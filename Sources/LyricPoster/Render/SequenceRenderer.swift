@@ -96,7 +96,7 @@ final class FrameBases: Sendable {
 /// Keeps a canvas and an RGB frame that hold a base picture of the song; each frame draws,
 /// converts and encodes only the rows its time-dependent layers reach, then puts those rows back.
 /// Frames that cannot be drawn that way are drawn whole; both give the same bytes.
-package final class FrameRenderer {
+package final class SequenceRenderer {
     /// Bumped whenever the same inputs would render different pixels or bytes, so resumed batches
     /// re-render.
     package static let version = 14
