@@ -13,39 +13,20 @@ extension Renderer {
         return min(1, max(0, spring(min(1, max(0, progress))) / spring(1)))
     }
 
-    /// Draws `scene` in the middle of a change (`motion`): the same background, band, scrim and
-    /// progress bar as the still of `scene`, and every block on its way there. With `backdrop`
-    /// false, over a transparent canvas (the text layer). `layout`: the scene's, if already made.
-    package func render(_ scene: Scene, motion: Motion, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
-                       backdrop: Bool = true) throws(GraphicsError) -> Frame {
-        let from = layout(motion.from, timings: timings)
-        let to = laidOutAlready ?? layout(scene, timings: timings)
-        let start = DispatchTime.now().uptimeNanoseconds
-        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
-        let canvas = try startCanvas(backdrop: backdrop)
-        var contrasts: [String: Double] = [:]
-        let drawn = try drawMotion(scene, motion: motion, from: from, to: to, on: canvas, contrasts: &contrasts)
-        try canvas.finish()
-        return Frame(canvas: canvas, layout: drawn, scheme: layoutEngine.palette.scheme, contrasts: contrasts)
-    }
-
     /// Draws `scene` in the middle of `motion` over `canvas`, which must hold `base` (as
     /// ``renderChanges(_:layout:on:base:timings:)`` does for a still): only the blocks that are not
-    /// captions, and what lies under them, which gives exactly the pixels ``render(_:motion:timings:backdrop:)``
-    /// would. `layout`: the scene's own. Returns the frame and the rows that may differ from the
+    /// captions, and what lies under them, which gives exactly the pixels
+    /// ``render(_:motion:layout:timings:backdrop:)`` would. `layout`: the scene's own. Returns the frame and the rows that may differ from the
     /// base, or nil (nothing drawn) when the captions of either picture differ from the base's, or
     /// when anything drawn or measured reaches the captions' rows.
     package func renderMotionChanges(_ scene: Scene, motion: Motion, layout to: FrameLayout, on canvas: Canvas, base: BaseLayer,
                                     timings: Timings? = nil) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>])? {
         let from = layout(motion.from, timings: timings)
-        let start = DispatchTime.now().uptimeNanoseconds
         for picture in [from, to] {
             let captions = picture.blocks.filter { Self.isCaption($0.role) }
             guard captions.map(Self.signature) == base.signatures, captions.isEmpty || picture.band == nil else { return nil }
         }
-        var changingFrom = from, changingTo = to
-        changingFrom.blocks = from.blocks.filter { !Self.isCaption($0.role) }
-        changingTo.blocks = to.blocks.filter { !Self.isCaption($0.role) }
+        let changingFrom = Self.withoutCaptions(from), changingTo = Self.withoutCaptions(to)
         // Everything the move draws (each block where it is on its way, clipped to its reach) and
         // everything measured before it (both pictures' blocks where their stills have them).
         var rects = changingFrom.blocks.map { reach(of: $0) }
@@ -56,22 +37,17 @@ extension Renderer {
         }
         let rows = Self.merge(rects + changedRects(changingTo, scene: scene), height: canvas.height)
         for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
-        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
-        var contrasts = base.contrasts
         // The measurements come before any block is drawn (see drawMotion): every frame of one
         // move asks them of the same pixels, the base with the still's band.
         canvas.luminanceMemo?.begin(Self.motionMemoKey(from: changingFrom, to: changingTo, base: base))
         defer { canvas.luminanceMemo?.end() }
-        let drawn = try drawMotion(scene, motion: motion, from: changingFrom, to: changingTo, on: canvas, contrasts: &contrasts)
-        try canvas.finish()
-        return (Frame(canvas: canvas, layout: withCaptions(drawn, of: to, base: base), scheme: layoutEngine.palette.scheme,
-                      contrasts: contrasts), rows)
+        return (try draw(scene, layout: to, motion: (motion, from), on: canvas, over: base, timings: timings), rows)
     }
 
     /// Everything of a move drawn over what `canvas` holds: the band, scrim and progress bar of
     /// the still of `scene`, then the blocks of `from` and `to` on their way. Returns `to` with
     /// its colours as drawn.
-    private func drawMotion(_ scene: Scene, motion: Motion, from laidOutFrom: FrameLayout, to laidOutTo: FrameLayout, on canvas: Canvas,
+    func drawMotion(_ scene: Scene, motion: Motion, from laidOutFrom: FrameLayout, to laidOutTo: FrameLayout, on canvas: Canvas,
                             contrasts: inout [String: Double]) throws(GraphicsError) -> FrameLayout {
         var from = laidOutFrom, to = laidOutTo
         let geometry = background.geometry

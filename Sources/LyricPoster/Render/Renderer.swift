@@ -39,19 +39,48 @@ package final class Renderer {
         package var contrast: Double? { contrasts["current"] }
     }
 
-    /// Draws `scene`; with `timings`, adds the time spent to the "layout" and "raster" stages.
-    /// `layout`: the scene's, if already made.
-    /// `backdrop` false: the text over a transparent canvas (the text layer).
-    package func render(_ scene: Scene, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
+    /// Draws `scene` on a canvas of its own; with `timings`, adds the time spent to the "layout"
+    /// and "raster" stages. `layout`: the scene's, if already made. In the middle of `motion`,
+    /// its blocks are on their way from the picture of `motion.from`. `backdrop` false: the text
+    /// over a transparent canvas (the text layer).
+    package func render(_ scene: Scene, motion: Motion? = nil, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
                        backdrop: Bool = true) throws(GraphicsError) -> Frame {
-        var layout = laidOutAlready ?? self.layout(scene, timings: timings)
-        let laidOut = DispatchTime.now().uptimeNanoseconds
-        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
-        let canvas = try startCanvas(backdrop: backdrop)
-        var contrasts: [String: Double] = [:]
-        try drawLayers(scene, layout: &layout, on: canvas, contrasts: &contrasts)
+        let layout = laidOutAlready ?? self.layout(scene, timings: timings)
+        let from = motion.map { self.layout($0.from, timings: timings) }
+        return try draw(scene, layout: layout, motion: motion.map { ($0, from!) }, on: try startCanvas(backdrop: backdrop), over: nil,
+                        timings: timings)
+    }
+
+    /// Draws `scene` (laid out as `layout`) on `canvas`: the one way a frame is drawn.
+    ///
+    /// `canvas` holds the backdrop (``startCanvas(backdrop:)``), or `base`: the backdrop with the
+    /// captions drawn (see ``SequenceRenderer``), and then everything but the captions is drawn
+    /// and the captions are reported in the base's colours. In the middle of `motion` (with
+    /// `from`, the layout of the picture before the change), every block is on its way there.
+    /// `beforeSung`: for a still, called with a karaoke block's index among those drawn just
+    /// before its sung part is drawn. Adds the time spent to the "raster" stage.
+    func draw(_ scene: Scene, layout: FrameLayout, motion: (Motion, from: FrameLayout)?, on canvas: Canvas, over base: BaseLayer?,
+              timings: Timings?, beforeSung: ((Int) -> Void)? = nil) throws(GraphicsError) -> Frame {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
+        var contrasts = base?.contrasts ?? [:]
+        var drawn = base == nil ? layout : Self.withoutCaptions(layout)
+        if let (motion, laidOutFrom) = motion {
+            drawn = try drawMotion(scene, motion: motion, from: base == nil ? laidOutFrom : Self.withoutCaptions(laidOutFrom), to: drawn,
+                                   on: canvas, contrasts: &contrasts)
+        } else {
+            try drawLayers(scene, layout: &drawn, on: canvas, contrasts: &contrasts, beforeSung: beforeSung)
+        }
         try canvas.finish()
-        return Frame(canvas: canvas, layout: layout, scheme: layoutEngine.palette.scheme, contrasts: contrasts)
+        return Frame(canvas: canvas, layout: base.map { withCaptions(drawn, of: layout, base: $0) } ?? drawn,
+                     scheme: layoutEngine.palette.scheme, contrasts: contrasts)
+    }
+
+    /// `layout` without its captions (what is drawn over a base).
+    static func withoutCaptions(_ layout: FrameLayout) -> FrameLayout {
+        var changing = layout
+        changing.blocks = layout.blocks.filter { !isCaption($0.role) }
+        return changing
     }
 
     /// A canvas of the frame's size holding the prepared background (`backdrop`), or clear.
@@ -208,12 +237,9 @@ package final class Renderer {
     /// ``SungLine``), also return what that takes.
     func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer, timings: Timings?,
                        keep: Bool) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>], sung: SungLine?)? {
-        let laidOut = DispatchTime.now().uptimeNanoseconds
-        guard var changing = changingLayers(layout, base: base) else { return nil }
+        guard let changing = changingLayers(layout, base: base) else { return nil }
         let rows = changedRows(changing, scene: scene, height: canvas.height)
         for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
-        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
-        var contrasts = base.contrasts
         // Everything drawn before the measurements depends on the base and the layout, not on how
         // far a line is sung (see LuminanceMemo).
         let memoKey = Self.memoKey(changing, base: base)
@@ -221,16 +247,14 @@ package final class Renderer {
         defer { canvas.luminanceMemo?.end() }
         let sungRows = keep ? redrawableRows(changing, scene: scene, height: canvas.height) : nil
         var saved: [UInt8]?
-        try drawLayers(scene, layout: &changing, on: canvas, contrasts: &contrasts, beforeSung: sungRows.map { sungRows in
+        let frame = try draw(scene, layout: layout, motion: nil, on: canvas, over: base, timings: timings, beforeSung: sungRows.map { sungRows in
             { index in if index == sungRows.index { saved = canvas.savedRows(sungRows.rows) } }
         })
-        try canvas.finish()
-        let frame = Frame(canvas: canvas, layout: withCaptions(changing, of: layout, base: base), scheme: layoutEngine.palette.scheme,
-                          contrasts: contrasts)
         var sung: SungLine?
         if let sungRows, let saved {
+            // The blocks as drawn (dimmed ones raised), without the captions.
             sung = SungLine(key: Self.sungKey(memoKey, scene: scene), index: sungRows.index, rows: sungRows.rows, saved: saved,
-                            later: sungRows.later, drawn: changing, contrasts: contrasts, changed: rows)
+                            later: sungRows.later, drawn: Self.withoutCaptions(frame.layout), contrasts: frame.contrasts, changed: rows)
         }
         return (frame, rows, sung)
     }
@@ -240,9 +264,7 @@ package final class Renderer {
     private func changingLayers(_ layout: FrameLayout, base: BaseLayer) -> FrameLayout? {
         let captions = layout.blocks.filter { Self.isCaption($0.role) }
         guard captions.map(Self.signature) == base.signatures, captions.isEmpty || layout.band == nil else { return nil }
-        var changing = layout
-        changing.blocks = layout.blocks.filter { !Self.isCaption($0.role) }
-        return changing
+        return Self.withoutCaptions(layout)
     }
 
     /// What the next tick of a still frame needs to redraw its karaoke line alone: the canvas's
