@@ -4,7 +4,7 @@ import LyricsCore
 import PosterGraphics
 import XCTest
 
-/// A karaoke tick redrawn alone over the tick before (Renderer.SungLine) against the same tick
+/// A karaoke tick redrawn alone over the tick before (SequenceRenderer.SungLine) against the same tick
 /// drawn in full, where a block drawn after the sung line reaches into its rows. Layouts keep
 /// blocks apart, so the next line is moved up over the sung one here by hand.
 final class SungLineTests: XCTestCase {
@@ -21,8 +21,12 @@ final class SungLineTests: XCTestCase {
         let geometry = PosterGeometry(preset: preset, before: theme.before, after: theme.after, theme: theme)
         let cover = try makeCover(top: .black, bottom: Color(red: 0.2, green: 0.25, blue: 0.4))
         let background = try Background.prepare(cover: cover, geometry: geometry, theme: theme)
-        let engine = LayoutEngine(geometry: geometry, text: try TextEngine(fonts: Shared.fonts), theme: theme, palette: background.palette)
-        let renderer = Renderer(background: background, layoutEngine: engine)
+        var options = RenderOptions()
+        options.preset = preset
+        options.theme = theme
+        let sequence = try SequenceRenderer(background: background, fonts: Shared.fonts, options: options, timings: Timings(),
+                                            bases: FrameBases())
+        let renderer = sequence.renderer
         var builder = SceneBuilder(lyrics: try LyricsReader.parse(Self.lrc), before: theme.before, after: theme.after)
         builder.karaoke = true
 
@@ -38,16 +42,16 @@ final class SungLineTests: XCTestCase {
         }
 
         let (firstScene, firstLayout) = try tick(1_100)
-        let base = try renderer.renderBase(firstLayout).layer
+        let base = try sequence.renderBase(firstLayout).layer
         let canvas = try Canvas(width: preset.width, height: preset.height)
         canvas.copyRows(0..<preset.height, from: base.bitmap)
-        let first = try XCTUnwrap(try renderer.renderChanges(firstScene, layout: firstLayout, on: canvas, base: base, timings: nil, keep: true))
+        let first = try XCTUnwrap(try sequence.renderChanges(firstScene, layout: firstLayout, on: canvas, base: base, timings: nil, keep: true))
         let kept = try XCTUnwrap(first.sung, "the first tick is kept")
         XCTAssertFalse(kept.later.isEmpty, "the moved line reaches the sung line's rows")
         var redrawn = 0
         for ms in stride(from: 1_300, through: 3_900, by: 300) {
             let (scene, layout) = try tick(ms)
-            let again = try XCTUnwrap(try renderer.redrawSung(scene, layout: layout, on: canvas, base: base, kept: kept, timings: nil),
+            let again = try XCTUnwrap(try sequence.redrawSung(scene, layout: layout, on: canvas, base: base, kept: kept, timings: nil),
                                       "@\(ms): a tick of the same line")
             let whole = try renderer.render(scene, layout: layout)
             XCTAssertTrue(try again.frame.canvas.pixels(opaque: true).bytes == whole.canvas.pixels(opaque: true).bytes,
@@ -57,6 +61,6 @@ final class SungLineTests: XCTestCase {
         XCTAssertEqual(redrawn, 9)
         // Another line is not a tick of this one.
         let (other, otherLayout) = try tick(5_500)
-        XCTAssertNil(try renderer.redrawSung(other, layout: otherLayout, on: canvas, base: base, kept: kept, timings: nil))
+        XCTAssertNil(try sequence.redrawSung(other, layout: otherLayout, on: canvas, base: base, kept: kept, timings: nil))
     }
 }

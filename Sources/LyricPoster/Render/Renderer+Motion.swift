@@ -13,37 +13,6 @@ extension Renderer {
         return min(1, max(0, spring(min(1, max(0, progress))) / spring(1)))
     }
 
-    /// Draws `scene` in the middle of `motion` over `canvas`, which must hold `base` (as
-    /// ``renderChanges(_:layout:on:base:timings:)`` does for a still): only the blocks that are not
-    /// captions, and what lies under them, which gives exactly the pixels
-    /// ``render(_:motion:layout:timings:backdrop:)`` would. `layout`: the scene's own. Returns the frame and the rows that may differ from the
-    /// base, or nil (nothing drawn) when the captions of either picture differ from the base's, or
-    /// when anything drawn or measured reaches the captions' rows.
-    package func renderMotionChanges(_ scene: Scene, motion: Motion, layout to: FrameLayout, on canvas: Canvas, base: BaseLayer,
-                                    timings: Timings? = nil) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>])? {
-        let from = layout(motion.from, timings: timings)
-        for picture in [from, to] {
-            let captions = picture.blocks.filter { Self.isCaption($0.role) }
-            guard captions.map(Self.signature) == base.signatures, captions.isEmpty || picture.band == nil else { return nil }
-        }
-        let changingFrom = Self.withoutCaptions(from), changingTo = Self.withoutCaptions(to)
-        // Everything the move draws (each block where it is on its way, clipped to its reach) and
-        // everything measured before it (both pictures' blocks where their stills have them).
-        var rects = changingFrom.blocks.map { reach(of: $0) }
-        for step in Self.steps(motion, from: changingFrom, to: changingTo, geometry: background.geometry,
-                                    size: (Double(canvas.width), Double(canvas.height))) {
-            let block = step.side == .from ? changingFrom.blocks[step.index] : changingTo.blocks[step.index]
-            if let r = drawnReach(block, step) { rects.append(r) }
-        }
-        let rows = Self.merge(rects + changedRects(changingTo, scene: scene), height: canvas.height)
-        for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
-        // The measurements come before any block is drawn (see drawMotion): every frame of one
-        // move asks them of the same pixels, the base with the still's band.
-        canvas.luminanceMemo?.begin(Self.motionMemoKey(from: changingFrom, to: changingTo, base: base))
-        defer { canvas.luminanceMemo?.end() }
-        return (try draw(scene, layout: to, motion: (motion, from), on: canvas, over: base, timings: timings), rows)
-    }
-
     /// Everything of a move drawn over what `canvas` holds: the band, scrim and progress bar of
     /// the still of `scene`, then the blocks of `from` and `to` on their way. Returns `to` with
     /// its colours as drawn.

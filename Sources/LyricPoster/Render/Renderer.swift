@@ -59,7 +59,7 @@ package final class Renderer {
     /// `from`, the layout of the picture before the change), every block is on its way there.
     /// `beforeSung`: for a still, called with a karaoke block's index among those drawn just
     /// before its sung part is drawn. Adds the time spent to the "raster" stage.
-    func draw(_ scene: Scene, layout: FrameLayout, motion: (Motion, from: FrameLayout)?, on canvas: Canvas, over base: BaseLayer?,
+    func draw(_ scene: Scene, layout: FrameLayout, motion: (Motion, from: FrameLayout)?, on canvas: Canvas, over base: SequenceRenderer.BaseLayer?,
               timings: Timings?, beforeSung: ((Int) -> Void)? = nil) throws(GraphicsError) -> Frame {
         let start = DispatchTime.now().uptimeNanoseconds
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
@@ -149,7 +149,7 @@ package final class Renderer {
     }
 
     /// The sung part of a karaoke block, over the block drawn in its unsung colour.
-    private func drawSung(_ block: TextBlock, on canvas: Canvas) {
+    func drawSung(_ block: TextBlock, on canvas: Canvas) {
         canvas.draw(block.layout, at: block.origin, color: block.color,
                     revealed: Self.sungRegion(block, text: block.text, shares: block.sung), feather: 0.5 * block.fontSize)
     }
@@ -161,29 +161,7 @@ package final class Renderer {
         return layoutEngine.layout(scene)
     }
 
-    // MARK: Drawing only what changes
-
-    /// The part of a song's frames that does not depend on the time: the background with the
-    /// captions (title, artist line) drawn on it. Frames are drawn over a copy of it, touching
-    /// only the rows their time-dependent layers reach (``renderChanges(_:on:base:timings:)``).
-    package struct BaseLayer: Sendable {
-        /// The picture, and the same as packed RGB rows.
-        package let bitmap: Bitmap
-        package let rgb: [UInt8]
-        /// Each caption block as laid out (before its opacity was raised), in order.
-        let signatures: [String]
-        /// Their colours as drawn, and the contrasts they reached.
-        let colors: [Color]
-        let contrasts: [String: Double]
-        /// The rows the captions' pixels (ink, shadows) can reach.
-        let rows: [Range<Int>]
-    }
-
-    /// Which base picture a layout can be drawn over: its captions as placed (a song's frames
-    /// share one or a few placements).
-    package static func baseKey(_ layout: FrameLayout) -> String {
-        layout.blocks.filter { isCaption($0.role) }.map(signature).joined(separator: "\n")
-    }
+    // MARK: Captions
 
     /// Blocks that are the same in every frame of a song.
     static func isCaption(_ role: Scene.Role) -> Bool { role == .title || role == .artist }
@@ -197,158 +175,11 @@ package final class Renderer {
             + "\(shadow)|\(block.blur)|\(block.cut)|\(block.sung.map { "\($0)" }.joined(separator: ","))|\(describe(block.box))"
     }
 
-    private static func describe(_ rect: Rect?) -> String { rect.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "-" }
-
-    /// Draws the base layer that frames laid out like `layout` share: their captions on the
-    /// background.
-    package func renderBase(_ layout: FrameLayout) throws(GraphicsError) -> (canvas: Canvas, layer: BaseLayer) {
-        let canvas = try startCanvas(backdrop: true)
-        var captions = layout
-        captions.blocks = layout.blocks.filter { Self.isCaption($0.role) }
-        captions.band = nil
-        captions.focus = nil
-        let signatures = captions.blocks.map(Self.signature)
-        var contrasts: [String: Double] = [:]
-        raiseDimmedOpacity(on: canvas, layout: &captions, contrasts: &contrasts)
-        for block in captions.blocks {
-            try canvas.fading(block.fade, within: reach(of: block)) { () throws(GraphicsError) in
-                try canvas.draw(block.layout, at: block.origin, color: block.color, shadow: block.shadow,
-                                blur: Int(block.blur.rounded()))
-            }
-        }
-        try canvas.finish()
-        let rows = Self.merge(captions.blocks.map { reach(of: $0) }, height: canvas.height)
-        let layer = BaseLayer(bitmap: canvas.snapshot(), rgb: try canvas.pixels(opaque: true).bytes, signatures: signatures,
-                              colors: captions.blocks.map(\.color), contrasts: contrasts, rows: rows)
-        return (canvas, layer)
-    }
-
-    /// Draws `scene` over `canvas`, which must hold `base` (outside rows an earlier call changed
-    /// and the caller restored): only the time-dependent layers, which give exactly the pixels
-    /// `render(_:)` would. Returns the frame and the rows that may differ from the base, or nil
-    /// (nothing drawn) when this frame cannot be drawn that way: its captions differ from the
-    /// base's, or its changing layers reach rows the captions occupy.
-    package func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer,
-                              timings: Timings? = nil) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>])? {
-        try renderChanges(scene, layout: layout, on: canvas, base: base, timings: timings, keep: false).map { ($0.frame, $0.rows) }
-    }
-
-    /// `keep`: when the frame's only karaoke line can be redrawn alone on the next tick (see
-    /// ``SungLine``), also return what that takes.
-    func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer, timings: Timings?,
-                       keep: Bool) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>], sung: SungLine?)? {
-        guard let changing = changingLayers(layout, base: base) else { return nil }
-        let rows = changedRows(changing, scene: scene, height: canvas.height)
-        for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
-        // Everything drawn before the measurements depends on the base and the layout, not on how
-        // far a line is sung (see LuminanceMemo).
-        let memoKey = Self.memoKey(changing, base: base)
-        canvas.luminanceMemo?.begin(memoKey)
-        defer { canvas.luminanceMemo?.end() }
-        let sungRows = keep ? redrawableRows(changing, scene: scene, height: canvas.height) : nil
-        var saved: [UInt8]?
-        let frame = try draw(scene, layout: layout, motion: nil, on: canvas, over: base, timings: timings, beforeSung: sungRows.map { sungRows in
-            { index in if index == sungRows.index { saved = canvas.savedRows(sungRows.rows) } }
-        })
-        var sung: SungLine?
-        if let sungRows, let saved {
-            // The blocks as drawn (dimmed ones raised), without the captions.
-            sung = SungLine(key: Self.sungKey(memoKey, scene: scene), index: sungRows.index, rows: sungRows.rows, saved: saved,
-                            later: sungRows.later, drawn: Self.withoutCaptions(frame.layout), contrasts: frame.contrasts, changed: rows)
-        }
-        return (frame, rows, sung)
-    }
-
-    /// The layout's blocks but its captions, when they are the base's (nil: it cannot be drawn
-    /// over this base).
-    private func changingLayers(_ layout: FrameLayout, base: BaseLayer) -> FrameLayout? {
-        let captions = layout.blocks.filter { Self.isCaption($0.role) }
-        guard captions.map(Self.signature) == base.signatures, captions.isEmpty || layout.band == nil else { return nil }
-        return Self.withoutCaptions(layout)
-    }
-
-    /// What the next tick of a still frame needs to redraw its karaoke line alone: the canvas's
-    /// rows under that line as they were just before its sung part was drawn, and what the frame
-    /// reported. Ticks of one line (the same layout but for how far it is sung, on the same base)
-    /// draw the same pixels up to that point (see LuminanceMemo), and the sung part changes
-    /// nothing outside those rows; so the next tick puts them back, draws its own sung part and,
-    /// clipped to them, the blocks drawn after it there, and has exactly the frame drawn in full.
-    final class SungLine {
-        /// The layout but for how far it is sung, its base and its scene's state.
-        let key: String
-        /// The karaoke block's index among the drawn (non-caption) blocks.
-        let index: Int
-        /// The rows its sung part can reach, and their pixels before it was drawn.
-        let rows: Range<Int>
-        let saved: [UInt8]
-        /// The indices of the blocks drawn after it that reach those rows.
-        let later: [Int]
-        /// The non-caption blocks as drawn (dimmed ones raised), the contrasts measured, and the
-        /// rows that differ from the base.
-        let drawn: FrameLayout
-        let contrasts: [String: Double]
-        let changed: [Range<Int>]
-
-        init(key: String, index: Int, rows: Range<Int>, saved: [UInt8], later: [Int], drawn: FrameLayout, contrasts: [String: Double],
-             changed: [Range<Int>]) {
-            self.key = key; self.index = index; self.rows = rows; self.saved = saved; self.later = later
-            self.drawn = drawn; self.contrasts = contrasts; self.changed = changed
-        }
-    }
-
-    private static func sungKey(_ memoKey: String, scene: Scene) -> String { scene.state.rawValue + "\n" + memoKey }
-
-    /// The karaoke block whose sung part the next tick can redraw alone, the rows it can reach
-    /// and the blocks drawn after it that reach them too; nil when there is none: no block or
-    /// several are being sung, it is cut (drawn through a fade), or a progress bar moves with
-    /// the time.
-    private func redrawableRows(_ changing: FrameLayout, scene: Scene, height: Int) -> (index: Int, rows: Range<Int>, later: [Int])? {
-        if background.geometry.progress != nil, let duration = scene.duration, duration.milliseconds > 0 { return nil }
-        let sung = changing.blocks.indices.filter { !changing.blocks[$0].sung.isEmpty }
-        guard sung.count == 1, let index = sung.first, changing.blocks[index].fade == nil else { return nil }
-        let block = changing.blocks[index]
-        // The sung part is the block's text drawn again, clipped to its spans: it changes no pixel
-        // outside its ink (and a pixel of antialiasing), whatever the spans.
-        let ink = block.layout.inkRect
-        let inked = Rect(x: block.origin.x + ink.x, y: block.origin.y + ink.y, width: ink.width, height: ink.height).insetBy(dx: 0, dy: -1)
-        guard ink.height > 0, let rows = Self.merge([inked], height: height).first else { return nil }
-        // Blocks drawn after it that reach its rows are drawn again there (clipped to them).
-        let later = changing.blocks.indices.filter { i in
-            i > index && Self.merge([reach(of: changing.blocks[i])], height: height).contains { $0.overlaps(rows) }
-        }
-        return (index, rows, later)
-    }
-
-    /// Draws the next tick of the still frame `kept` was made from: puts back the rows under its
-    /// karaoke line and draws the line's sung part as `scene` has it (the same pixels and report
-    /// as `renderChanges`). Nil (nothing drawn) when `scene` is not a tick of that frame: the
-    /// canvas must then be put back to the base first. Returns the rows redrawn too.
-    func redrawSung(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer, kept: SungLine,
-                    timings: Timings?) throws(GraphicsError) -> (frame: Frame, rows: [Range<Int>], redrawn: Range<Int>)? {
-        let laidOut = DispatchTime.now().uptimeNanoseconds
-        guard let changing = changingLayers(layout, base: base), changing.blocks.count == kept.drawn.blocks.count,
-              Self.sungKey(Self.memoKey(changing, base: base), scene: scene) == kept.key else { return nil }
-        var block = kept.drawn.blocks[kept.index]
-        block.sung = changing.blocks[kept.index].sung
-        defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
-        canvas.restoreRows(kept.rows, from: kept.saved)
-        drawSung(block, on: canvas)
-        try canvas.clipped(toRows: kept.rows) { () throws(GraphicsError) in
-            for index in kept.later {
-                let later = kept.drawn.blocks[index]
-                try canvas.fading(later.fade, within: reach(of: later)) { () throws(GraphicsError) in try paint(later, unsung: nil, on: canvas) }
-            }
-        }
-        try canvas.finish()
-        var drawn = kept.drawn
-        for i in drawn.blocks.indices { drawn.blocks[i].sung = changing.blocks[i].sung }
-        return (Frame(canvas: canvas, layout: withCaptions(drawn, of: layout, base: base), scheme: layoutEngine.palette.scheme,
-                      contrasts: kept.contrasts), kept.changed, kept.rows)
-    }
+    static func describe(_ rect: Rect?) -> String { rect.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "-" }
 
     /// `layout` with its blocks as drawn over `base`: the captions in the base's colours, the
     /// others as `drawn` (the same blocks without the captions, in order) has them.
-    func withCaptions(_ drawn: FrameLayout, of layout: FrameLayout, base: BaseLayer) -> FrameLayout {
+    func withCaptions(_ drawn: FrameLayout, of layout: FrameLayout, base: SequenceRenderer.BaseLayer) -> FrameLayout {
         var merged = layout
         var blocks = drawn.blocks.makeIterator()
         var colors = base.colors.makeIterator()
@@ -360,29 +191,6 @@ package final class Renderer {
             }
         }
         return merged
-    }
-
-    /// The luminance memo's key for the frames of a move from `from` to `to` over `base`: the
-    /// pixels its measurements see are the base's and the band's of `to`; the blocks (how far a
-    /// line is sung left out) stand for the questions asked.
-    static func motionMemoKey(from: FrameLayout, to: FrameLayout, base: BaseLayer) -> String {
-        "move\n" + memoKey(to, base: base) + "\nfrom" + unsungSignatures(from.blocks)
-    }
-
-    /// A frame's layout but for how far each line is sung, and its base.
-    private static func memoKey(_ layout: FrameLayout, base: BaseLayer) -> String {
-        base.signatures.joined(separator: "\n") + "\n\(describe(layout.band))|\(describe(layout.focus))" + unsungSignatures(layout.blocks)
-    }
-
-    /// The blocks' signatures as if nothing of them were sung, each on a line of its own.
-    private static func unsungSignatures(_ blocks: [TextBlock]) -> String {
-        var text = ""
-        for block in blocks {
-            var unsung = block
-            unsung.sung = unsung.sung.map { _ in 0 }
-            text += "\n" + signature(unsung)
-        }
-        return text
     }
 
     /// The rows a block's pixels can reach: its box and ink, grown by its shadow or blur (drawn
@@ -404,31 +212,6 @@ package final class Renderer {
         }
         if block.blur > 0 { pad = max(pad, Double(Int(block.blur.rounded()) * 3 + 2) + 2) }
         return pad
-    }
-
-    /// The rows the time-dependent layers of `layout` can change.
-    private func changedRows(_ layout: FrameLayout, scene: Scene, height: Int) -> [Range<Int>] {
-        Self.merge(changedRects(layout, scene: scene), height: height)
-    }
-
-    /// What the time-dependent layers of `layout` can change: each block's reach, the band, the
-    /// current line's fallback scrims and the progress bar.
-    func changedRects(_ layout: FrameLayout, scene: Scene) -> [Rect] {
-        let geometry = background.geometry
-        var rects = layout.blocks.map { reach(of: $0) }
-        if let band = layout.band {
-            let feather = Self.classicFeatherLimit * geometry.unit
-            rects.append(band.insetBy(dx: 0, dy: -feather - 1))
-        }
-        // The current line's fallback scrims (checkCurrentLine).
-        if let current = layout.blocks.filter({ $0.role == .current || $0.role == .quote }).map(\.box)
-            .reduce(nil, { $0?.union($1) ?? $1 }) {
-            rects.append(current.insetBy(dx: 0, dy: -2 * geometry.neighbourSize - 1))
-        }
-        if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
-            rects.append(bar.insetBy(dx: 0, dy: -1))
-        }
-        return rects
     }
 
     /// Whole pixel rows covering `rects`, clamped to the canvas, sorted and merged.

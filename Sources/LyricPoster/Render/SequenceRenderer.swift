@@ -25,10 +25,10 @@ package struct RenderedFrame: Sendable {
 /// pixels, and the encoder that keeps its PNG segments.
 package final class FrameBase: Sendable {
     package let key: String
-    package let layer: Renderer.BaseLayer
+    package let layer: SequenceRenderer.BaseLayer
     package let encoder: PNG.RowsEncoder
 
-    init(key: String, layer: Renderer.BaseLayer) {
+    init(key: String, layer: SequenceRenderer.BaseLayer) {
         self.key = key
         self.layer = layer
         encoder = PNG.RowsEncoder(base: layer.rgb, width: layer.bitmap.width, height: layer.bitmap.height)
@@ -101,7 +101,7 @@ package final class SequenceRenderer {
     /// re-render.
     package static let version = 14
 
-    private let renderer: Renderer
+    let renderer: Renderer
     private let options: RenderOptions
     private let timings: Timings
     private let bases: FrameBases
@@ -115,8 +115,8 @@ package final class SequenceRenderer {
 
     /// With karaoke on: the last still frame drawn from `work`'s base, left on the canvas and in
     /// the RGB rows (in its rows that differ from the base) so that the next tick of its line
-    /// redraws the line alone (see Renderer.SungLine); nil when `work` holds the base.
-    private var sung: Renderer.SungLine?
+    /// redraws the line alone (see SequenceRenderer.SungLine); nil when `work` holds the base.
+    private var sung: SungLine?
     /// Ticks drawn that way so far.
     package private(set) var sungRedraws = 0
     /// Segments of the song's bases taken from frames encoded whole before them, instead of
@@ -272,12 +272,12 @@ package final class SequenceRenderer {
                             _ consume: (UnsafeBufferPointer<UInt8>, [Range<Int>]?, FrameBase?) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
         let layout = renderer.layout(scene, timings: timings)
         let renderer = self.renderer
-        let key = Renderer.baseKey(layout)
+        let key = Self.baseKey(layout)
         // Set when this frame's base is not due yet (the first frame with these captions).
         var first = !whole
         if !whole, let base = try bases.base(for: key, make: { () throws(PosterError) in
             try timings.measure("base") { () throws(PosterError) in
-                do { return FrameBase(key: key, layer: try renderer.renderBase(layout).layer) } catch {
+                do { return FrameBase(key: key, layer: try self.renderBase(layout).layer) } catch {
                     throw PosterError(path: "frame", reason: "\(error)")
                 }
             }
@@ -298,10 +298,10 @@ package final class SequenceRenderer {
             let drawn: (frame: Renderer.Frame, rows: [Range<Int>])?
             // The rows to convert (nil: all of `drawn.rows`), and what the next tick can keep.
             var redrawn: Range<Int>?
-            var keep: Renderer.SungLine?
+            var keep: SungLine?
             do {
                 if motion == nil, let kept = sung,
-                   let again = try renderer.redrawSung(scene, layout: layout, on: work.canvas, base: base.layer, kept: kept, timings: timings) {
+                   let again = try self.redrawSung(scene, layout: layout, on: work.canvas, base: base.layer, kept: kept, timings: timings) {
                     drawn = (again.frame, again.rows)
                     redrawn = again.redrawn
                     keep = kept
@@ -312,10 +312,10 @@ package final class SequenceRenderer {
                         restore(kept.changed)
                     }
                     if let motion {
-                        drawn = try renderer.renderMotionChanges(scene, motion: motion, layout: layout, on: work.canvas, base: base.layer,
+                        drawn = try self.renderMotionChanges(scene, motion: motion, layout: layout, on: work.canvas, base: base.layer,
                                                                  timings: timings)
                     } else {
-                        let full = try renderer.renderChanges(scene, layout: layout, on: work.canvas, base: base.layer, timings: timings,
+                        let full = try self.renderChanges(scene, layout: layout, on: work.canvas, base: base.layer, timings: timings,
                                                               keep: options.karaoke)
                         drawn = full.map { ($0.frame, $0.rows) }
                         keep = full?.sung
