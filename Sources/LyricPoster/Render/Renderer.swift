@@ -166,16 +166,40 @@ package final class Renderer {
     /// Blocks that are the same in every frame of a song.
     static func isCaption(_ role: Scene.Role) -> Bool { role == .title || role == .artist }
 
-    /// Everything that decides a block's pixels, as text. Spelled out field by field: describing
-    /// a value by reflection costs a search of the runtime's conformance records the first time
-    /// for each kind of value, and several microseconds every time (frames make these keys).
-    static func signature(_ block: TextBlock) -> String {
-        let shadow = block.shadow.map { "\($0.color.keyText),\($0.radius),\($0.offset.x),\($0.offset.y)" } ?? "-"
-        return "\(block.role.rawValue)|\(block.text)|\(block.origin.x),\(block.origin.y)|\(block.fontSize)|\(block.color.keyText)|"
-            + "\(shadow)|\(block.blur)|\(block.cut)|\(block.sung.map { "\($0)" }.joined(separator: ","))|\(describe(block.box))"
-    }
+    /// Everything that decides a block's pixels: blocks with the same signature draw the same.
+    /// The key of base pictures and of the measurements a frame replays.
+    struct BlockSignature: Hashable, Sendable {
+        var role: Scene.Role
+        var text: String
+        var origin: Point
+        var fontSize: Double
+        var color: Color
+        var shadow: Canvas.Shadow?
+        var blur: Double
+        var cut: Bool
+        var sung: [Double]
+        var box: Rect
 
-    static func describe(_ rect: Rect?) -> String { rect.map { "\($0.x),\($0.y),\($0.width),\($0.height)" } ?? "-" }
+        init(_ block: TextBlock) {
+            role = block.role
+            text = block.text
+            origin = block.origin
+            fontSize = block.fontSize
+            color = block.color
+            shadow = block.shadow
+            blur = block.blur
+            cut = block.cut
+            sung = block.sung
+            box = block.box
+        }
+
+        /// The same block as if nothing of it were sung yet.
+        var unsung: BlockSignature {
+            var signature = self
+            signature.sung = sung.map { _ in 0 }
+            return signature
+        }
+    }
 
     /// `layout` with its blocks as drawn over `base`: the captions in the base's colours, the
     /// others as `drawn` (the same blocks without the captions, in order) has them.

@@ -15,7 +15,7 @@ extension SequenceRenderer {
         package let bitmap: Bitmap
         package let rgb: [UInt8]
         /// Each caption block as laid out (before its opacity was raised), in order.
-        let signatures: [String]
+        let signatures: [Renderer.BlockSignature]
         /// Their colours as drawn, and the contrasts they reached.
         let colors: [Color]
         let contrasts: [String: Double]
@@ -25,8 +25,37 @@ extension SequenceRenderer {
 
     /// Which base picture a layout can be drawn over: its captions as placed (a song's frames
     /// share one or a few placements).
-    package static func baseKey(_ layout: FrameLayout) -> String {
-        layout.blocks.filter { Renderer.isCaption($0.role) }.map(Renderer.signature).joined(separator: "\n")
+    struct BaseKey: Hashable, Sendable {
+        var captions: [Renderer.BlockSignature]
+
+        init(_ layout: FrameLayout) {
+            captions = layout.blocks.filter { Renderer.isCaption($0.role) }.map(Renderer.BlockSignature.init)
+        }
+    }
+
+    /// What decides the measurements a frame over `base` makes before anything that depends on
+    /// how far a line is sung (see LuminanceMemo): the base, the band and focus, and the blocks as
+    /// if unsung; for the frames of a move, also the blocks it starts from.
+    struct MemoKey: Hashable, Sendable {
+        var captions: [Renderer.BlockSignature]
+        var band: Rect?
+        var focus: Rect?
+        var blocks: [Renderer.BlockSignature]
+        var from: [Renderer.BlockSignature]?
+
+        init(_ layout: FrameLayout, base: BaseLayer, from: FrameLayout? = nil) {
+            captions = base.signatures
+            band = layout.band
+            focus = layout.focus
+            blocks = layout.blocks.map { Renderer.BlockSignature($0).unsung }
+            self.from = from.map { $0.blocks.map { Renderer.BlockSignature($0).unsung } }
+        }
+    }
+
+    /// Which frames are ticks of one still: the same memo key and scene state.
+    struct SungKey: Hashable, Sendable {
+        var state: Scene.State
+        var memo: MemoKey
     }
 
     /// Draws the base layer that frames laid out like `layout` share: their captions on the
@@ -37,7 +66,7 @@ extension SequenceRenderer {
         captions.blocks = layout.blocks.filter { Renderer.isCaption($0.role) }
         captions.band = nil
         captions.focus = nil
-        let signatures = captions.blocks.map(Renderer.signature)
+        let signatures = captions.blocks.map(Renderer.BlockSignature.init)
         var contrasts: [String: Double] = [:]
         renderer.raiseDimmedOpacity(on: canvas, layout: &captions, contrasts: &contrasts)
         for block in captions.blocks {
@@ -72,7 +101,7 @@ extension SequenceRenderer {
         for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
         // Everything drawn before the measurements depends on the base and the layout, not on how
         // far a line is sung (see LuminanceMemo).
-        let memoKey = Self.memoKey(changing, base: base)
+        let memoKey = MemoKey(changing, base: base)
         canvas.luminanceMemo?.begin(memoKey)
         defer { canvas.luminanceMemo?.end() }
         let sungRows = keep ? redrawableRows(changing, scene: scene, height: canvas.height) : nil
@@ -83,7 +112,7 @@ extension SequenceRenderer {
         var sung: SungLine?
         if let sungRows, let saved {
             // The blocks as drawn (dimmed ones raised), without the captions.
-            sung = SungLine(key: Self.sungKey(memoKey, scene: scene), index: sungRows.index, rows: sungRows.rows, saved: saved,
+            sung = SungLine(key: SungKey(state: scene.state, memo: memoKey), index: sungRows.index, rows: sungRows.rows, saved: saved,
                             later: sungRows.later, drawn: Renderer.withoutCaptions(frame.layout), contrasts: frame.contrasts, changed: rows)
         }
         return (frame, rows, sung)
@@ -93,7 +122,7 @@ extension SequenceRenderer {
     /// over this base).
     private func changingLayers(_ layout: FrameLayout, base: BaseLayer) -> FrameLayout? {
         let captions = layout.blocks.filter { Renderer.isCaption($0.role) }
-        guard captions.map(Renderer.signature) == base.signatures, captions.isEmpty || layout.band == nil else { return nil }
+        guard captions.map(Renderer.BlockSignature.init) == base.signatures, captions.isEmpty || layout.band == nil else { return nil }
         return Renderer.withoutCaptions(layout)
     }
 
@@ -105,7 +134,7 @@ extension SequenceRenderer {
     /// clipped to them, the blocks drawn after it there, and has exactly the frame drawn in full.
     final class SungLine {
         /// The layout but for how far it is sung, its base and its scene's state.
-        let key: String
+        let key: SungKey
         /// The karaoke block's index among the drawn (non-caption) blocks.
         let index: Int
         /// The rows its sung part can reach, and their pixels before it was drawn.
@@ -119,14 +148,13 @@ extension SequenceRenderer {
         let contrasts: [String: Double]
         let changed: [Range<Int>]
 
-        init(key: String, index: Int, rows: Range<Int>, saved: [UInt8], later: [Int], drawn: FrameLayout, contrasts: [String: Double],
+        init(key: SungKey, index: Int, rows: Range<Int>, saved: [UInt8], later: [Int], drawn: FrameLayout, contrasts: [String: Double],
              changed: [Range<Int>]) {
             self.key = key; self.index = index; self.rows = rows; self.saved = saved; self.later = later
             self.drawn = drawn; self.contrasts = contrasts; self.changed = changed
         }
     }
 
-    private static func sungKey(_ memoKey: String, scene: Scene) -> String { scene.state.rawValue + "\n" + memoKey }
 
     /// The karaoke block whose sung part the next tick can redraw alone, the rows it can reach
     /// and the blocks drawn after it that reach them too; nil when there is none: no block or
@@ -157,7 +185,7 @@ extension SequenceRenderer {
                     timings: Timings?) throws(GraphicsError) -> (frame: Renderer.Frame, rows: [Range<Int>], redrawn: Range<Int>)? {
         let laidOut = DispatchTime.now().uptimeNanoseconds
         guard let changing = changingLayers(layout, base: base), changing.blocks.count == kept.drawn.blocks.count,
-              Self.sungKey(Self.memoKey(changing, base: base), scene: scene) == kept.key else { return nil }
+              SungKey(state: scene.state, memo: MemoKey(changing, base: base)) == kept.key else { return nil }
         var block = kept.drawn.blocks[kept.index]
         block.sung = changing.blocks[kept.index].sung
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - laidOut) / 1e9) }
@@ -176,28 +204,6 @@ extension SequenceRenderer {
                       contrasts: kept.contrasts), kept.changed, kept.rows)
     }
 
-    /// The luminance memo's key for the frames of a move from `from` to `to` over `base`: the
-    /// pixels its measurements see are the base's and the band's of `to`; the blocks (how far a
-    /// line is sung left out) stand for the questions asked.
-    static func motionMemoKey(from: FrameLayout, to: FrameLayout, base: BaseLayer) -> String {
-        "move\n" + memoKey(to, base: base) + "\nfrom" + unsungSignatures(from.blocks)
-    }
-
-    /// A frame's layout but for how far each line is sung, and its base.
-    private static func memoKey(_ layout: FrameLayout, base: BaseLayer) -> String {
-        base.signatures.joined(separator: "\n") + "\n\(Renderer.describe(layout.band))|\(Renderer.describe(layout.focus))" + unsungSignatures(layout.blocks)
-    }
-
-    /// The blocks' signatures as if nothing of them were sung, each on a line of its own.
-    private static func unsungSignatures(_ blocks: [TextBlock]) -> String {
-        var text = ""
-        for block in blocks {
-            var unsung = block
-            unsung.sung = unsung.sung.map { _ in 0 }
-            text += "\n" + Renderer.signature(unsung)
-        }
-        return text
-    }
 
     /// The rows the time-dependent layers of `layout` can change.
     private func changedRows(_ layout: FrameLayout, scene: Scene, height: Int) -> [Range<Int>] {
@@ -235,7 +241,7 @@ extension SequenceRenderer {
         let from = renderer.layout(motion.from, timings: timings)
         for picture in [from, to] {
             let captions = picture.blocks.filter { Renderer.isCaption($0.role) }
-            guard captions.map(Renderer.signature) == base.signatures, captions.isEmpty || picture.band == nil else { return nil }
+            guard captions.map(Renderer.BlockSignature.init) == base.signatures, captions.isEmpty || picture.band == nil else { return nil }
         }
         let changingFrom = Renderer.withoutCaptions(from), changingTo = Renderer.withoutCaptions(to)
         // Everything the move draws (each block where it is on its way, clipped to its reach) and
@@ -250,7 +256,7 @@ extension SequenceRenderer {
         for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
         // The measurements come before any block is drawn (see drawMotion): every frame of one
         // move asks them of the same pixels, the base with the still's band.
-        canvas.luminanceMemo?.begin(Self.motionMemoKey(from: changingFrom, to: changingTo, base: base))
+        canvas.luminanceMemo?.begin(MemoKey(changingTo, base: base, from: changingFrom))
         defer { canvas.luminanceMemo?.end() }
         return (try renderer.draw(scene, layout: to, motion: (motion, from), on: canvas, over: base, timings: timings), rows)
     }

@@ -24,11 +24,11 @@ package struct RenderedFrame: Sendable {
 /// What frames of a song start from: the time-independent layer (background and captions) as
 /// pixels, and the encoder that keeps its PNG segments.
 package final class FrameBase: Sendable {
-    package let key: String
+    let key: SequenceRenderer.BaseKey
     package let layer: SequenceRenderer.BaseLayer
     package let encoder: PNG.RowsEncoder
 
-    init(key: String, layer: SequenceRenderer.BaseLayer) {
+    init(key: SequenceRenderer.BaseKey, layer: SequenceRenderer.BaseLayer) {
         self.key = key
         self.layer = layer
         encoder = PNG.RowsEncoder(base: layer.rgb, width: layer.bitmap.width, height: layer.bitmap.height)
@@ -40,7 +40,7 @@ package final class FrameBase: Sendable {
 /// it, so a one-off costs nothing extra; the few most recent are kept.
 final class FrameBases: Sendable {
     static let capacity = 3
-    private let state = Guarded<(requests: [String: Int], bases: [FrameBase])>(([:], []))
+    private let state = Guarded<(requests: [SequenceRenderer.BaseKey: Int], bases: [FrameBase])>(([:], []))
     /// The last frame encoded whole because its base was not due yet: the next base made takes
     /// the segments of the rows it shares with it (``PNG/RowsEncoder/seed(from:argb:)``). Behind
     /// a pthread mutex, which ThreadSanitizer sees: the frame is made on one renderer's thread
@@ -64,7 +64,7 @@ final class FrameBases: Sendable {
 
     /// The base for `key`, made with `make` if it is due; nil when frames with this key are to be
     /// drawn whole for now.
-    func base(for key: String, make: () throws(PosterError) -> FrameBase) throws(PosterError) -> FrameBase? {
+    func base(for key: SequenceRenderer.BaseKey, make: () throws(PosterError) -> FrameBase) throws(PosterError) -> FrameBase? {
         let found = state.withLock { state -> (FrameBase?, Bool) in
             if let i = state.bases.firstIndex(where: { $0.key == key }) {
                 let base = state.bases.remove(at: i)
@@ -272,7 +272,7 @@ package final class SequenceRenderer {
                             _ consume: (UnsafeBufferPointer<UInt8>, [Range<Int>]?, FrameBase?) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
         let layout = renderer.layout(scene, timings: timings)
         let renderer = self.renderer
-        let key = Self.baseKey(layout)
+        let key = BaseKey(layout)
         // Set when this frame's base is not due yet (the first frame with these captions).
         var first = !whole
         if !whole, let base = try bases.base(for: key, make: { () throws(PosterError) in

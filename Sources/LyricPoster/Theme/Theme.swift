@@ -223,6 +223,6 @@ extension Theme {
 }
 
 extension Color {
-    /// The four components spelled out, for keys (`Renderer.signature`, `Theme.keyFields`).
+    /// The four components spelled out, for keys (`Theme.keyFields`).
     var keyText: String { "\(red),\(green),\(blue),\(alpha)" }
 }

@@ -45,7 +45,7 @@ package final class LuminanceMemo {
         var overlay: Color?
     }
 
-    private var key = ""
+    private var key: AnyHashable?
     private var recorded: [(query: Query, value: Double)] = []
     private var index = 0
     private var active = false
@@ -55,7 +55,10 @@ package final class LuminanceMemo {
 
     package init() {}
 
-    package func begin(_ key: String) {
+    /// Starts a frame whose drawing before its measurements `key` decides (a value that is equal
+    /// for frames that draw the same up to there).
+    package func begin(_ key: some Hashable & Sendable) {
+        let key = AnyHashable(key)
         if key != self.key {
             self.key = key
             recorded = []
