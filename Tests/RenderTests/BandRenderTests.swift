@@ -284,6 +284,52 @@ final class BandRenderTests: XCTestCase {
         print("sung lines: \(redrawn) of \(compared) ticks redrew their line alone, all byte-identical to whole frames")
     }
 
+    /// Each frame says what changed against the frame before from the same renderer: no row
+    /// that differs lies outside the rows it names, the same scene again changes nothing, and
+    /// ticks of a line name only some rows.
+    func testEachFrameSaysWhichRowsChanged() throws {
+        let ticks = Array(stride(from: 4_000, through: 5_300, by: 100)) + [5_300, 1_500, 6_950, 7_400, 4_200]
+            + Array(stride(from: 7_500, through: 10_400, by: 150)) + [13_050, 13_400, 29_000]
+        var counts: [String: Int] = [:]
+        for (theme, cover) in [(Theme.card, "busy"), (.immersive, "white"), (.classic, "black")] {
+            let session = try session(cover: cover, theme: theme, preset: .custom(width: 270, height: 480), karaoke: true)
+            let renderer = try session.makeRenderer()
+            let plan = MotionPlan(session.scenes, transition: Transition(style: .scroll, durationMs: 400))
+            var before: Bitmap?
+            for t in ticks {
+                let frame = try renderer.render(session.scenes.scene(at: Timestamp(milliseconds: t)), motion: plan.motion(at: t))
+                let pixels = try ImageDecoder.decode(Data(frame.png))
+                if let before {
+                    let differing = (0..<pixels.height).filter { y in
+                        pixels.pixels.withUnsafeBufferPointer { a in
+                            before.pixels.withUnsafeBufferPointer { b in
+                                memcmp(a.baseAddress! + y * pixels.stride, b.baseAddress! + y * before.stride, pixels.width * 4) != 0
+                            }
+                        }
+                    }
+                    switch frame.change {
+                    case .none:
+                        XCTAssertEqual(differing, [], "\(theme.name) @\(t): said unchanged")
+                        counts["none", default: 0] += 1
+                    case .rows(let rows):
+                        let outside = differing.filter { y in !rows.contains { $0.contains(y) } }
+                        XCTAssertEqual(outside, [], "\(theme.name) @\(t): rows changed outside \(rows)")
+                        XCTAssertLessThan(rows.reduce(0) { $0 + $1.count }, pixels.height, "\(theme.name) @\(t)")
+                        counts["rows", default: 0] += 1
+                    case .whole:
+                        counts["whole", default: 0] += 1
+                    }
+                } else {
+                    XCTAssertEqual(frame.change, .whole, "the first frame")
+                }
+                before = pixels
+            }
+        }
+        XCTAssertEqual(counts["none"], 3, "5.3 s twice in a row, per theme")
+        XCTAssertGreaterThan(counts["rows", default: 0], 2 * (counts["whole", default: 0]), "\(counts)")
+        print("frame changes: \(counts)")
+    }
+
     func testBaseSegmentPNGsDecodeToThePixelsDrawn() throws {
         for theme in [Theme.card, .immersive] {
             let session = try session(cover: "busy", theme: theme, preset: .custom(width: 270, height: 480), karaoke: true)

@@ -7,18 +7,46 @@ package struct RenderedFrame: Sendable {
     package let png: [UInt8]
     package let report: FrameReport
     package let scene: Scene
+    /// What differs from the frame the same renderer made before it.
+    package let change: FrameChange
     /// `png`'s SHA-256, when the renderer was asked for it (`render(_:motion:whole:digest:)`).
     let digest: String?
 
-    init(png: [UInt8], report: FrameReport, scene: Scene, digest: String? = nil) {
+    init(png: [UInt8], report: FrameReport, scene: Scene, change: FrameChange = .whole, digest: String? = nil) {
         self.png = png
         self.report = report
         self.scene = scene
+        self.change = change
         self.digest = digest
     }
 
     /// The lowercase hex SHA-256 of `png`: the one made along with it when asked for, else hashed now.
     package var sha256: String { digest ?? Digest.sha256(png) }
+}
+
+/// What a frame changed against the frame the same ``SequenceRenderer`` made before it, as
+/// libass's `detect_change` tells a player whether to upload a new picture: a sink that keeps the
+/// frame before may skip an unchanged one, or update only some rows.
+package enum FrameChange: Hashable, Sendable {
+    /// The same pixels: the same scene (and move) as the frame before.
+    case none
+    /// Only these pixel rows (sorted, apart) may differ from the frame before.
+    case rows([Range<Int>])
+    /// Anything may differ: the first frame, or one drawn over another base or whole.
+    case whole
+
+    /// `a` and `b` (sorted, apart) as one sorted list of rows apart.
+    static func union(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
+        var merged: [Range<Int>] = []
+        for r in (a + b).sorted(by: { $0.lowerBound < $1.lowerBound }) where !r.isEmpty {
+            if let last = merged.last, r.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                merged.append(r)
+            }
+        }
+        return merged
+    }
 }
 
 /// What frames of a song start from: the time-independent layer (background and captions) as
@@ -119,6 +147,9 @@ package final class SequenceRenderer {
     private var sung: SungLine?
     /// Ticks drawn that way so far.
     package private(set) var sungRedraws = 0
+    /// The frame made before: its scene and move, and the base it was drawn over with the rows
+    /// that differ from that base (nil: drawn whole), for ``FrameChange``.
+    private var last: (scene: Scene, motion: Motion?, base: FrameBase?, rows: [Range<Int>]?)?
     /// Segments of the song's bases taken from frames encoded whole before them, instead of
     /// compressed again.
     package var segmentsSeeded: Int { bases.seeded }
@@ -200,14 +231,27 @@ package final class SequenceRenderer {
                     }
                 }
             }
-            return RenderedFrame(png: png, report: report, scene: scene)
+            return RenderedFrame(png: png, report: report, scene: scene, change: noted(scene, motion: motion, base: nil, rows: nil))
         }
-        let ((png, sha256), report) = try produce(scene, motion: motion, whole: whole,
+        let ((png, sha256), report, change) = try produce(scene, motion: motion, whole: whole,
                                                   encodeWhole: options.compression == .fast ? { (canvas, first) throws(PosterError) in
                                                       (try self.encodeWhole(canvas, keep: first), nil) } : nil) {
             (rgb, changed, base) throws(PosterError) in try encode(rgb, changed: changed, base: base, digest: digest)
         }
-        return RenderedFrame(png: png, report: report, scene: scene, digest: sha256)
+        return RenderedFrame(png: png, report: report, scene: scene, change: change, digest: sha256)
+    }
+
+    /// What this frame (`scene` in the middle of `motion`, drawn over `base` where `rows` differ
+    /// from it, or whole) changed against the one before, which it then becomes. `redrawn`: the
+    /// rows a sung-line redraw touched over the frame before.
+    private func noted(_ scene: Scene, motion: Motion?, base: FrameBase?, rows: [Range<Int>]?, redrawn: Range<Int>? = nil) -> FrameChange {
+        defer { last = (scene, motion, base, rows) }
+        guard let last else { return .whole }
+        if last.scene == scene, last.motion == motion { return .none }
+        guard let base, let rows, let lastBase = last.base, lastBase === base, let lastRows = last.rows else { return .whole }
+        // A tick redrawn over the frame before (its tick too) touched only its line's rows.
+        if let redrawn { return .rows([redrawn]) }
+        return .rows(FrameChange.union(lastRows, rows))
     }
 
     /// A frame drawn whole, over no base, converted and compressed chunk by chunk on the cores
@@ -261,7 +305,8 @@ package final class SequenceRenderer {
                 try pixels.bytes.withUnsafeBufferPointer { (bytes) throws(PosterError) -> T in try body(bytes) }
             }
         }
-        return try produce(scene, motion: motion, whole: false) { (rgb, _, _) throws(PosterError) in try body(rgb) }
+        let (value, report, _) = try produce(scene, motion: motion, whole: false) { (rgb, _, _) throws(PosterError) in try body(rgb) }
+        return (value, report)
     }
 
     /// Draws `scene`, in the middle of `motion` if any (from a base where it can), and gives
@@ -269,7 +314,8 @@ package final class SequenceRenderer {
     /// base they were drawn over. `encodeWhole`: what to make of a frame drawn whole over no base,
     /// from its canvas, instead of converting it and calling `consume`.
     private func produce<T>(_ scene: Scene, motion: Motion? = nil, whole: Bool, encodeWhole: ((Canvas, Bool) throws(PosterError) -> T)? = nil,
-                            _ consume: (UnsafeBufferPointer<UInt8>, [Range<Int>]?, FrameBase?) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
+                            _ consume: (UnsafeBufferPointer<UInt8>, [Range<Int>]?, FrameBase?) throws(PosterError) -> T)
+        throws(PosterError) -> (T, FrameReport, FrameChange) {
         let layout = renderer.layout(scene, timings: timings)
         let renderer = self.renderer
         let key = BaseKey(layout)
@@ -345,7 +391,8 @@ package final class SequenceRenderer {
                     throw PosterError(path: "frame", reason: "\(error)")
                 }
                 let value = try consume(UnsafeBufferPointer(work.rgb), drawn.rows, base)
-                return (value, FrameReport(scene: scene, frame: drawn.frame))
+                return (value, FrameReport(scene: scene, frame: drawn.frame),
+                        noted(scene, motion: motion, base: base, rows: drawn.rows, redrawn: redrawn))
             }
         }
         let frame: Renderer.Frame
@@ -359,7 +406,8 @@ package final class SequenceRenderer {
             throw PosterError(path: "frame", reason: "\(error)")
         }
         if let encodeWhole, work?.base == nil {
-            return (try encodeWhole(frame.canvas, first), FrameReport(scene: scene, frame: frame))
+            return (try encodeWhole(frame.canvas, first), FrameReport(scene: scene, frame: frame),
+                    noted(scene, motion: motion, base: nil, rows: nil))
         }
         let pixels = try timings.measure("convert") { () throws(PosterError) in
             do { return try frame.canvas.pixels(opaque: true) } catch { throw PosterError(path: "frame", reason: "\(error)") }
@@ -368,7 +416,7 @@ package final class SequenceRenderer {
         let value = try pixels.bytes.withUnsafeBufferPointer { (rgb) throws(PosterError) -> T in
             try consume(rgb, nil, base)
         }
-        return (value, FrameReport(scene: scene, frame: frame))
+        return (value, FrameReport(scene: scene, frame: frame), noted(scene, motion: motion, base: nil, rows: nil))
     }
 
     /// The PNG of `rgb`, and with `digest` its SHA-256 when the base's encoder makes it (else nil).
