@@ -9,20 +9,24 @@ public struct Poster: Sendable {
     public let height: Int
     /// The lines, captions and boxes drawn, with their places and colours.
     public let report: FrameReport
-    let png: [UInt8]
+    /// The pixels as drawn: opaque RGB, or straight RGBA for a text layer. Each format is encoded
+    /// from them when asked for.
+    let drawn: PixelBuffer
     /// The JPEG and WebP quality when none is given.
     public static let defaultQuality = PictureFormat.defaultQuality
 
-    init(_ frame: RenderedFrame, width: Int, height: Int) {
-        png = frame.png
-        report = frame.report
-        self.width = width
-        self.height = height
+    init(_ drawn: PixelBuffer, report: FrameReport) {
+        self.drawn = drawn
+        self.report = report
+        width = drawn.width
+        height = drawn.height
     }
 
     /// The poster as PNG: the same bytes the `lyricposter` command writes for the same song,
     /// instant and style.
-    public func pngData() -> Data { Data(png) }
+    public func pngData() throws(PosterError) -> Data {
+        try encoded(.png, quality: Poster.defaultQuality)
+    }
 
     /// The poster as JPEG at `quality` (1–100). A text layer (transparent) has no JPEG form.
     public func jpegData(quality: Int = Poster.defaultQuality) throws(PosterError) -> Data {
@@ -35,18 +39,22 @@ public struct Poster: Sendable {
     }
 
     /// The poster's pixels: straight (not premultiplied) RGBA, 4 bytes a pixel, rows top to bottom.
-    public func pixels() throws(PosterError) -> Pixels {
-        do {
-            let buffer = try PictureFormat.rgba(png: png)
-            return Pixels(width: buffer.width, height: buffer.height, rgba: buffer.bytes)
-        } catch {
-            throw .failed(path: "poster", reason: error.description)
+    public func pixels() -> Pixels {
+        guard drawn.channels == 3 else { return Pixels(width: width, height: height, rgba: drawn.bytes) }
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        drawn.bytes.withUnsafeBufferPointer { rgb in
+            for i in 0..<(width * height) {
+                rgba[4 * i] = rgb[3 * i]
+                rgba[4 * i + 1] = rgb[3 * i + 1]
+                rgba[4 * i + 2] = rgb[3 * i + 2]
+            }
         }
+        return Pixels(width: width, height: height, rgba: rgba)
     }
 
     private func encoded(_ format: PictureFormat, quality: Int) throws(PosterError) -> Data {
         guard (1...100).contains(quality) else { throw .failed(path: "poster", reason: "quality \(quality) is not between 1 and 100") }
-        do { return Data(try format.encode(png: png, quality: quality)) } catch {
+        do { return Data(try format.encode(pixels: drawn, quality: quality)) } catch {
             throw .failed(path: "poster", reason: error.description)
         }
     }

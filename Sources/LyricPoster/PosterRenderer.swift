@@ -126,14 +126,16 @@ public final class PreparedSong: Sendable {
     }
 
     private func poster(at time: Timestamp) throws(PosterError) -> Poster {
-        Poster(try session.render(at: time), width: style.preset.width, height: style.preset.height)
+        let (pixels, report) = try session.renderPixels(at: time)
+        return Poster(pixels, report: report)
     }
 
     private func card(_ choice: LineChoice) throws(PosterError) -> Poster {
         guard case .numbers(let range) = choice, range.lowerBound >= 1 else {
             throw .lineChoice(path: song.lyricsName, .other("lines are numbered from 1"))
         }
-        return Poster(try session.renderCard(choice), width: style.preset.width, height: style.preset.height)
+        let (pixels, report) = try session.renderCardPixels(choice)
+        return Poster(pixels, report: report)
     }
 }
 

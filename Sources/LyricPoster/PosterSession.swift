@@ -456,15 +456,40 @@ package final class PosterSession: Sendable {
         try withRenderer { (renderer) throws(PosterError) in try renderer.render(scenes.scene(at: time)) }
     }
 
+    /// The frame at `time` drawn on the calling thread, its pixels copied out, not encoded:
+    /// opaque RGB, or straight RGBA for the text layer (``PictureFormat/encode(pixels:quality:)``
+    /// writes them in any format, PNG as ``render(at:)`` would).
+    package func renderPixels(at time: Timestamp) throws(PosterError) -> (PixelBuffer, FrameReport) {
+        try withRenderer { (renderer) throws(PosterError) in try renderer.renderPixelBuffer(scenes.scene(at: time)) }
+    }
+
     /// Renders and encodes the share card of `choice` on the calling thread. A choice the lyrics
     /// cannot satisfy, or whose lines do not fit the canvas whole, is refused: a card never cuts.
     package func renderCard(_ choice: LineChoice) throws(PosterError) -> RenderedFrame {
-        let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath)
-        let frame = try withRenderer { (renderer) throws(PosterError) in try renderer.render(scenes.quote(indices), whole: true) }
-        if frame.report.overflow {
-            throw .cardDoesNotFit(path: song.lyricsPath, lines: indices.count, width: options.preset.width, height: options.preset.height)
-        }
+        let (scene, lines) = try cardScene(choice)
+        let frame = try withRenderer { (renderer) throws(PosterError) in try renderer.render(scene, whole: true) }
+        try checkCard(frame.report, lines: lines)
         return frame
+    }
+
+    /// The share card of `choice` as pixels, as ``renderPixels(at:)`` makes a frame's.
+    package func renderCardPixels(_ choice: LineChoice) throws(PosterError) -> (PixelBuffer, FrameReport) {
+        let (scene, lines) = try cardScene(choice)
+        let made = try withRenderer { (renderer) throws(PosterError) in try renderer.renderPixelBuffer(scene, whole: true) }
+        try checkCard(made.1, lines: lines)
+        return made
+    }
+
+    /// The card's scene and how many lyric lines it shows.
+    private func cardScene(_ choice: LineChoice) throws(PosterError) -> (Scene, lines: Int) {
+        let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath)
+        return (scenes.quote(indices), indices.count)
+    }
+
+    /// A card whose lines did not fit whole is refused.
+    private func checkCard(_ report: FrameReport, lines: Int) throws(PosterError) {
+        guard report.overflow else { return }
+        throw .cardDoesNotFit(path: song.lyricsPath, lines: lines, width: options.preset.width, height: options.preset.height)
     }
 
     /// Renders and encodes `scene` (one of this song's) on the calling thread.

@@ -85,7 +85,7 @@ enum BenchInputs {
         if !FileManager.default.fileExists(atPath: png) || !FileManager.default.fileExists(atPath: webp) {
             let pngData = try photoCover(side: 3000).pngData(opaque: true, compression: .balanced)
             try Data(pngData).write(to: URL(fileURLWithPath: png), options: .atomic)
-            try Data(try PictureFormat.webp.encode(png: pngData, quality: 85)).write(to: URL(fileURLWithPath: webp), options: .atomic)
+            try Data(try PictureFormat.webp.encode(pixels: try PictureFormat.decoded(png: pngData, alphaWhenTransparent: true), quality: 85)).write(to: URL(fileURLWithPath: webp), options: .atomic)
         }
         return [("progressive JPEG", progressive), ("PNG", png), ("WebP", webp)]
     }

@@ -68,7 +68,9 @@ struct CardCommand: ParsableCommand {
         do {
             let session = try PosterSession(source: song.source, options: try render.renderOptions(), timings: clock, oneFrame: true)
             session.warnings.forEach(warn)
-            try picture.deliver(try session.renderCard(choice), to: out, clock: clock, alongside: session.storeBackdrop)
+            let drawn = try picture.draw(png: { () throws(PosterError) in try session.renderCard(choice) },
+                                         pixels: { () throws(PosterError) in try session.renderCardPixels(choice) })
+            try picture.deliver(drawn, to: out, clock: clock, alongside: session.storeBackdrop)
         } catch {
             throw fail(error)
         }

@@ -45,14 +45,16 @@ struct FrameCommand: ParsableCommand {
             options.textLayer = alpha.alpha
             let session = try PosterSession(source: song.source, options: options, timings: clock, oneFrame: true, firstFrameAt: at)
             session.warnings.forEach(warn)
-            let frame = try session.render(at: at)
+            let drawn = try picture.draw(png: { () throws(PosterError) in try session.render(at: at) },
+                                         pixels: { () throws(PosterError) in try session.renderPixels(at: at) })
+            let frame = drawn.report
             if at > session.scenes.duration {
                 note("--at \(at) is after the end of the song (\(session.scenes.duration)): the closing picture is drawn")
             }
-            if let message = render.droppedLinesWarning(before: frame.report.droppedBefore, after: frame.report.droppedAfter) {
+            if let message = render.droppedLinesWarning(before: frame.droppedBefore, after: frame.droppedAfter) {
                 warn(message)
             }
-            try picture.deliver(frame, to: out, clock: clock, alongside: session.storeBackdrop)
+            try picture.deliver(drawn, to: out, clock: clock, alongside: session.storeBackdrop)
         } catch {
             throw fail(error)
         }

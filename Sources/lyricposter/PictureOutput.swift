@@ -58,17 +58,43 @@ struct PictureOutputGroup: ParsableArguments {
     /// Writes the picture and its report (together or not at all), warns of glyphs no font has,
     /// prints the stages' times when asked and the path written.
     /// `-` for `-o` or `--report` is standard output; then no path is printed there.
+    /// A picture as the session drew it: PNG bytes already encoded (with the song's reused
+    /// segments), or pixels to encode in another format.
+    enum Drawn {
+        case png(RenderedFrame)
+        case pixels(PixelBuffer, FrameReport)
+
+        var report: FrameReport {
+            switch self {
+            case .png(let frame): frame.report
+            case .pixels(_, let report): report
+            }
+        }
+    }
+
+    /// Draws the picture the way its format wants it: `png` for PNG, else `pixels`.
+    func draw(png: () throws(PosterError) -> RenderedFrame,
+              pixels: () throws(PosterError) -> (PixelBuffer, FrameReport)) throws(PosterError) -> Drawn {
+        if format == .png { return .png(try png()) }
+        let (buffer, report) = try pixels()
+        return .pixels(buffer, report)
+    }
+
     /// `alongside`: work to do while the files are written (the session's backdrop stored).
-    func deliver(_ frame: RenderedFrame, to out: String, clock: Timings, alongside: () -> Void = {}) throws(PosterError) {
+    func deliver(_ drawn: Drawn, to out: String, clock: Timings, alongside: () -> Void = {}) throws(PosterError) {
         let picture: [UInt8]
         do {
             picture = try clock.measure("encode") { () throws(GraphicsError) in
-                try format.encode(png: frame.png, quality: quality ?? PictureFormat.defaultQuality)
+                switch drawn {
+                case .png(let frame): return frame.png
+                case .pixels(let pixels, _): return try format.encode(pixels: pixels, quality: quality ?? PictureFormat.defaultQuality)
+                }
             }
         } catch {
             throw PosterError(path: out, reason: "\(error)")
         }
-        let json = Array(frame.report.json().utf8)
+        let frameReport = drawn.report
+        let json = Array(frameReport.json().utf8)
         let report = self.report
         let (written, _) = Fork.both({ () -> Result<Void, PosterError> in
             Result { () throws(PosterError) in
@@ -83,8 +109,8 @@ struct PictureOutputGroup: ParsableArguments {
             }
         }, alongside)
         try written.get()
-        if frame.report.missingGlyphs > 0 {
-            warn("\(frame.report.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")
+        if frameReport.missingGlyphs > 0 {
+            warn("\(frameReport.missingGlyphs) glyph(s) have no font and show as boxes (try --system-fonts or --fonts-dir)")
         }
         if timings { FileHandle.standardError.write(Data((clock.summary() + "\n").utf8)) }
         if out != "-", report != "-", !Quiet.isOn { print(out) }

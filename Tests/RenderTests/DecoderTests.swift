@@ -62,7 +62,7 @@ final class DecoderTests: XCTestCase {
             canvas.fill(Rect(x: 17 * Double(i), y: 40 * Double(i), width: 300, height: 90),
                         color: Color(red: t, green: 1 - t, blue: 0.5 + 0.4 * t, alpha: 0.6), cornerRadius: 20)
         }
-        let webp = try PictureFormat.webp.encode(png: try canvas.pngData(), quality: 80)
+        let webp = try PictureFormat.webp.encode(pixels: try canvas.pixels(opaque: false), quality: 80)
         let threaded = try ImageDecoder.decode(Data(webp))
         var width: Int32 = 0, height: Int32 = 0
         let single = webp.withUnsafeBufferPointer { WebPDecodeBGRA($0.baseAddress, $0.count, &width, &height) }

@@ -298,15 +298,24 @@ package final class SequenceRenderer {
     /// bottom, to `body` instead of encoding them: for sinks that take raw frames (`video`).
     /// Opaque RGB, 3 bytes a pixel; with the text layer option, straight RGBA, 4 bytes a pixel.
     /// The pixels are the same `render` encodes, and valid only during the call.
-    package func renderPixels<T>(_ scene: Scene, motion: Motion? = nil,
+    /// `whole`: drawn whole all the same (the same pixels).
+    package func renderPixels<T>(_ scene: Scene, motion: Motion? = nil, whole: Bool = false,
                                 _ body: (UnsafeBufferPointer<UInt8>) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
         if options.textLayer {
             return try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
                 try pixels.bytes.withUnsafeBufferPointer { (bytes) throws(PosterError) -> T in try body(bytes) }
             }
         }
-        let (value, report, _) = try produce(scene, motion: motion, whole: false) { (rgb, _, _) throws(PosterError) in try body(rgb) }
+        let (value, report, _) = try produce(scene, motion: motion, whole: whole) { (rgb, _, _) throws(PosterError) in try body(rgb) }
         return (value, report)
+    }
+
+    /// `scene` drawn as a copy of its pixels (see ``renderPixels(_:motion:whole:_:)``), to encode
+    /// in any format afterwards.
+    package func renderPixelBuffer(_ scene: Scene, whole: Bool = false) throws(PosterError) -> (PixelBuffer, FrameReport) {
+        let width = options.preset.width, channels = options.textLayer ? 4 : 3
+        let (bytes, report) = try renderPixels(scene, whole: whole) { (pixels) throws(PosterError) in [UInt8](pixels) }
+        return (PixelBuffer(width: width, height: bytes.count / (width * channels), channels: channels, bytes: bytes), report)
     }
 
     /// Draws `scene`, in the middle of `motion` if any (from a base where it can), and gives

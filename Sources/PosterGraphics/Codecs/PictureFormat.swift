@@ -23,31 +23,24 @@ package enum PictureFormat: String, CaseIterable, Sendable {
     package static let extensions = ".png, .jpg, .jpeg, .webp"
     package static let defaultQuality = 90
 
-    /// The picture `png` (as the renderer encoded it) in this format at `quality` (1–100; PNG is
-    /// lossless and ignores it). The pixels are the PNG's: same picture, same bytes.
-    package func encode(png: [UInt8], quality: Int = PictureFormat.defaultQuality) throws(GraphicsError) -> [UInt8] {
-        guard self != .png else { return png }
-        let pixels = try Self.decoded(png: png, alphaWhenTransparent: true)
-        let opaque = pixels.channels == 3
+    /// `pixels` (opaque RGB, or straight RGBA) in this format at `quality` (1–100; PNG is
+    /// lossless and ignores it). PNG as the renderer encodes a frame (`PNG.Compression.fast`):
+    /// the same bytes for the same pixels.
+    package func encode(pixels: PixelBuffer, quality: Int = PictureFormat.defaultQuality) throws(GraphicsError) -> [UInt8] {
         switch self {
-        case .png: return png
+        case .png:
+            return try PNG.encode(pixels, method: PNG.Compression.fast.method)
         case .jpeg:
-            guard opaque else { throw .encode("JPEG has no transparency: write the picture as .png or .webp") }
+            guard pixels.channels == 3 else { throw .encode("JPEG has no transparency: write the picture as .png or .webp") }
             return try Self.jpeg(pixels.bytes, width: pixels.width, height: pixels.height, quality: quality)
         case .webp:
-            return try Self.webp(pixels.bytes, width: pixels.width, height: pixels.height, alpha: !opaque, quality: quality)
+            return try Self.webp(pixels.bytes, width: pixels.width, height: pixels.height, alpha: pixels.channels == 4, quality: quality)
         }
     }
 
-    /// The pixels of `png` (as the renderer encoded it): straight (not premultiplied) RGBA, 4
-    /// bytes a pixel, rows top to bottom.
-    package static func rgba(png: [UInt8]) throws(GraphicsError) -> PixelBuffer {
-        try decoded(png: png, alphaWhenTransparent: false)
-    }
-
     /// `png` decoded to straight RGBA, or to RGB when `alphaWhenTransparent` and the picture is
-    /// opaque.
-    private static func decoded(png: [UInt8], alphaWhenTransparent: Bool) throws(GraphicsError) -> PixelBuffer {
+    /// opaque (for the benchmark's inputs).
+    package static func decoded(png: [UInt8], alphaWhenTransparent: Bool) throws(GraphicsError) -> PixelBuffer {
         let bitmap: Bitmap
         do { bitmap = try ImageDecoder.decode(Data(png)) } catch { throw .encode("cannot read the rendered picture: \(error)") }
         let opaque = alphaWhenTransparent && !bitmap.hasTransparency

@@ -44,10 +44,10 @@ func run(_ executable: String, _ arguments: [String] = [], in folder: URL? = nil
         let lyrics = Data("[00:01.00]only the words\n[00:05.00]and more words\n".utf8)
         let untitled = try Song(lyrics: lyrics, cover: cover, lyricsName: "upload-7f3a.lrc")
         let poster = try await renderer.render(untitled, at: .seconds(2), style: PosterStyle(preset: .square))
-        #expect(poster.pngData().starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try poster.pngData().starts(with: [0x89, 0x50, 0x4E, 0x47]))
         #expect(poster.report.boxes.contains { $0.text == "only the words" })
         #expect(!poster.report.boxes.contains { $0.text.contains("upload") }, "\(poster.report.boxes.map(\.text))")
-        let pixels = try poster.pixels()
+        let pixels = poster.pixels()
         #expect(pixels.width == 1080 && pixels.height == 1080 && pixels.rgba.count == 1080 * 1080 * 4)
         let alphas: Set<UInt8> = Set(stride(from: 3, to: pixels.rgba.count, by: 4 * 997).map { pixels.rgba[$0] })
         #expect(alphas == [255], "opaque")
@@ -126,8 +126,8 @@ func run(_ executable: String, _ arguments: [String] = [], in folder: URL? = nil
         #expect(entries.count == 1, "\(entries)")
         let warm = try await PosterRenderer(backdropCache: folder).render(song, at: .seconds(40), style: style)
         let none = try await renderer.render(song, at: .seconds(40), style: style)
-        #expect(cold.pngData() == warm.pngData())
-        #expect(cold.pngData() == none.pngData())
+        #expect(try cold.pngData() == warm.pngData())
+        #expect(try cold.pngData() == none.pngData())
     }
 
     /// The synchronous twins: the song prepared, then its posters one after another.
