@@ -1,5 +1,10 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// The fonts in fonts/ (and their licence), copied into the BundledFonts resource bundle.
+let bundledFonts = ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/fonts")) ?? [])
+    .filter { $0.hasSuffix(".ttf") || $0 == "OFL.txt" }.sorted()
 
 let package = Package(
     name: "LyricPoster",
@@ -89,9 +94,12 @@ let package = Package(
         .target(name: "LyricsCore", dependencies: ["CZlib"]),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
         .target(name: "PosterGraphics", dependencies: ["Locks", "CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
+        // The bundled fonts as a package resource (Bundle.module), for programs built with the
+        // library; an installed binary reads them from share/lyricposter/fonts.
+        .target(name: "BundledFonts", path: "fonts", exclude: ["README.md"], resources: bundledFonts.map { .copy($0) }),
         // The engine: scenes, layout, rendering and output, built from values. It knows nothing of
         // audio tags, D-Bus or HTTP: a renderer-only client links Cairo, Pango and the codecs alone.
-        .target(name: "LyricPoster", dependencies: ["Locks", "LyricsCore", "PosterGraphics"]),
+        .target(name: "LyricPoster", dependencies: ["Locks", "LyricsCore", "PosterGraphics", "BundledFonts"]),
         // Finding a song's parts: files, audio tags (TagLib), sidecars, folder covers.
         .target(name: "SongSources", dependencies: ["Locks", "LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
         // Batches, catalogues and videos: plans of many frames and the sinks they go to (folders,

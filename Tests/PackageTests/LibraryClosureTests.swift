@@ -50,7 +50,7 @@ import Testing
             next += target.target_dependencies ?? []
             products.formUnion(target.product_dependencies ?? [])
         }
-        #expect(closure == ["LyricPoster", "LyricsCore", "PosterGraphics", "Locks", "CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto",
+        #expect(closure == ["LyricPoster", "LyricsCore", "PosterGraphics", "Locks", "BundledFonts", "CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto",
                             "CWebP", "CZlib"], "\(closure.sorted())")
         for forbidden in ["MediaTags", "CTagLibShim", "NowPlaying", "CGio", "CCurlShim", "SongSources", "PosterLive", "PosterServer",
                           "PosterBatch"] {

@@ -1,3 +1,4 @@
+import BundledFonts
 import Foundation
 import PosterGraphics
 
@@ -28,13 +29,14 @@ package enum FontSetup {
         "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
     ]
 
-    /// The bundled `fonts/` folder: `$LYRICPOSTER_FONTS`, else `share/lyricposter/fonts` or `fonts`
-    /// next to or above the executable (an install or a build folder inside the checkout), else
-    /// the checkout this library was built from.
+    /// The bundled `fonts/` folder: `$LYRICPOSTER_FONTS`, else the package resource built with
+    /// the program (``BundledFonts``), else `share/lyricposter/fonts` or `fonts` next to or above
+    /// the executable (an install, or a binary copied out of its build).
     package static func bundledDirectory() -> String? {
         let fm = FileManager.default
         func valid(_ dir: String) -> Bool { fm.fileExists(atPath: dir + "/NotoSans-Regular.ttf") }
         if let env = ProcessInfo.processInfo.environment["LYRICPOSTER_FONTS"], !env.isEmpty { return env }
+        if let resource = BundledFonts.folder, valid(resource) { return resource }
         var candidates: [String] = []
         // The running executable itself (argv[0] is only a name when started through $PATH).
         let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? ""
@@ -45,10 +47,6 @@ package enum FontSetup {
             candidates.append(dir.appendingPathComponent("fonts").path)
             dir = dir.deletingLastPathComponent()
         }
-        // Sources/LyricPoster/Text/FontSetup.swift → the package root.
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(source.appendingPathComponent("fonts").path)
         return candidates.first(where: valid)
     }
 
