@@ -32,7 +32,7 @@ extension Renderer {
         let unsungFrom = from.blocks.map { $0.sung.isEmpty ? nil : unsungColor($0, on: canvas).color }
         let unsungTo = to.blocks.map { $0.sung.isEmpty ? nil : unsungColor($0, on: canvas).color }
         // Nothing measured from here on may be replayed: what follows moves with the frame.
-        canvas.luminanceMemo?.end()
+        canvas.luminanceMemo?.stop()
         if let bar = geometry.progress, let duration = scene.duration, duration.milliseconds > 0 {
             drawProgress(on: canvas, in: bar, fraction: Double(scene.time.milliseconds) / Double(duration.milliseconds))
         }

@@ -58,9 +58,15 @@ package final class Renderer {
     /// and the captions are reported in the base's colours. In the middle of `motion` (with
     /// `from`, the layout of the picture before the change), every block is on its way there.
     /// `beforeSung`: for a still, called with a karaoke block's index among those drawn just
-    /// before its sung part is drawn. Adds the time spent to the "raster" stage.
+    /// before its sung part is drawn. `replaying`: the key of what is drawn before the
+    /// measurements, for the canvas's ``LuminanceMemo``. Adds the time spent to the "raster" stage.
     func draw(_ scene: Scene, layout: FrameLayout, motion: (Motion, from: FrameLayout)?, on canvas: Canvas, over base: SequenceRenderer.BaseLayer?,
-              timings: Timings?, beforeSung: ((Int) -> Void)? = nil) throws(GraphicsError) -> Frame {
+              replaying key: SequenceRenderer.MemoKey? = nil, timings: Timings?, beforeSung: ((Int) -> Void)? = nil) throws(GraphicsError) -> Frame {
+        if let key, let memo = canvas.luminanceMemo {
+            return try memo.replaying(key) { () throws(GraphicsError) in
+                try draw(scene, layout: layout, motion: motion, on: canvas, over: base, timings: timings, beforeSung: beforeSung)
+            }
+        }
         let start = DispatchTime.now().uptimeNanoseconds
         defer { timings?.add("raster", seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9) }
         var contrasts = base?.contrasts ?? [:]
@@ -122,7 +128,7 @@ package final class Renderer {
             try canvas.fading(block.fade, within: reach(of: block)) { () throws(GraphicsError) in
                 var unsung: Color?
                 if !block.sung.isEmpty {
-                    if let bar = geometry.progress, bar.insetBy(dx: 0, dy: -2).intersects(block.box) { canvas.luminanceMemo?.end() }
+                    if let bar = geometry.progress, bar.insetBy(dx: 0, dy: -2).intersects(block.box) { canvas.luminanceMemo?.stop() }
                     let measured = unsungColor(block, on: canvas)
                     contrasts["unsung"] = measured.contrast
                     unsung = measured.color
@@ -139,7 +145,7 @@ package final class Renderer {
         if let unsung, !block.sung.isEmpty {
             try canvas.draw(block.layout, at: block.origin, color: unsung, shadow: block.shadow)
             // What is drawn from here on depends on how far the line is sung.
-            canvas.luminanceMemo?.end()
+            canvas.luminanceMemo?.stop()
             beforeSung?()
             drawSung(block, on: canvas)
         } else {

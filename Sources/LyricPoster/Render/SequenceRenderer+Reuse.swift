@@ -102,11 +102,9 @@ extension SequenceRenderer {
         // Everything drawn before the measurements depends on the base and the layout, not on how
         // far a line is sung (see LuminanceMemo).
         let memoKey = MemoKey(changing, base: base)
-        canvas.luminanceMemo?.begin(memoKey)
-        defer { canvas.luminanceMemo?.end() }
         let sungRows = keep ? redrawableRows(changing, scene: scene, height: canvas.height) : nil
         var saved: [UInt8]?
-        let frame = try renderer.draw(scene, layout: layout, motion: nil, on: canvas, over: base, timings: timings, beforeSung: sungRows.map { sungRows in
+        let frame = try renderer.draw(scene, layout: layout, motion: nil, on: canvas, over: base, replaying: memoKey, timings: timings, beforeSung: sungRows.map { sungRows in
             { index in if index == sungRows.index { saved = canvas.savedRows(sungRows.rows) } }
         })
         var sung: SungLine?
@@ -256,8 +254,7 @@ extension SequenceRenderer {
         for r in rows where base.rows.contains(where: { $0.overlaps(r) }) { return nil }
         // The measurements come before any block is drawn (see drawMotion): every frame of one
         // move asks them of the same pixels, the base with the still's band.
-        canvas.luminanceMemo?.begin(MemoKey(changingTo, base: base, from: changingFrom))
-        defer { canvas.luminanceMemo?.end() }
-        return (try renderer.draw(scene, layout: to, motion: (motion, from), on: canvas, over: base, timings: timings), rows)
+        return (try renderer.draw(scene, layout: to, motion: (motion, from), on: canvas, over: base,
+                                  replaying: MemoKey(changingTo, base: base, from: changingFrom), timings: timings), rows)
     }
 }

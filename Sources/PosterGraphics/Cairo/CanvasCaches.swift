@@ -34,8 +34,9 @@ package final class BlurCache {
 /// Luminance measurements of the frames a renderer draws, replayed in order: frames drawn the same
 /// way up to a measurement (the same base, the same layout but for how far the current line has
 /// been sung — the ticks of one line in a `sequence`) ask the same questions of the same pixels,
-/// in the same order. The renderer says when a frame starts (`begin` with a key for everything
-/// drawn before the measurements) and when it draws something the key does not cover (`end`).
+/// in the same order. The renderer draws a frame inside `replaying(_:_:)` with a key for
+/// everything drawn before the measurements, and says when it draws something the key does not
+/// cover (`stop()`).
 /// A question that differs from the one recorded at its place drops the rest of the record.
 /// Not thread-safe: one per renderer.
 package final class LuminanceMemo {
@@ -55,9 +56,10 @@ package final class LuminanceMemo {
 
     package init() {}
 
-    /// Starts a frame whose drawing before its measurements `key` decides (a value that is equal
-    /// for frames that draw the same up to there).
-    package func begin(_ key: some Hashable & Sendable) {
+    /// Runs `body`, a frame's drawing, with its measurements replayed from the frame before
+    /// when `key` (a value equal for frames that draw the same up to their measurements) is the
+    /// one that frame had, and recorded for the next otherwise; until ``stop()``.
+    package func replaying<T, E: Error>(_ key: some Hashable & Sendable, _ body: () throws(E) -> T) throws(E) -> T {
         let key = AnyHashable(key)
         if key != self.key {
             self.key = key
@@ -65,9 +67,13 @@ package final class LuminanceMemo {
         }
         index = 0
         active = true
+        defer { active = false }
+        return try body()
     }
 
-    package func end() { active = false }
+    /// What the frame draws from here on depends on more than the key (how far a line is sung,
+    /// the progress bar): nothing measured after this is replayed or recorded.
+    package func stop() { active = false }
 
     func lookup(_ query: Query) -> Double? {
         guard active, index < recorded.count else { return nil }
