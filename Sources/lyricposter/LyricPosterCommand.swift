@@ -25,16 +25,17 @@ struct LyricPosterCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("error: /proc is not mounted, so lyricposter cannot read its arguments (mount proc first: mount -t proc proc /proc)\n".utf8))
             Foundation.exit(1)
         }
-        if let message = commandMistake(Array(CommandLine.arguments.dropFirst())) {
-            FileHandle.standardError.write(Data(message.utf8))
-            Foundation.exit(64)
-        }
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
             var command = try parseAsRoot(nil)
+            // No command named: the usage, as a usage error.
+            if command is LyricPosterCommand, let message = commandMistake(arguments) { usageError(message) }
             Quiet.isOn = isQuiet(command)
             if var command = command as? AsyncParsableCommand { try await command.run() } else { try command.run() }
         } catch {
-            exit(for: error, arguments: Array(CommandLine.arguments.dropFirst()))
+            // What the parser refused because the first word names no command: say which are.
+            if let message = commandMistake(arguments) { usageError(message) }
+            exit(for: error, arguments: arguments)
         }
     }
 
@@ -95,12 +96,18 @@ struct LyricPosterCommand: AsyncParsableCommand {
         return names
     }
 
+    /// `message` on stderr, and exit 64.
+    static func usageError(_ message: String) -> Never {
+        FileHandle.standardError.write(Data(message.utf8))
+        Foundation.exit(64)
+    }
+
     /// Subcommand names, for the checks below.
     static var commandNames: [String] { configuration.subcommands.compactMap { $0.configuration.commandName } }
 
-    /// A command line that names no command, or one that does not exist (also after `help`): the
-    /// usage on stderr, with the nearest command's name, for exit 64 (a usage error, as for a bad
-    /// flag); nil when the line is for the parser.
+    /// For a command line the parser took as naming no command, or refused: the usage, or the
+    /// nearest command's name when the first word (also after `help`) is no command's, for exit
+    /// 64 (a usage error, as for a bad flag); nil when the first word is a command's.
     static func commandMistake(_ arguments: [String]) -> String? {
         let names = commandNames + ["help"]
         guard let first = arguments.first else {
