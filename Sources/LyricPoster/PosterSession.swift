@@ -182,7 +182,7 @@ package final class PosterSession: Sendable {
     /// while it writes the frame.
     private let storesOnFirstRender: Bool
     /// The song's base pictures and their PNG segments, shared by every renderer (see
-    /// `Renderer.renderChanges`).
+    /// `SequenceRenderer.renderChanges`).
     let bases = FrameBases()
 
     /// Where the cover and lyrics came from (files, sidecars, tags).

@@ -9,7 +9,7 @@ extension SequenceRenderer {
 
     /// The part of a song's frames that does not depend on the time: the background with the
     /// captions (title, artist line) drawn on it. Frames are drawn over a copy of it, touching
-    /// only the rows their time-dependent layers reach (``renderChanges(_:on:base:timings:)``).
+    /// only the rows their time-dependent layers reach (``renderChanges(_:layout:on:base:timings:)``).
     package struct BaseLayer: Sendable {
         /// The picture, and the same as packed RGB rows.
         package let bitmap: Bitmap
