@@ -53,15 +53,24 @@ static size_t compress_stateless(const uint8_t *in, size_t length, struct isal_h
     return isal_deflate_stateless(&stream) == COMP_OK ? stream.total_out : 0;
 }
 
-size_t lp_deflate_segment(const uint8_t *in, size_t length, int own_tables, uint8_t *out, size_t capacity) {
-    if (length > INT32_MAX) return 0;
-    if (!own_tables) return compress_stateless(in, length, NULL, out, capacity);
+size_t lp_deflate_segment(const uint8_t *in, size_t length, size_t row_length, int table_rows, uint8_t *out, size_t capacity) {
+    if (length > INT32_MAX || table_rows < 0) return 0;
+    if (table_rows == 0 || row_length == 0) return compress_stateless(in, length, NULL, out, capacity);
+    // The histogram of the whole segment, or of pairs of rows (so that matches with the row
+    // above, the Up filter's usual distance, are counted) 2 × `table_rows` rows apart.
     struct isal_huff_histogram histogram;
     memset(&histogram, 0, sizeof histogram);
-    isal_update_histogram((uint8_t *)in, (int)length, &histogram);
+    size_t run = table_rows == 1 ? length : 2 * row_length;
+    for (size_t start = 0; start < length; start += run * (size_t)table_rows) {
+        size_t n = length - start < run ? length - start : run;
+        isal_update_histogram((uint8_t *)in + start, (int)n, &histogram);
+    }
     struct isal_hufftables *tables = calloc(1, sizeof *tables);
     if (tables == NULL) return 0;
-    size_t size = isal_create_hufftables_subset(tables, &histogram) == 0 ? compress_stateless(in, length, tables, out, capacity) : 0;
+    // From all of the segment, codes for the symbols it holds alone (`_subset`); from a sample,
+    // a code for every symbol, since the rows not sampled may hold others.
+    int made = table_rows == 1 ? isal_create_hufftables_subset(tables, &histogram) : isal_create_hufftables(tables, &histogram);
+    size_t size = made == 0 ? compress_stateless(in, length, tables, out, capacity) : 0;
     free(tables);
     return size;
 }

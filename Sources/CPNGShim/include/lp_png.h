@@ -75,10 +75,11 @@ size_t lp_deflate_segment_bound(size_t length);
 
 /// Compresses `in` with ISA-L level 0 as raw deflate blocks that end byte-aligned, are not final,
 /// and refer to nothing before `in`: segments made this way concatenate into one deflate stream.
-/// `own_tables`: 1 for Huffman tables made from the segment's own histogram (a second pass, the
-/// encoder's choice), 0 for ISA-L's default tables. Returns the compressed size, 0 on failure.
-/// Thread-safe; the bytes depend on the input alone.
-size_t lp_deflate_segment(const uint8_t *in, size_t length, int own_tables, uint8_t *out, size_t capacity);
+/// `table_rows`: 0 for ISA-L's default Huffman tables; 1 for tables made from the histogram of
+/// all of `in` (a code only for the symbols it holds); k > 1 for tables from two rows (of
+/// `row_length` bytes) out of every 2k, a pass over 1/k of it, with a code for every symbol.
+/// Returns the compressed size, 0 on failure. Thread-safe; the bytes depend on the input alone.
+size_t lp_deflate_segment(const uint8_t *in, size_t length, size_t row_length, int table_rows, uint8_t *out, size_t capacity);
 
 /// Adler-32 (ISA-L), and of two pieces combined (zlib): the second's checksum and length.
 uint32_t lp_adler32(uint32_t adler, const uint8_t *data, size_t length);

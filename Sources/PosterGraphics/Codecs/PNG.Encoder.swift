@@ -24,9 +24,10 @@ extension PNG {
         /// The minimal writer around libdeflate at `level` (1–12), Up filter or none.
         case libdeflate(level: Int32, up: Bool)
         /// ISA-L level 0, Up filter, the IDAT made of one segment per 32 rows exactly as
-        /// `RowsEncoder` writes it (here all compressed afresh), with Huffman tables made from each
-        /// segment's own histogram (`fast`) or ISA-L's defaults.
-        case isal(ownTables: Bool)
+        /// `RowsEncoder` writes it (here all compressed afresh), with Huffman tables made from
+        /// some of each segment's rows (`tableRows`, see `lp_deflate_segment`; `fast` uses
+        /// `RowsEncoder.tableRows`) or, with 0, ISA-L's defaults.
+        case isal(tableRows: Int32)
 
         package enum Strategy: String, Hashable, Sendable, CaseIterable { case standard = "default", rle, filtered, huffman }
         package enum Filter: String, Hashable, Sendable, CaseIterable { case none, sub, up, adaptive }
@@ -37,19 +38,22 @@ extension PNG {
                 return "libpng level \(level), \(strategy.rawValue) strategy, \(filter.rawValue) filter"
             case .libdeflate(let level, let up):
                 return "libdeflate level \(level), \(up ? "up" : "none") filter"
-            case .isal(let ownTables):
-                return ownTables ? "ISA-L level 0, each segment's own Huffman tables, up filter" : "ISA-L level 0, default Huffman tables, up filter"
+            case .isal(let tableRows):
+                return tableRows == 0 ? "ISA-L level 0, default Huffman tables, up filter"
+                    : tableRows == 1 ? "ISA-L level 0, Huffman tables from each whole segment, up filter"
+                    : "ISA-L level 0, Huffman tables from 2 rows in \(2 * tableRows) of each segment, up filter"
             }
         }
     }
 
     /// How hard the encoder works (`--png-compression`). Chosen by measurement with
     /// `lyricposter-bench` (README, Performance) on 1080×1920 frames of a photographic cover:
-    /// - `fast`: ISA-L level 0 with each segment's own Huffman tables, 32-row segments, Up filter.
-    ///   A song's frames go through `RowsEncoder`, so rows equal to the song's base picture reuse
-    ///   segments compressed once per song; a whole photographic frame takes about 8 ms on one
-    ///   core (ISA-L's default tables: 4 ms and 18 % larger; libdeflate level 3: 26 ms), shared
-    ///   between cores when it is compressed whole.
+    /// - `fast`: ISA-L level 0 with Huffman tables from a quarter of each segment's rows, 32-row
+    ///   segments, Up filter. A song's frames go through `RowsEncoder`, so rows equal to the
+    ///   song's base picture reuse segments compressed once per song; a whole photographic frame
+    ///   takes about 6 ms on one core (the whole segment's histogram: 7 ms and 5 % smaller;
+    ///   ISA-L's default tables: 4 ms and 18 % larger; libdeflate level 3: 26 ms), shared between
+    ///   cores when it is compressed whole.
     /// - `balanced`: libdeflate level 6, Up filter, whole frames (≈ 0.95× `fast`'s old libdeflate
     ///   level 3 size, 50 ms a frame).
     /// - `small`: libpng level 9, adaptive filters (slowest, smallest).
@@ -58,7 +62,7 @@ extension PNG {
 
         package var method: Method {
             switch self {
-            case .fast: return .isal(ownTables: RowsEncoder.ownTables)
+            case .fast: return .isal(tableRows: RowsEncoder.tableRows)
             case .balanced: return .libdeflate(level: 6, up: true)
             case .small: return .libpng(level: 9, strategy: .standard, filter: .adaptive)
             }
@@ -78,10 +82,10 @@ extension PNG {
     package static func encode(rows: UnsafeBufferPointer<UInt8>, width: Int, height: Int, channels: Int,
                               method: Method) throws(GraphicsError) -> [UInt8] {
         precondition(rows.count == width * height * channels)
-        if case .isal(let ownTables) = method {
+        if case .isal(let tableRows) = method {
             let n = RowsEncoder.chunkRows, chunks = (height + n - 1) / n
             let made = try RowsEncoder.compress((0..<chunks).map { ($0, rows.baseAddress!) }, rowBytes: width * channels,
-                                                rows: { $0 * n ..< min(height, ($0 + 1) * n) }, ownTables: ownTables)
+                                                rows: { $0 * n ..< min(height, ($0 + 1) * n) }, tableRows: tableRows)
             return try RowsEncoder.assemble((0..<chunks).map { made[$0]! }, width: width, height: height, channels: channels)
         }
         var buffer = lp_png_buffer()

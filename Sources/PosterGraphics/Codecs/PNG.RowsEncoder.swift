@@ -30,10 +30,11 @@ extension PNG {
         /// Rows per chunk: small enough that a band of text changes few, large enough that the
         /// per-segment costs vanish (measured: 32 and 1 920 rows compress alike).
         package static let chunkRows = 32
-        /// ISA-L level 0 with Huffman tables made from each segment's own histogram: the bytes depend
-        /// on the rows alone, in every process (docs/decisions/0004-png-segments-level-0.md says why
-        /// not level 1). ISA-L's default tables are faster still and 18 % larger.
-        package static let ownTables = true
+        /// ISA-L level 0 with Huffman tables made from each segment's own rows: the histogram of
+        /// two rows out of every eight, so the bytes depend on the rows alone, in every process
+        /// (docs/decisions/0004-png-segments-level-0.md says why not level 1, and what this
+        /// sample costs and saves against the whole segment's histogram).
+        package static let tableRows: Int32 = 4
 
         private let base: [UInt8]
         private let rowBytes: Int
@@ -216,12 +217,12 @@ extension PNG {
         /// `parallelChunks`), else on this thread. The segments do not depend on how
         /// the work was shared.
         static func compress(_ jobs: [(chunk: Int, pixels: UnsafePointer<UInt8>)], rowBytes: Int, rows: (Int) -> Range<Int>,
-                             ownTables: Bool = ownTables) throws(GraphicsError) -> [Int: Segment] {
+                             tableRows: Int32 = tableRows) throws(GraphicsError) -> [Int: Segment] {
             let chunkRows = jobs.map { rows($0.chunk) }
             // The pixels stay put and unchanged until every worker is done (compressEach returns).
             nonisolated(unsafe) let jobs = jobs
             return try compressEach(jobs.count) { (k) throws(GraphicsError) -> (Int, Segment) in
-                (jobs[k].chunk, try compress(jobs[k].pixels, rowBytes: rowBytes, rows: chunkRows[k], ownTables: ownTables))
+                (jobs[k].chunk, try compress(jobs[k].pixels, rowBytes: rowBytes, rows: chunkRows[k], tableRows: tableRows))
             }
         }
 
@@ -339,7 +340,7 @@ extension PNG {
             // Rows counted from `first`: the chunk's first row keeps the row above it (Up), or is
             // the picture's first row (no filter).
             return try rgb.withUnsafeBufferPointer { (buffer) throws(GraphicsError) -> Segment in
-                try compress(buffer.baseAddress!, rowBytes: rowBytes, rows: rows.lowerBound - first ..< rows.upperBound - first, ownTables: ownTables)
+                try compress(buffer.baseAddress!, rowBytes: rowBytes, rows: rows.lowerBound - first ..< rows.upperBound - first, tableRows: tableRows)
             }
         }
 
@@ -355,7 +356,7 @@ extension PNG {
             try base.withUnsafeBufferPointer { (b) throws(GraphicsError) -> [UInt8] in try encode(b, changed: []) }
         }
 
-        static func compress(_ pixels: UnsafePointer<UInt8>, rowBytes: Int, rows: Range<Int>, ownTables: Bool) throws(GraphicsError) -> Segment {
+        static func compress(_ pixels: UnsafePointer<UInt8>, rowBytes: Int, rows: Range<Int>, tableRows: Int32) throws(GraphicsError) -> Segment {
             let length = (rowBytes + 1) * rows.count
             var filtered = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
                 lp_png_filter_up_rows(pixels, rowBytes, UInt32(rows.lowerBound), UInt32(rows.upperBound), buffer.baseAddress)
@@ -366,7 +367,7 @@ extension PNG {
             var size = 0
             // The IDAT chunk around the segment: length and type before it, CRC after.
             let bytes = [UInt8](unsafeUninitializedCapacity: bound + 12) { out, count in
-                size = filtered.withUnsafeBufferPointer { lp_deflate_segment($0.baseAddress, length, ownTables ? 1 : 0, out.baseAddress! + 8, bound) }
+                size = filtered.withUnsafeBufferPointer { lp_deflate_segment($0.baseAddress, length, rowBytes + 1, tableRows, out.baseAddress! + 8, bound) }
                 guard size > 0, size <= 0x7fff_ffff else { count = 0; return }
                 frameChunk("IDAT", at: out.baseAddress!, dataLength: size)
                 count = size + 12
