@@ -83,7 +83,7 @@ enum Parallel {
         func waitForRoom(_ i: Int, stop: StopFlag) -> Bool {
             let window = self.window
             while true {
-                let (fits, failed) = withState { (i < $0.next + window, $0.failed) }
+                let (fits, failed) = state.withLock { (i < $0.next + window, $0.failed) }
                 if failed || stop.isRequested { return false }
                 if fits { return true }
                 usleep(1000)
@@ -91,14 +91,14 @@ enum Parallel {
         }
 
         func put(_ i: Int, _ output: Output) {
-            withState { $0.ready[i] = output }
+            state.withLock { $0.ready[i] = output }
         }
 
         /// Delivers ready results in order until the next one is missing or another worker is
         /// already delivering (it will pick up what was put meanwhile).
         func drain(_ deliver: (Int, Output) throws(PosterError) -> Void) throws(PosterError) {
             while true {
-                let item: (Int, Output)? = withState { state in
+                let item: (Int, Output)? = state.withLock { state in
                     guard !state.delivering, !state.failed, let output = state.ready.removeValue(forKey: state.next) else { return nil }
                     state.delivering = true
                     return (state.next, output)
@@ -107,13 +107,13 @@ enum Parallel {
                 do throws(PosterError) {
                     try deliver(i, output)
                 } catch {
-                    withState { state in
+                    state.withLock { state in
                         state.failed = true
                         state.delivering = false
                     }
                     throw error
                 }
-                withState { state in
+                state.withLock { state in
                     state.next += 1
                     state.delivering = false
                 }
@@ -122,15 +122,9 @@ enum Parallel {
 
         /// Frees what is left after a stop or a failure.
         func abandon() {
-            withState { state in
+            state.withLock { state in
                 state.failed = true
                 state.ready = [:]
-            }
-        }
-
-        private func withState<T: Sendable>(_ body: (inout sending (next: Int, ready: [Int: Output], delivering: Bool, failed: Bool)) -> T) -> T {
-            state.withLock { value in
-                return body(&value)
             }
         }
     }
