@@ -241,7 +241,7 @@ package final class PosterSession: Sendable {
                                              fonts: sharedFonts, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
                 // The cover's SHA-256 (a photograph's takes milliseconds), which a cached backdrop
                 // must have been made from and a stored one records.
-                side.coverDigest = (try? cover.get()).flatMap { $0.digest ?? ($0.data.isEmpty ? nil : Digest.sha256($0.data)) }
+                side.coverDigest = (try? cover.get()).map { $0.digest ?? Digest.sha256($0.data) }
                 return side
             }
         })
@@ -249,7 +249,7 @@ package final class PosterSession: Sendable {
         let song = side.song, lyrics = song.lyrics
         let geometry = options.geometry
         let background: Background
-        var coverDigest = side.coverDigest ?? Digest.sha256(song.coverData)
+        let coverDigest = side.coverDigest ?? Digest.sha256(song.coverData)
         var store: BackdropStore?
         switch try picture.get() {
         case .cached(let cached, let recorded, _) where recorded == coverDigest:
@@ -266,7 +266,6 @@ package final class PosterSession: Sendable {
             let placeholder = allowUntitled ? lyrics.metadata.title ?? "" : nil
             background = try Self.prepareBackdrop(coverData: song.coverData, coverPath: song.coverPath, placeholder: placeholder,
                                                   geometry: geometry, theme: options.theme, limits: options.limits, timings: timings)
-            coverDigest = Digest.sha256(song.coverData)
         }
         self.pendingStore = Guarded(store)
         self.storesOnFirstRender = !oneFrame
