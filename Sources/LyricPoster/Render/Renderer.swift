@@ -46,9 +46,8 @@ package final class Renderer {
     package func render(_ scene: Scene, motion: Motion? = nil, layout laidOutAlready: FrameLayout? = nil, timings: Timings? = nil,
                        backdrop: Bool = true) throws(GraphicsError) -> Frame {
         let layout = laidOutAlready ?? self.layout(scene, timings: timings)
-        let from = motion.map { self.layout($0.from, timings: timings) }
-        return try draw(scene, layout: layout, motion: motion.map { ($0, from!) }, on: try startCanvas(backdrop: backdrop), over: nil,
-                        timings: timings)
+        let moving = motion.map { ($0, from: self.layout($0.from, timings: timings)) }
+        return try draw(scene, layout: layout, motion: moving, on: try startCanvas(backdrop: backdrop), over: nil, timings: timings)
     }
 
     /// Draws `scene` (laid out as `layout`) on `canvas`: the one way a frame is drawn.
@@ -246,12 +245,16 @@ package final class Renderer {
 
     /// Whole pixel rows covering `rects`, clamped to the canvas, sorted and merged.
     static func merge(_ rects: [Rect], height: Int) -> [Range<Int>] {
-        let ranges = rects.compactMap { r -> Range<Int>? in
+        merge(rects.compactMap { r -> Range<Int>? in
             let lo = max(0, Int(r.minY.rounded(.down))), hi = min(height, Int(r.maxY.rounded(.up)))
             return lo < hi ? lo..<hi : nil
-        }.sorted { $0.lowerBound < $1.lowerBound }
+        })
+    }
+
+    /// `rows` sorted, overlapping or touching ranges merged, empty ones dropped.
+    static func merge(_ rows: [Range<Int>]) -> [Range<Int>] {
         var merged: [Range<Int>] = []
-        for r in ranges {
+        for r in rows.sorted(by: { $0.lowerBound < $1.lowerBound }) where !r.isEmpty {
             if let last = merged.last, r.lowerBound <= last.upperBound {
                 merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
             } else {

@@ -9,7 +9,7 @@ extension SequenceRenderer {
 
     /// The part of a song's frames that does not depend on the time: the background with the
     /// captions (title, artist line) drawn on it. Frames are drawn over a copy of it, touching
-    /// only the rows their time-dependent layers reach (``renderChanges(_:layout:on:base:timings:)``).
+    /// only the rows their time-dependent layers reach (``renderChanges(_:layout:on:base:timings:keep:)``).
     package struct BaseLayer: Sendable {
         /// The picture, and the same as packed RGB rows.
         package let bitmap: Bitmap
@@ -66,7 +66,7 @@ extension SequenceRenderer {
         captions.blocks = layout.blocks.filter { Renderer.isCaption($0.role) }
         captions.band = nil
         captions.focus = nil
-        let signatures = captions.blocks.map(Renderer.BlockSignature.init)
+        let signatures = BaseKey(layout).captions
         var contrasts: [String: Double] = [:]
         renderer.raiseDimmedOpacity(on: canvas, layout: &captions, contrasts: &contrasts)
         for block in captions.blocks {
@@ -86,14 +86,9 @@ extension SequenceRenderer {
     /// and the caller restored): only the time-dependent layers, which give exactly the pixels
     /// `render(_:)` would. Returns the frame and the rows that may differ from the base, or nil
     /// (nothing drawn) when this frame cannot be drawn that way: its captions differ from the
-    /// base's, or its changing layers reach rows the captions occupy.
-    package func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer,
-                              timings: Timings? = nil) throws(GraphicsError) -> (frame: Renderer.Frame, rows: [Range<Int>])? {
-        try renderChanges(scene, layout: layout, on: canvas, base: base, timings: timings, keep: false).map { ($0.frame, $0.rows) }
-    }
-
-    /// `keep`: when the frame's only karaoke line can be redrawn alone on the next tick (see
-    /// ``SungLine``), also return what that takes.
+    /// base's, or its changing layers reach rows the captions occupy. `keep`: when the frame's
+    /// only karaoke line can be redrawn alone on the next tick (see ``SungLine``), also return
+    /// what that takes.
     func renderChanges(_ scene: Scene, layout: FrameLayout, on canvas: Canvas, base: BaseLayer, timings: Timings?,
                        keep: Bool) throws(GraphicsError) -> (frame: Renderer.Frame, rows: [Range<Int>], sung: SungLine?)? {
         guard let changing = changingLayers(layout, base: base) else { return nil }
@@ -119,8 +114,8 @@ extension SequenceRenderer {
     /// The layout's blocks but its captions, when they are the base's (nil: it cannot be drawn
     /// over this base).
     private func changingLayers(_ layout: FrameLayout, base: BaseLayer) -> FrameLayout? {
-        let captions = layout.blocks.filter { Renderer.isCaption($0.role) }
-        guard captions.map(Renderer.BlockSignature.init) == base.signatures, captions.isEmpty || layout.band == nil else { return nil }
+        let captions = BaseKey(layout).captions
+        guard captions == base.signatures, captions.isEmpty || layout.band == nil else { return nil }
         return Renderer.withoutCaptions(layout)
     }
 
@@ -229,7 +224,7 @@ extension SequenceRenderer {
     }
 
     /// Draws `scene` in the middle of `motion` over `canvas`, which must hold `base` (as
-    /// ``renderChanges(_:layout:on:base:timings:)`` does for a still): only the blocks that are not
+    /// ``renderChanges(_:layout:on:base:timings:keep:)`` does for a still): only the blocks that are not
     /// captions, and what lies under them, which gives exactly the pixels
     /// ``render(_:motion:layout:timings:backdrop:)`` would. `layout`: the scene's own. Returns the frame and the rows that may differ from the
     /// base, or nil (nothing drawn) when the captions of either picture differ from the base's, or
@@ -237,11 +232,7 @@ extension SequenceRenderer {
     package func renderMotionChanges(_ scene: Scene, motion: Motion, layout to: FrameLayout, on canvas: Canvas, base: BaseLayer,
                                     timings: Timings? = nil) throws(GraphicsError) -> (frame: Renderer.Frame, rows: [Range<Int>])? {
         let from = renderer.layout(motion.from, timings: timings)
-        for picture in [from, to] {
-            let captions = picture.blocks.filter { Renderer.isCaption($0.role) }
-            guard captions.map(Renderer.BlockSignature.init) == base.signatures, captions.isEmpty || picture.band == nil else { return nil }
-        }
-        let changingFrom = Renderer.withoutCaptions(from), changingTo = Renderer.withoutCaptions(to)
+        guard let changingFrom = changingLayers(from, base: base), let changingTo = changingLayers(to, base: base) else { return nil }
         // Everything the move draws (each block where it is on its way, clipped to its reach) and
         // everything measured before it (both pictures' blocks where their stills have them).
         var rects = changingFrom.blocks.map { renderer.reach(of: $0) }

@@ -34,19 +34,6 @@ package enum FrameChange: Hashable, Sendable {
     case rows([Range<Int>])
     /// Anything may differ: the first frame, or one drawn over another base or whole.
     case whole
-
-    /// `a` and `b` (sorted, apart) as one sorted list of rows apart.
-    static func union(_ a: [Range<Int>], _ b: [Range<Int>]) -> [Range<Int>] {
-        var merged: [Range<Int>] = []
-        for r in (a + b).sorted(by: { $0.lowerBound < $1.lowerBound }) where !r.isEmpty {
-            if let last = merged.last, r.lowerBound <= last.upperBound {
-                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
-            } else {
-                merged.append(r)
-            }
-        }
-        return merged
-    }
 }
 
 /// What frames of a song start from: the time-independent layer (background and captions) as
@@ -251,7 +238,7 @@ package final class SequenceRenderer {
         guard let base, let rows, let lastBase = last.base, lastBase === base, let lastRows = last.rows else { return .whole }
         // A tick redrawn over the frame before (its tick too) touched only its line's rows.
         if let redrawn { return .rows([redrawn]) }
-        return .rows(FrameChange.union(lastRows, rows))
+        return .rows(Renderer.merge(lastRows + rows))
     }
 
     /// A frame drawn whole, over no base, converted and compressed chunk by chunk on the cores
@@ -282,11 +269,7 @@ package final class SequenceRenderer {
         let frame: Renderer.Frame
         let pixels: PixelBuffer
         do {
-            if let motion {
-                frame = try renderer.render(scene, motion: motion, timings: timings, backdrop: backdrop)
-            } else {
-                frame = try renderer.render(scene, layout: renderer.layout(scene, timings: timings), timings: timings, backdrop: backdrop)
-            }
+            frame = try renderer.render(scene, motion: motion, timings: timings, backdrop: backdrop)
             pixels = try timings.measure("convert") { () throws(GraphicsError) in try frame.canvas.pixels(opaque: backdrop) }
         } catch {
             throw PosterError(path: "frame", reason: "\(error)")
@@ -406,11 +389,7 @@ package final class SequenceRenderer {
         }
         let frame: Renderer.Frame
         do {
-            if let motion {
-                frame = try renderer.render(scene, motion: motion, layout: layout, timings: timings)
-            } else {
-                frame = try renderer.render(scene, layout: layout, timings: timings)
-            }
+            frame = try renderer.render(scene, motion: motion, layout: layout, timings: timings)
         } catch {
             throw PosterError(path: "frame", reason: "\(error)")
         }
