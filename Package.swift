@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         // The library's documentation (Sources/LyricPoster/LyricPoster.docc): make docs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Cover art by http(s) URL for `follow`, in the PosterLive target only.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // System libraries, found through pkg-config. Only PosterGraphics imports them.
@@ -68,11 +70,6 @@ let package = Package(
             name: "CPNGShim",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("isal")]
         ),
-
-        // libcurl for cover art named by http(s) URL (`follow`); its option setter is variadic, so
-        // a small C shim makes the one bounded GET it needs. It loads libcurl.so.4 at the first
-        // fetch (dlopen), so that no other command pays for mapping it and its dependencies.
-        .target(name: "CCurlShim", linkerSettings: [.linkedLibrary("dl")]),
 
         // TagLib is C++ that Swift cannot import here: this shim reads tags, lyrics and pictures and
         // hands them over as plain C structs.
@@ -121,7 +118,8 @@ let package = Package(
         ),
         // Live posters: a now-playing source (MPRIS today) followed line by line on the engine;
         // `follow` and, later, `serve --follow` consume it.
-        .target(name: "PosterLive", dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying", "CCurlShim"]),
+        .target(name: "PosterLive", dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying",
+                                                 .product(name: "AsyncHTTPClient", package: "async-http-client")]),
         .executableTarget(
             name: "lyricposter",
             dependencies: [
