@@ -63,13 +63,17 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // libpng reports errors with longjmp, which Swift cannot unwind through; this small C target
-        // keeps every setjmp on the C side and hands Swift plain status codes. It also holds the
-        // minimal PNG writer around libdeflate (the fast encoder) and the ARGB → RGB conversion.
+        // The PNG codec. libpng reports errors with longjmp, which Swift cannot unwind through; this
+        // small C target keeps every setjmp on the C side and hands Swift plain status codes. It also
+        // holds the PNG writers around libdeflate and ISA-L (the fast encoders) and their checksums.
         .target(
-            name: "CPNGShim",
+            name: "CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("isal")]
         ),
+        // Pixel loops (blurs, luminance, halving, area reduction, ARGB32 to RGB): plain C, no library.
+        .target(name: "CPixels"),
+        // glibc's malloc settings, for the tool's many-song commands only (never the library).
+        .target(name: "CMallocTuning"),
 
         // TagLib is C++ that Swift cannot import here: this shim reads tags, lyrics and pictures and
         // hands them over as plain C structs.
@@ -90,7 +94,7 @@ let package = Package(
         // the compressed formats (QRC, KRC).
         .target(name: "LyricsCore", dependencies: ["CZlib"]),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
-        .target(name: "PosterGraphics", dependencies: ["Locks", "CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto", "CWebP"]),
+        .target(name: "PosterGraphics", dependencies: ["Locks", "CCairoPango", "CTurboJPEG", "CPNG", "CPixels", "CCrypto", "CWebP"]),
         // The bundled fonts as a package resource (Bundle.module), for programs built with the
         // library; an installed binary reads them from share/lyricposter/fonts.
         .target(name: "BundledFonts", path: "fonts", exclude: ["README.md"], resources: bundledFonts.map { .copy($0) }),
@@ -101,7 +105,7 @@ let package = Package(
         .target(name: "SongSources", dependencies: ["Locks", "LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
         // Batches, catalogues and videos: plans of many frames and the sinks they go to (folders,
         // manifests, contact sheets, ffmpeg).
-        .target(name: "PosterBatch", dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags"]),
+        .target(name: "PosterBatch", dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags", "CMallocTuning"]),
         // `serve`: the library, frames and cards over HTTP (Hummingbird 2 on SwiftNIO). The only
         // target that imports the HTTP framework; its handlers make the same requests as the CLI.
         .target(
@@ -128,7 +132,7 @@ let package = Package(
             ]
         ),
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
-        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "CPNGShim", "MediaTags", "NowPlaying"]),
+        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "CPNG", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "LyricsCore", "PosterGraphics", "CTurboJPEG"]),
 
@@ -136,7 +140,7 @@ let package = Package(
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),
         .testTarget(
             name: "RenderTests",
-            dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "CPNGShim", "CZlib", "TestSupport"],
+            dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "CPNG", "CPixels", "CZlib", "TestSupport"],
             resources: [.copy("Goldens")]
         ),
         // Fixtures shared by the test targets (generated once per test process).

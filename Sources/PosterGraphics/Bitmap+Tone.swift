@@ -1,5 +1,5 @@
 import Foundation
-import CPNGShim
+import CPixels
 
 extension Bitmap {
     /// A copy with every opaque pixel's saturation scaled by `factor` (1 = unchanged) around its

@@ -1,4 +1,4 @@
-import CPNGShim
+import CPixels
 import Glibc
 /// Pixels in Cairo's `CAIRO_FORMAT_ARGB32` layout: premultiplied alpha, one native-endian
 /// `UInt32` per pixel (`0xAARRGGBB`), rows `stride` bytes apart.

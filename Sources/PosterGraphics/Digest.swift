@@ -1,5 +1,5 @@
 import CCrypto
-import CPNGShim
+import CPNG
 import Foundation
 
 /// SHA-256 through OpenSSL's libcrypto.

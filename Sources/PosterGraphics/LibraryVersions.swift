@@ -1,6 +1,6 @@
 import CCairoPango
 import CCrypto
-import CPNGShim
+import CPNG
 import CTurboJPEG
 import CWebP
 

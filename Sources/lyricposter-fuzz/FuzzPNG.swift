@@ -1,7 +1,7 @@
 // libFuzzer target holding the PNG reader that skips libpng (lp_png_decode_fast) to libpng's
 // decode: whatever the fast reader takes, libpng must decode too, to the same pixels and header
 // fields. FUZZ_TARGET=png; seeds in Tests/Fuzz/corpus/png.
-import CPNGShim
+import CPNG
 import Foundation
 
 func fuzzPNG(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {

@@ -67,7 +67,7 @@ struct CatalogCommand: ParsableCommand {
         if let summary { return try printSummary(summary) }
         guard let output else { return }
         // Many songs, one after another: each one's pixel buffers stay in the heap for the next's.
-        LargeBuffers.keepFreedBuffers()
+        MallocTuning.keepFreedBuffers()
         let shard: CatalogShard
         do {
             if self.shard == "auto" {

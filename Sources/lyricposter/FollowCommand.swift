@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import LyricPoster
 import PosterLive
+import PosterBatch
 import PosterGraphics
 import NowPlaying
 
@@ -65,7 +66,7 @@ struct FollowCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Many songs, one after another: each one's pixel buffers stay in the heap for the next's.
-        LargeBuffers.keepFreedBuffers()
+        MallocTuning.keepFreedBuffers()
         var options: FollowOptions
         do { options = FollowOptions(render: try render.renderOptions(), output: output ?? FollowOptions.defaultOutput) } catch {
             throw fail(error)

@@ -70,7 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         // Many songs, one after another: each one's pixel buffers stay in the heap for the next's.
-        LargeBuffers.keepFreedBuffers()
+        MallocTuning.keepFreedBuffers()
         if !ServerConfiguration.isLoopback(listen), effectiveToken == nil {
             FileHandle.standardError.write(Data("error: --listen \(listen): any address but 127.0.0.1 or localhost needs a token: give --token TOKEN (or LYRICPOSTER_TOKEN)\n".utf8))
             throw ExitCode(64)

@@ -359,7 +359,7 @@ final class CatalogTests: CLITestCase {
     }
 
     /// A catalogue song's frames are the bytes `lines` writes for that song alone. The catalogue
-    /// keeps freed buffers in its heap (`LargeBuffers.keepFreedBuffers`) and, on one job, renders
+    /// keeps freed buffers in its heap (`MallocTuning.keepFreedBuffers`) and, on one job, renders
     /// its songs one after another, so each song meets the pixels the one before left behind: a
     /// byte read before it is written could differ here, where a process of its own meets only
     /// cleared pages. The same catalogue with glibc's defaults (a malloc setting of the user's in
@@ -372,7 +372,7 @@ final class CatalogTests: CLITestCase {
             "{\"id\": \"\(song.0)\", \"cover\": \"\(folder + song.0)/\(song.1)\", \"lyrics\": \"\(folder + song.0)/\(song.2)\"}\n"
         }.joined(), to: "songs.jsonl")
         for name in ["MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "MALLOC_TOP_PAD_", "GLIBC_TUNABLES"] {
-            XCTAssertFalse(LargeBuffers.keepFreedBuffers(environment: [name: "1"]), "\(name) is the user's: left as it is")
+            XCTAssertFalse(MallocTuning.keepFreedBuffers(environment: [name: "1"]), "\(name) is the user's: left as it is")
         }
         let size = ["--size", "540x960"]
         let kept = temp("kept"), defaults = temp("defaults")

@@ -50,9 +50,9 @@ import Testing
             next += target.target_dependencies ?? []
             products.formUnion(target.product_dependencies ?? [])
         }
-        #expect(closure == ["LyricPoster", "LyricsCore", "PosterGraphics", "Locks", "BundledFonts", "CCairoPango", "CTurboJPEG", "CPNGShim", "CCrypto",
+        #expect(closure == ["LyricPoster", "LyricsCore", "PosterGraphics", "Locks", "BundledFonts", "CCairoPango", "CTurboJPEG", "CPNG", "CPixels", "CCrypto",
                             "CWebP", "CZlib"], "\(closure.sorted())")
-        for forbidden in ["MediaTags", "CTagLibShim", "NowPlaying", "CGio", "SongSources", "PosterLive", "PosterServer",
+        for forbidden in ["MediaTags", "CTagLibShim", "NowPlaying", "CGio", "CMallocTuning", "SongSources", "PosterLive", "PosterServer",
                           "PosterBatch"] {
             #expect(!closure.contains(forbidden), "\(forbidden) is in the library's closure")
         }

@@ -1,4 +1,4 @@
-import CPNGShim
+import CPixels
 import Foundation
 import PosterGraphics
 import TestSupport

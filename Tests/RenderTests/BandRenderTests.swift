@@ -1,4 +1,3 @@
-import CPNGShim
 import Foundation
 import LyricPoster
 import SongSources

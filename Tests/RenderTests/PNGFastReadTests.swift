@@ -1,4 +1,4 @@
-import CPNGShim
+import CPNG
 import CZlib
 import Foundation
 @testable import PosterGraphics

@@ -1,4 +1,5 @@
-import CPNGShim
+import CPNG
+import CPixels
 import Foundation
 @testable import LyricPoster
 import PosterGraphics
@@ -9,7 +10,7 @@ extension SplitMix64 {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
 }
 
-/// The C pixel loops (CPNGShim's lp_pixels.c) against plain Swift written the obvious way: the box
+/// The C pixel loops (CPixels' lp_pixels.c) against plain Swift written the obvious way: the box
 /// blur against a window's mean taken whole at every pixel, and the brightest and darkest pixel of
 /// an area against every pixel's luminance, on seeded random pixels. Both loops take shortcuts
 /// (a table of quotients; runs of pixels skipped by their bytes' highest and lowest values) that

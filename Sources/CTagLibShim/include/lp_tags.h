@@ -3,7 +3,7 @@
 //
 // Why a C shim: TagLib is a C++ library whose classes Swift's C++ interop cannot import here, so
 // this small target calls it and hands Swift plain structs of malloc'd buffers (the same pattern
-// as CPNGShim does for libpng's setjmp). Everything returned is freed by lp_tags_free.
+// as CPNG does for libpng's setjmp). Everything returned is freed by lp_tags_free.
 #ifndef LP_TAGS_H
 #define LP_TAGS_H
 

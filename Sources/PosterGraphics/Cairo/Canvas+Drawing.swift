@@ -1,5 +1,4 @@
 import CCairoPango
-import CPNGShim
 import Foundation
 
 /// Drawing: shapes, gradients and scrims, pictures, shadows of pictures.

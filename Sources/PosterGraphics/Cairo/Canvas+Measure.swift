@@ -1,5 +1,5 @@
 import CCairoPango
-import CPNGShim
+import CPixels
 import Foundation
 
 /// Measurement: the luminance of the pixels behind text (for contrast and scrims).

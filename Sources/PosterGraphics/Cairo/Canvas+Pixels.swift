@@ -1,5 +1,5 @@
 import CCairoPango
-import CPNGShim
+import CPixels
 import Foundation
 
 /// Pixels out: snapshots, conversion to packed RGB(A) rows, row copies, PNG.

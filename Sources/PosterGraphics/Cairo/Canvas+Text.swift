@@ -1,5 +1,4 @@
 import CCairoPango
-import CPNGShim
 import Foundation
 
 /// Text: plain, shadowed, blurred (depth of field), revealed as it is sung, faded where cut.

@@ -1,5 +1,4 @@
 import CCairoPango
-import CPNGShim
 import Foundation
 
 /// A drawing surface: a Cairo ARGB32 image surface and its context.

@@ -1,7 +1,7 @@
-import CPNGShim
+import CPNG
 import Foundation
 
-/// PNG reading and writing through libpng (via the `CPNGShim` C target, which keeps libpng's
+/// PNG reading and writing through libpng (via the `CPNG` C target, which keeps libpng's
 /// longjmp-based errors on the C side).
 package enum PNG {}
 

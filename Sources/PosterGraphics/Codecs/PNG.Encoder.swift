@@ -1,4 +1,4 @@
-import CPNGShim
+import CPNG
 
 /// Packed 8-bit pixels ready to encode: RGB (3 channels) or straight RGBA (4), rows tightly packed.
 package struct PixelBuffer: Sendable {

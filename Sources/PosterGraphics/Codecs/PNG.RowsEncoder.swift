@@ -1,5 +1,6 @@
 import CCairoPango
-import CPNGShim
+import CPNG
+import CPixels
 import Foundation
 import Synchronization
 import Locks

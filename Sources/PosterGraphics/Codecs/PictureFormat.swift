@@ -1,4 +1,4 @@
-import CPNGShim
+import CPixels
 import CTurboJPEG
 import CWebP
 import Foundation

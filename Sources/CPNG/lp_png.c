@@ -8,10 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
-#if defined(__x86_64__)
-#include <cpuid.h>
-#include <immintrin.h>
-#endif
 
 typedef struct {
     const uint8_t *data;
@@ -218,93 +214,6 @@ static void on_write(png_structp png, png_bytep bytes, png_size_t length) {
 }
 
 static void on_flush(png_structp png) { (void)png; }
-
-#if defined(__x86_64__)
-// Opaque rows, 4 pixels at a time: one byte shuffle takes B, G, R (little-endian ARGB32) of each
-// to R, G, B. 16 bytes are stored for 12; the 4 past them are the next step's to overwrite, so
-// this stops 4 pixels before the row ends and leaves the rest to the caller. Returns the pixels done.
-__attribute__((target("ssse3")))
-static uint32_t lp_argb32_to_rgb_row_ssse3(const uint8_t *src, uint32_t width, uint8_t *dst) {
-    const __m128i order = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
-    uint32_t x = 0;
-    for (; x + 8 <= width; x += 4) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + (size_t)x * 4));
-        _mm_storeu_si128((__m128i *)(void *)(dst + (size_t)x * 3), _mm_shuffle_epi8(v, order));
-    }
-    return x;
-}
-
-// Whether the processor has SSSE3 (CPUID), asked once; threads may race to store the same answer.
-static int lp_has_ssse3(void) {
-    static int known = -1;
-    int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
-    if (answer < 0) {
-        unsigned int a, b, c, d;
-        answer = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3) ? 1 : 0;
-        __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
-    }
-    return answer;
-}
-#endif
-
-void lp_argb32_to_rgb(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride, int opaque,
-                      uint8_t *out) {
-    size_t channels = opaque ? 3 : 4;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (opaque && width > 0) {
-#if defined(__x86_64__)
-        int shuffle = lp_has_ssse3();
-#endif
-        // Each pixel written as 4 bytes whose last one the next pixel overwrites; the row's last
-        // pixel byte by byte, so nothing is written past the row.
-        for (uint32_t y = 0; y < height; y++) {
-            const uint32_t *src = (const uint32_t *)(const void *)(pixels + (size_t)y * stride);
-            uint8_t *dst = out + (size_t)y * width * 3;
-            uint32_t x = 0;
-#if defined(__x86_64__)
-            if (shuffle) {
-                x = lp_argb32_to_rgb_row_ssse3((const uint8_t *)src, width, dst);
-                dst += (size_t)x * 3;
-            }
-#endif
-            for (; x + 1 < width; x++) {
-                uint32_t v = src[x];
-                uint32_t rgb = ((v >> 16) & 0xff) | (v & 0xff00) | ((v & 0xff) << 16);
-                memcpy(dst, &rgb, 4);
-                dst += 3;
-            }
-            uint32_t v = src[width - 1];
-            dst[0] = (uint8_t)(v >> 16);
-            dst[1] = (uint8_t)(v >> 8);
-            dst[2] = (uint8_t)v;
-        }
-        return;
-    }
-#endif
-    for (uint32_t y = 0; y < height; y++) {
-        const uint8_t *src = pixels + (size_t)y * stride;
-        uint8_t *dst = out + (size_t)y * width * channels;
-        for (uint32_t x = 0; x < width; x++) {
-            uint32_t argb;
-            memcpy(&argb, src + x * 4, 4);
-            uint32_t a = argb >> 24, r = (argb >> 16) & 0xff, g = (argb >> 8) & 0xff, b = argb & 0xff;
-            if (!opaque && a != 255) {
-                if (a == 0) {
-                    r = g = b = 0;
-                } else {
-                    r = (r * 255 + a / 2) / a;
-                    g = (g * 255 + a / 2) / a;
-                    b = (b * 255 + a / 2) / a;
-                }
-            }
-            dst[0] = (uint8_t)r;
-            dst[1] = (uint8_t)g;
-            dst[2] = (uint8_t)b;
-            if (!opaque) dst[3] = (uint8_t)a;
-            dst += channels;
-        }
-    }
-}
 
 int lp_png_encode(const uint8_t *rows, uint32_t width, uint32_t height, int channels,
                   int level, int strategy, int filters,
