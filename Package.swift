@@ -150,5 +150,8 @@ let package = Package(
         // The package's shape: what the LyricPoster product's clients build and link.
         .testTarget(name: "PackageTests"),
         .testTarget(name: "NowPlayingTests", dependencies: ["Locks", "NowPlaying", "LyricPoster", "SongSources", "PosterLive"]),
+        // serve's routes in process (HummingbirdTesting), with the CLI's own request options.
+        .testTarget(name: "ServerTests", dependencies: ["PosterServer", "LyricPoster", "PosterGraphics", "lyricposter",
+                                                        .product(name: "HummingbirdTesting", package: "hummingbird")]),
     ]
 )

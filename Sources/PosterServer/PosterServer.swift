@@ -68,6 +68,19 @@ package struct FollowSettings: Sendable {
 package enum PosterServer {
     /// Runs until SIGTERM or SIGINT (in-flight requests finish first).
     package static func run(_ configuration: ServerConfiguration) async throws {
+        let server = try make(configuration)
+        let following = server.follower.map { follower in Task { try? await follower.run() } }
+        defer {
+            server.follower?.stop()
+            following?.cancel()
+        }
+        try await server.application.runService()
+    }
+
+    /// The application `run` serves, built apart from running it: the library scanned, the routes
+    /// and the live hub set up, nothing listening and nothing followed yet. Tests drive its routes
+    /// in process (HummingbirdTesting); `run` serves it on a socket.
+    package static func make(_ configuration: ServerConfiguration) throws -> Server {
         let library = Library(roots: configuration.library)
         library.rescan(options: configuration.defaults)
         let metrics = ServerMetrics()
@@ -94,12 +107,7 @@ package enum PosterServer {
                 try? FileHandle.standardError.write(contentsOf: Data("lyricposter serve: \(line)\n".utf8))
             }
         }
-        let following = follower.map { follower in Task { try? await follower.run() } }
-        defer {
-            follower?.stop()
-            following?.cancel()
-        }
-        let app = Application(
+        let application = Application(
             router: router,
             server: .http1(configuration: .init(idleTimeout: .seconds(Int64(configuration.idleTimeout)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "lyricposter"),
@@ -107,7 +115,13 @@ package enum PosterServer {
                 configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
             }
         )
-        try await app.runService()
+        return Server(application: application, follower: follower)
+    }
+
+    /// What `make` builds: the application, and the follower `run` starts beside it (`--follow`).
+    package struct Server {
+        package let application: Application<RouterResponder<BasicRequestContext>>
+        package let follower: Follower?
     }
 }
 
