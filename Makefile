@@ -32,7 +32,7 @@ INSTALLED = $(bindir)/lyricposter $(addprefix $(fontdir)/,$(FONTS)) $(datadir)/m
             $(datadir)/fish/vendor_completions.d/lyricposter.fish
 MANPAGE = .build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1
 
-.PHONY: all deps deps-build build demo gallery test docs bench fuzz test-sanitized clean install install-files uninstall man runtime-deps deb
+.PHONY: all deps deps-build build demo gallery test docs bench bench-check bench-thresholds fuzz test-sanitized clean install install-files uninstall man runtime-deps deb
 
 all: build
 
@@ -84,6 +84,19 @@ bench: deps
 	$(SWIFT) build $(RELEASE) --product lyricposter-bench
 	.build/release/lyricposter-bench --runs $(RUNS)
 	scripts/bench-serve.sh $(BIN) $(SERVE_SECONDS)
+
+# The figures a user sees (cold frame, lines beside the C floor, sequence, video, a catalogue song,
+# serve's first frame) against the thresholds checked in under Benchmarks/Thresholds: a p90 more
+# than 10 % over its threshold fails. bench-thresholds writes new ones (after a measured change).
+# The Benchmarks package is separate, so that the library's clients never resolve ordo-one/benchmark.
+bench-check: deps
+	$(SWIFT) build $(RELEASE) --product lyricposter
+	$(SWIFT) build $(RELEASE) --product lyricposter-bench
+	cd Benchmarks && $(SWIFT) package benchmark thresholds check --no-progress
+bench-thresholds: deps
+	$(SWIFT) build $(RELEASE) --product lyricposter
+	$(SWIFT) build $(RELEASE) --product lyricposter-bench
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark thresholds update --no-progress
 
 # The test suite under AddressSanitizer, then ThreadSanitizer (the CLI tests run the sanitized
 # binary too, so the parallel batch runs under TSan), then a LeakSanitizer pass over the binary.
