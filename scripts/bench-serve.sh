@@ -363,10 +363,10 @@ echo '{"cmd": "track", "metadata": {"xesam:url": "'"$song_url"'", "xesam:title":
     '"mpris:length": 60000000, "mpris:trackid": "/bench/1"}, "position_us": 0}' >&9
 echo '{"cmd": "play"}' >&9
 for ((i = 0; i < 150; i++)); do
-    curl -fsS "http://127.0.0.1:$follow_port/now.json" 2>/dev/null | grep -q '"poster": "' && break
+    curl -fsS "http://127.0.0.1:$follow_port/now.json" 2>/dev/null | grep -Eq '"poster": ?"' && break
     sleep 0.1
 done
-curl -fsS "http://127.0.0.1:$follow_port/now.json" 2>/dev/null | grep -q '"poster": "' ||
+curl -fsS "http://127.0.0.1:$follow_port/now.json" 2>/dev/null | grep -Eq '"poster": ?"' ||
     die "serve --follow showed no poster within 15 s: $(tail -n 1 "$work/follow.err")"
 # From the top again, so that the window fits in the song.
 echo '{"cmd": "seek", "position_us": 0}' >&9

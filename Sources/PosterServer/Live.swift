@@ -113,30 +113,25 @@ struct LiveRoutes: Sendable {
     func nowJSON(_ request: Request) throws -> Response {
         let parameters = try self.parameters(request)
         let now = hub.now
-        var fields: [(String, JSON.Value)] = [("status", .string(Self.status(now.player)))]
-        fields.append(("player", JSON.optional(now.player?.name)))
-        fields.append(("playing", .bool(now.player?.status == .playing)))
+        var value = API.Now(status: Self.status(now.player), player: .init(now.player?.name), playing: now.player?.status == .playing,
+                            poster: .init(nil))
         if let song = now.song {
-            fields.append(("track", .string(song.title)))
-            fields.append(("artist", JSON.optional(song.song.lyrics.metadata.artist)))
+            value.track = song.title
+            value.artist = .init(song.song.lyrics.metadata.artist)
         }
         if let song = now.song, let poster = now.poster {
             let line = poster.frame.scene.lineIndex.flatMap { $0 < song.song.lyrics.lines.count ? song.song.lyrics.lines[$0] : nil }
-            let number = song.lineNumber(poster.frame)
             let next = poster.index + 1 < song.frames.count ? song.frames[poster.index + 1].startMs : nil
-            let position = now.player.map { Int($0.clock.position() / 1000) }
-            fields += [
-                ("line", number.map(JSON.Value.int) ?? .null), ("text", JSON.optional(poster.text)),
-                ("translation", JSON.optional(line?.translation)),
-                ("start_ms", .int(poster.frame.startMs)), ("end_ms", .int(poster.frame.endMs)),
-                ("position_ms", position.map(JSON.Value.int) ?? .null),
-                ("next_change_ms", next.map(JSON.Value.int) ?? .null),
-                ("poster", .string(Self.posterPath(generation: poster.generation, startMs: poster.frame.startMs, parameters: parameters))),
-            ]
-        } else {
-            fields.append(("poster", .null))
+            value.line = .init(song.lineNumber(poster.frame))
+            value.text = .init(poster.text)
+            value.translation = .init(line?.translation)
+            value.startMs = poster.frame.startMs
+            value.endMs = poster.frame.endMs
+            value.positionMs = .init(now.player.map { Int($0.clock.position() / 1000) })
+            value.nextChangeMs = .init(next)
+            value.poster = .init(Self.posterPath(generation: poster.generation, startMs: poster.frame.startMs, parameters: parameters))
         }
-        var response = Routes.json(JSON.write(.object(fields.sorted { $0.0 < $1.0 })))
+        var response = Routes.json(value)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -232,30 +227,29 @@ struct LiveRoutes: Sendable {
 
     /// One event as SSE text (empty for an event clients are not told about).
     static func message(_ event: LiveEvent, state: LiveHub.State, parameters: [(String, String)]) -> String {
-        let (name, data): (String, JSON.Value)
+        let (name, data): (String, String)
         switch event {
         case .status(let player):
             name = "status"
-            data = .object([("player", JSON.optional(player?.name)), ("status", .string(status(player)))])
+            data = API.encoded(API.StatusEvent(player: .init(player?.name), status: status(player)))
         case .song(let song):
             name = "song"
-            data = .object([("artist", JSON.optional(song?.song.lyrics.metadata.artist)), ("frames", .int(song?.frames.count ?? 0)),
-                            ("track", JSON.optional(song?.title))])
+            data = API.encoded(API.SongEvent(artist: .init(song?.song.lyrics.metadata.artist), frames: song?.frames.count ?? 0,
+                                             track: .init(song?.title)))
         case .poster(let poster):
             guard let song = state.song, song.generation == poster.generation else { return "" }
             let number = song.lineNumber(poster.frame)
             name = "poster"
             // The next line's poster, for clients to fetch ahead.
             let next = poster.index + 1 < song.frames.count
-                ? JSON.Value.string(posterPath(generation: poster.generation, startMs: song.frames[poster.index + 1].startMs, parameters: parameters))
-                : .null
-            data = .object([
-                ("line", number.map(JSON.Value.int) ?? .null), ("next", next),
-                ("poster", .string(posterPath(generation: poster.generation, startMs: poster.frame.startMs, parameters: parameters))),
-                ("start_ms", .int(poster.frame.startMs)), ("text", JSON.optional(poster.text)), ("track", .string(song.title)),
-            ])
+                ? posterPath(generation: poster.generation, startMs: song.frames[poster.index + 1].startMs, parameters: parameters)
+                : nil
+            data = API.encoded(API.PosterEvent(
+                line: .init(number), next: .init(next),
+                poster: posterPath(generation: poster.generation, startMs: poster.frame.startMs, parameters: parameters),
+                startMs: poster.frame.startMs, text: .init(poster.text), track: song.title))
         }
-        return "event: \(name)\ndata: \(JSON.write(data))\n\n"
+        return "event: \(name)\ndata: \(data)\n\n"
     }
 }
 

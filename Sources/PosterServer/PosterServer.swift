@@ -139,7 +139,7 @@ struct APIError: Error, HTTPResponseError {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var fields = headers
         fields[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: JSON.object(["error": .string(message)]) + "\n")))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: API.encoded(API.Failure(error: message)) + "\n")))
     }
 }
 
@@ -189,26 +189,4 @@ struct GuardMiddleware: RouterMiddleware {
         }
         return difference == 0
     }
-}
-
-/// Small JSON writing with sorted keys and UTF-8 kept, for answers that must be deterministic.
-enum JSON {
-    indirect enum Value {
-        case string(String), int(Int), bool(Bool), null, array([Value]), object([(String, Value)])
-    }
-
-    static func object(_ pairs: [String: Value]) -> String { write(.object(pairs.sorted { $0.key < $1.key })) }
-
-    static func write(_ value: Value) -> String {
-        switch value {
-        case .string(let s): return JSONText.quoted(s)
-        case .int(let n): return String(n)
-        case .bool(let b): return b ? "true" : "false"
-        case .null: return "null"
-        case .array(let items): return "[" + items.map(write).joined(separator: ", ") + "]"
-        case .object(let pairs): return "{" + pairs.map { JSONText.quoted($0.0) + ": " + write($0.1) }.joined(separator: ", ") + "}"
-        }
-    }
-
-    static func optional(_ s: String?) -> Value { s.map(Value.string) ?? .null }
 }

@@ -20,24 +20,20 @@ extension Routes {
             let lyrics = session.lyrics
             let plan = FramePlan.perLine(session.scenes)
             let numbers = lyrics.lineNumbers
-            let frames: [JSON.Value] = plan.map { frame in
+            let frames = plan.map { frame in
                 let number = frame.scene.lineIndex.flatMap { $0 < numbers.count ? numbers[$0] : nil }
-                return .object([("line", number.map(JSON.Value.int) ?? .null), ("start_ms", .int(frame.startMs)),
-                                ("text", JSON.optional(frame.scene.currentText))])
+                return API.Plan.Frame(line: .init(number), startMs: frame.startMs, text: .init(frame.scene.currentText))
             }
-            let lines: [JSON.Value] = lyrics.numberedLines.enumerated().map { number, index in
+            let lines = lyrics.numberedLines.enumerated().map { number, index in
                 let line = lyrics.lines[index]
-                return .object([("end_ms", .int(line.end.milliseconds)), ("number", .int(number + 1)),
-                                ("start_ms", .int(line.start.milliseconds)), ("text", .string(line.text)),
-                                ("translation", JSON.optional(line.translation))])
+                return API.Plan.Line(endMs: line.end.milliseconds, number: number + 1, startMs: line.start.milliseconds,
+                                     text: line.text, translation: .init(line.translation))
             }
             var hasAudio = false
             if case .audio = song.source { hasAudio = true }
-            return JSON.write(.object([
-                ("album", JSON.optional(song.album)), ("artist", JSON.optional(song.artist)), ("audio", .bool(hasAudio)),
-                ("duration_ms", song.durationMs.map(JSON.Value.int) ?? .null), ("frames", .array(frames)), ("id", .string(song.id)),
-                ("lines", .array(lines)), ("title", JSON.optional(song.title)),
-            ]))
+            return API.encoded(API.Plan(album: .init(song.album), artist: .init(song.artist), audio: hasAudio,
+                                        durationMs: .init(song.durationMs), frames: frames, id: song.id, lines: lines,
+                                        title: .init(song.title)))
         }
         return Self.json(body)
     }

@@ -41,11 +41,9 @@ struct Routes: Sendable {
     /// The themes and presets a request may name, and the server's defaults.
     func themes() -> Response {
         let defaults = configuration.defaults
-        return Self.json(JSON.write(.object([
-            ("default_preset", .string(defaults.preset.name)), ("default_theme", .string(defaults.theme.name)),
-            ("default_translations", .string(defaults.translations.rawValue)),
-            ("presets", .array(Preset.all.map { .string($0.name) })), ("themes", .array(Theme.builtIn.map { .string($0.name) })),
-        ])))
+        return Self.json(API.Themes(defaultPreset: defaults.preset.name, defaultTheme: defaults.theme.name,
+                                    defaultTranslations: defaults.translations.rawValue,
+                                    presets: Preset.all.map(\.name), themes: Theme.builtIn.map(\.name)))
     }
 
     /// Walks the library folders again in the background; the list is served meanwhile.
@@ -53,7 +51,7 @@ struct Routes: Sendable {
         renderer.forget()
         library.rescan(options: configuration.defaults)
         return Response(status: .accepted, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(string: JSON.object(["scanning": .bool(true)]) + "\n")))
+                        body: .init(byteBuffer: ByteBuffer(string: API.encoded(API.Scanning(scanning: true)) + "\n")))
     }
 
     func songs(_ request: Request) throws -> Response {
@@ -63,14 +61,11 @@ struct Routes: Sendable {
         let q = query.get("q")
         if let q, q.utf8.count > 256 { throw APIError(.badRequest, "q: at most 256 bytes") }
         let (songs, total) = library.songs(matching: q, offset: offset, limit: limit)
-        let items: [JSON.Value] = songs.map { song in
-            .object([("album", JSON.optional(song.album)), ("artist", JSON.optional(song.artist)),
-                     ("duration_ms", song.durationMs.map(JSON.Value.int) ?? .null), ("file", .string(song.file)),
-                     ("format", .string(song.format)), ("id", .string(song.id)), ("line_count", .int(song.lineCount)),
-                     ("title", JSON.optional(song.title))])
+        let items = songs.map { song in
+            API.Songs.Item(album: .init(song.album), artist: .init(song.artist), durationMs: .init(song.durationMs), file: song.file,
+                           format: song.format, id: song.id, lineCount: song.lineCount, title: .init(song.title))
         }
-        let body = JSON.write(.object([("scanning", .bool(library.isScanning)), ("songs", .array(items)), ("total", .int(total))]))
-        return Self.json(body)
+        return Self.json(API.Songs(scanning: library.isScanning, songs: items, total: total))
     }
 
     func song(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
@@ -222,6 +217,10 @@ struct Routes: Sendable {
         case "0", "false", "no": return false
         default: throw APIError(.badRequest, "\(name): true or false")
         }
+    }
+
+    static func json(_ value: some Encodable) -> Response {
+        json(API.encoded(value))
     }
 
     static func json(_ body: String) -> Response {
