@@ -167,7 +167,29 @@ package final class PosterSession: Sendable {
     package let fonts: FontLibrary
     package let timings: Timings
     /// Problems that did not stop the work (e.g. a font that could not be read), one line each.
-    package let warnings: [String]
+    /// Problems that did not stop the work, as the library words them (``warnings``); the CLI adds
+    /// its flag hints to them.
+    package let notes: [Note]
+    package var warnings: [String] { notes.map(\.description) }
+
+    package enum Note: Sendable, Hashable, CustomStringConvertible {
+        /// A font file in a fonts folder that fontconfig could not use: skipped.
+        case unusableFont(path: String)
+        /// The theme names a family the fonts do not have: the bundled families draw instead.
+        case themeFontMissing(family: String, systemFontsSearched: Bool)
+        /// A note from reading the lyrics (a guessed encoding, a line skipped, …).
+        case lyrics(path: String, String)
+
+        package var description: String {
+            switch self {
+            case .unusableFont(let path): return "\(path): not a usable font, skipped"
+            case .themeFontMissing(let family, let searched):
+                return "the theme's font \"\(family)\" is not among the fonts, so the bundled Noto fonts are used"
+                    + (searched ? " (it is not installed on this machine either)" : " (the machine's own fonts were not searched)")
+            case .lyrics(let path, let note): return "\(path): \(note)"
+            }
+        }
+    }
     /// SHA-256 of the cover and lyrics bytes as read.
     package let coverDigest: String
     package let lyricsDigest: String
@@ -273,9 +295,10 @@ package final class PosterSession: Sendable {
         self.song = song
         self.lyrics = lyrics
         self.scenes = side.scenes
-        self.warnings = FontSetup.unusableFonts(options.fonts, library: fonts).map { "\($0): not a usable font, skipped" }
-            + [FontSetup.missingThemeFont(options.theme.fontFamily, options: options.fonts, library: fonts)].compactMap { $0 }
-            + lyrics.notes.map { "\(song.lyricsPath): \($0)" }
+        self.notes = FontSetup.unusableFonts(options.fonts, library: fonts).map { Note.unusableFont(path: $0) }
+            + [FontSetup.missingThemeFont(options.theme.fontFamily, library: fonts)].compactMap { $0 }
+                .map { Note.themeFontMissing(family: $0, systemFontsSearched: options.fonts.systemFonts) }
+            + lyrics.notes.map { Note.lyrics(path: song.lyricsPath, $0) }
         self.background = background
         self.fonts = fonts
         self.coverDigest = coverDigest

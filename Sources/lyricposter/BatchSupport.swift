@@ -150,7 +150,7 @@ func runBatch(source: SongSource, output: String, report: String?, render: Rende
         var options = try render.renderOptions(karaoke: karaoke)
         options.textLayer = alpha
         let session = try PosterSession(source: source, options: options, timings: clock)
-        session.warnings.forEach(warn)
+        session.notes.map(\.withFlagHints).forEach(warn)
         let planned = try plan(session)
         let renderer = BatchRenderer(session: session, directory: output, coverPath: session.song.coverPath,
                                      lyricsPath: session.song.lyricsPath,

@@ -67,7 +67,7 @@ struct CardCommand: ParsableCommand {
         let clock = Timings()
         do {
             let session = try PosterSession(source: song.source, options: try render.renderOptions(), timings: clock, oneFrame: true)
-            session.warnings.forEach(warn)
+            session.notes.map(\.withFlagHints).forEach(warn)
             let drawn = try picture.draw(png: { () throws(PosterError) in try session.renderCard(choice) },
                                          pixels: { () throws(PosterError) in try session.renderCardPixels(choice) })
             try picture.deliver(drawn, to: out, clock: clock, alongside: session.storeBackdrop)

@@ -44,7 +44,7 @@ struct FrameCommand: ParsableCommand {
             var options = try render.renderOptions(karaoke: karaoke.karaoke)
             options.textLayer = alpha.alpha
             let session = try PosterSession(source: song.source, options: options, timings: clock, oneFrame: true, firstFrameAt: at)
-            session.warnings.forEach(warn)
+            session.notes.map(\.withFlagHints).forEach(warn)
             let drawn = try picture.draw(png: { () throws(PosterError) in try session.render(at: at) },
                                          pixels: { () throws(PosterError) in try session.renderPixels(at: at) })
             let frame = drawn.report

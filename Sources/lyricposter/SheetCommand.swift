@@ -45,7 +45,7 @@ struct SheetCommand: ParsableCommand {
         do throws(PosterError) {
             let options = try render.renderOptions()
             let session = try PosterSession(source: source, options: options, timings: clock)
-            session.warnings.forEach(warn)
+            session.notes.map(\.withFlagHints).forEach(warn)
             let frames = FramePlan.perLine(session.scenes)
             let wide = options.preset.width > options.preset.height
             let sheet = ContactSheet(session: session, columns: columns ?? (wide ? 4 : 6), jobs: batch.jobs)

@@ -167,7 +167,7 @@ struct VideoCommand: ParsableCommand {
                                     arrangement: p.arrangement, isLockScreen: p.isLockScreen, safeArea: p.safeArea)
         }
         let session = try PosterSession(source: song.source, options: options, timings: clock)
-        session.warnings.forEach(warn)
+        session.notes.map(\.withFlagHints).forEach(warn)
 
         let start = from?.milliseconds ?? 0
         var end = to?.milliseconds ?? track?.durationMs ?? session.scenes.timeline.end.milliseconds

@@ -70,14 +70,13 @@ package enum FontSetup {
         }
     }
 
-    /// A note when the theme names a font family the library does not have (it is then drawn
-    /// with the bundled families): which font is used, and how to reach the machine's fonts.
-    package static func missingThemeFont(_ family: String?, options: FontOptions, library: FontLibrary) -> String? {
+    /// The theme's font family when the library does not have it (it is then drawn with the
+    /// bundled families), else nil.
+    package static func missingThemeFont(_ family: String?, library: FontLibrary) -> String? {
         guard let family, !family.isEmpty else { return nil }
         let wanted = family.lowercased()
         if library.familyNames().contains(where: { $0.lowercased() == wanted }) { return nil }
-        let reach = options.systemFonts ? "it is not installed on this machine either" : "--system-fonts reaches the machine's fonts"
-        return "the theme's font \"\(family)\" is not among the fonts, so the bundled Noto fonts are used (\(reach); --fonts-dir adds a folder)"
+        return family
     }
 
     /// Font files in the bundled and `--fonts-dir` folders that fontconfig could not use

@@ -137,6 +137,21 @@ func run(_ executable: String, _ arguments: [String] = [], in folder: URL? = nil
     }
 
     /// Errors are values with evidence, switched on by case.
+    /// A theme naming a font the renderer does not have still draws (with the bundled fonts) and
+    /// says so in the library's words: no command-line flag in a library's warning.
+    @Test func warningsNameNoFlags() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("poster-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("theme.json")
+        try Data("{\"base\": \"card\", \"font\": \"No Such Family\"}".utf8).write(to: file)
+        let style = PosterStyle(theme: try ThemeFile.load(file.path))
+        let prepared = try await renderer.prepare(try Song(lyricsFile: lyricsFile, coverFile: coverFile), style: style)
+        let warning = try #require(prepared.warnings.first { $0.contains("No Such Family") }, "\(prepared.warnings)")
+        #expect(!warning.contains("--"), "\(warning)")
+        _ = try await prepared.render(at: .seconds(20))
+    }
+
     @Test func errorsCanBeSwitchedOn() async throws {
         do {
             _ = try Song(lyrics: Data("words without any times\n".utf8), cover: cover, lyricsName: "notes.txt")
