@@ -96,7 +96,7 @@ public final class PreparedSong: Sendable {
     /// Problems that did not stop the work (a font that could not be read, a guessed encoding).
     public var warnings: [String] { session.warnings }
     let session: PosterSession
-    private let limiter: WorkLimiter
+    let limiter: WorkLimiter
 
     init(song: Song, style: PosterStyle, session: PosterSession, limiter: WorkLimiter) {
         self.song = song

@@ -296,9 +296,23 @@ package final class SequenceRenderer {
     /// `scene` drawn as a copy of its pixels (see ``renderPixels(_:motion:whole:_:)``), to encode
     /// in any format afterwards.
     package func renderPixelBuffer(_ scene: Scene, whole: Bool = false) throws(PosterError) -> (PixelBuffer, FrameReport) {
+        let (pixels, report, _) = try renderPixelBufferAndChange(scene, whole: whole)
+        return (pixels, report)
+    }
+
+    /// ``renderPixelBuffer(_:whole:)``, and what differs from the frame this renderer made before
+    /// (a text layer, drawn whole every time, says `.whole`).
+    package func renderPixelBufferAndChange(_ scene: Scene, whole: Bool = false) throws(PosterError) -> (PixelBuffer, FrameReport, FrameChange) {
         let width = options.preset.width, channels = options.textLayer ? 4 : 3
-        let (bytes, report) = try renderPixels(scene, whole: whole) { (pixels) throws(PosterError) in [UInt8](pixels) }
-        return (PixelBuffer(width: width, height: bytes.count / (width * channels), channels: channels, bytes: bytes), report)
+        func buffer(_ bytes: [UInt8]) -> PixelBuffer {
+            PixelBuffer(width: width, height: bytes.count / (width * channels), channels: channels, bytes: bytes)
+        }
+        if options.textLayer {
+            let (bytes, report) = try renderPixels(scene, whole: whole) { (pixels) throws(PosterError) in [UInt8](pixels) }
+            return (buffer(bytes), report, .whole)
+        }
+        let (bytes, report, change) = try produce(scene, whole: whole) { (rgb, _, _) throws(PosterError) in [UInt8](rgb) }
+        return (buffer(bytes), report, change)
     }
 
     /// Draws `scene`, in the middle of `motion` if any (from a base where it can), and gives

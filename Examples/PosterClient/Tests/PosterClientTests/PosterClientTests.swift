@@ -152,6 +152,28 @@ func run(_ executable: String, _ arguments: [String] = [], in folder: URL? = nil
         _ = try await prepared.render(at: .seconds(20))
     }
 
+    /// A sequence of posters says what changed from one to the next, and each has the pixels of
+    /// the poster rendered alone at the same instant.
+    @Test func aSequenceSaysWhatChanged() async throws {
+        let prepared = try await renderer.prepare(try Song(lyricsFile: lyricsFile, coverFile: coverFile),
+                                                  style: PosterStyle(preset: .square))
+        let sequence = try PosterSequence(prepared)
+        var changes: [PosterChange] = []
+        for ms in [31_000, 31_000, 31_400, 31_800, 40_000] {
+            let (poster, change) = try sequence.poster(at: Timestamp(milliseconds: ms))
+            changes.append(change)
+            let alone = try await prepared.render(at: Timestamp(milliseconds: ms))
+            #expect(poster.pixels() == alone.pixels(), "the sequence's poster at \(ms) ms is the one drawn alone")
+        }
+        #expect(changes[0] == .whole, "the first poster: \(changes)")
+        #expect(changes[1] == .none, "the same instant again: \(changes)")
+        for change in changes[2...] {
+            if case .rows(let rows) = change { #expect(!rows.isEmpty && rows.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= 1080 }) }
+        }
+        #expect(changes[2...].contains { if case .rows = $0 { return true } else { return false } },
+                "the sung line moving within a line changes some rows only: \(changes)")
+    }
+
     @Test func errorsCanBeSwitchedOn() async throws {
         do {
             _ = try Song(lyrics: Data("words without any times\n".utf8), cover: cover, lyricsName: "notes.txt")
