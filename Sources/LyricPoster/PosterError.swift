@@ -26,8 +26,8 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Any other failure, as one line.
     case failed(path: String, reason: String)
 
-    /// A failure described by its input's name and a reason (``failed(path:reason:)``).
-    public init(path: String, reason: String) {
+    /// A failure described by its input's name and a reason (`failed(path:reason:)`).
+    package init(path: String, reason: String) {
         self = .failed(path: path, reason: reason)
     }
 
