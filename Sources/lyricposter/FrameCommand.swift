@@ -10,6 +10,7 @@ struct FrameCommand: ParsableCommand {
         abstract: "Render the poster for one instant of a song.",
         discussion: """
         Times: 83.45, 1:23.45, 01:23.450, 1:02:03.5 or 83450ms.
+        Without -o the poster is <song>-01m23.400s.png here (<song>-01m23s.png on a whole second).
         Examples: lyricposter frame cover.jpg song.lrc --at 1:23.4 -o now.png
                   lyricposter frame song.flac --at 1:23.4
         """
@@ -32,8 +33,17 @@ struct FrameCommand: ParsableCommand {
         if alpha.alpha, picture.format == .jpeg { throw ValidationError("--alpha needs .png or .webp: JPEG has no transparency") }
     }
 
+    /// `-o`, or `<song>-MMmSSs.png` here (with milliseconds when the instant has them): a name
+    /// that says what it is and is never one of the inputs (a cover and lyrics may share a stem).
     var outputPath: String {
-        picture.output ?? (song.source.stem + ".png")
+        picture.output ?? Self.defaultName(stem: song.source.stem, at: at)
+    }
+
+    static func defaultName(stem: String, at: Timestamp) -> String {
+        let ms = max(0, at.milliseconds)
+        let minutes = ms / 60_000, seconds = ms / 1000 % 60, rest = ms % 1000
+        let time = rest == 0 ? String(format: "%02dm%02ds", minutes, seconds) : String(format: "%02dm%02d.%03ds", minutes, seconds, rest)
+        return stem + "-" + time + ".png"
     }
 
     func run() throws {

@@ -16,7 +16,8 @@ struct LinesCommand: ParsableCommand {
     )
 
     @OptionGroup var song: SongArguments
-    @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir"), completion: .directory) var output: String
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The output folder (default: <song>-lines here; with several songs, lines).", valueName: "dir"),
+            completion: .directory) var outputFolder: String?
     @Option(help: ArgumentHelp("Also write the manifest to this file; - for standard output.", valueName: "file")) var report: String?
     @Flag(help: "Open the first frame in the desktop's image viewer.") var open = false
     @OptionGroup var render: RenderOptionGroup
@@ -24,9 +25,12 @@ struct LinesCommand: ParsableCommand {
     @OptionGroup var batch: BatchOptionGroup
 
     func validate() throws {
-        if output.isEmpty { throw ValidationError("-o needs a path") }
+        if outputFolder?.isEmpty == true { throw ValidationError("-o needs a path") }
         if song.isMany, report != nil { throw ValidationError("--report goes with one song") }
     }
+
+    /// `-o`, or `<song>-lines` here (`lines` for several songs).
+    var output: String { outputFolder ?? (song.isMany ? "lines" : song.source.stem + "-lines") }
 
     func run() throws {
         if song.isMany {

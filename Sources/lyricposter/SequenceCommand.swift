@@ -16,8 +16,9 @@ struct SequenceCommand: ParsableCommand {
     )
 
     @OptionGroup var song: SongArguments
-    @Option(help: ArgumentHelp("Frames per second.", valueName: "n")) var fps: Int
-    @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "dir"), completion: .directory) var output: String
+    @Option(help: ArgumentHelp("Frames per second.", valueName: "n")) var fps: Int = 30
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The output folder (default: <song>-sequence here).", valueName: "dir"),
+            completion: .directory) var outputFolder: String?
     @Option(help: ArgumentHelp("Start time (default 0).", valueName: "time")) var from: Timestamp?
     @Option(help: ArgumentHelp("End time (default: the end of the lyrics, or of the audio file if sooner).", valueName: "time")) var to: Timestamp?
     @Flag(help: "Also write a gap-free numbered sequence in <dir>/dense/.") var dense = false
@@ -30,10 +31,13 @@ struct SequenceCommand: ParsableCommand {
 
     func validate() throws {
         try song.validateOne("sequence")
-        if output.isEmpty { throw ValidationError("-o needs a path") }
+        if outputFolder?.isEmpty == true { throw ValidationError("-o needs a path") }
         guard (1...240).contains(fps) else { throw ValidationError("--fps must be from 1 to 240") }
         if let from, let to, to <= from { throw ValidationError("--to must be later than --from") }
     }
+
+    /// `-o`, or `<song>-sequence` here.
+    var output: String { outputFolder ?? song.source.stem + "-sequence" }
 
     func run() throws {
         try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, karaoke: karaoke.karaoke, alpha: alpha.alpha,

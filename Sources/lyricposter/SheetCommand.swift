@@ -11,16 +11,20 @@ struct SheetCommand: ParsableCommand {
     )
 
     @OptionGroup var song: SongArguments
-    @Option(name: .shortAndLong, help: ArgumentHelp("The sheet PNG to write (with several songs: the folder for one sheet each).", valueName: "file")) var output: String
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("The sheet PNG to write, or with several songs the folder for one sheet each (default: <song>-sheet.png, or sheets, here).", valueName: "file"))
+    var outputPath: String?
     @Option(help: ArgumentHelp("Thumbnails per row (default 6, 4 for landscape canvases).", valueName: "n")) var columns: Int?
     @Flag(help: "Open the sheet in the desktop's image viewer.") var open = false
     @OptionGroup var render: RenderOptionGroup
     @OptionGroup var batch: BatchOptionGroup
 
     func validate() throws {
-        if output.isEmpty { throw ValidationError("-o needs a path") }
+        if outputPath?.isEmpty == true { throw ValidationError("-o needs a path") }
         if let columns, !(1...50).contains(columns) { throw ValidationError("--columns must be from 1 to 50") }
     }
+
+    /// `-o`, or `<song>-sheet.png` here (`sheets` for several songs).
+    var output: String { outputPath ?? (song.isMany ? "sheets" : song.source.stem + "-sheet.png") }
 
     func run() throws {
         if song.isMany {

@@ -41,15 +41,17 @@ class CLITestCase: XCTestCase {
     }
 
     /// Runs with the backdrop cache in the test's scratch folder (never the user's), plus `environment`.
-    /// `executable` runs instead of the binary when given (e.g. a shell that sets limits first).
-    func start(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws -> (Process, Pipe, Pipe) {
+    /// `executable` runs instead of the binary when given (e.g. a shell that sets limits first);
+    /// `directory`: the folder it runs in (the package's by default).
+    func start(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil,
+               directory: String? = nil) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = executable.map { URL(fileURLWithPath: $0) } ?? Self.binary
         process.arguments = arguments
         var inherited = ProcessInfo.processInfo.environment
         inherited.removeValue(forKey: "LYRICPOSTER_NO_CACHE")
         process.environment = inherited.merging(["XDG_CACHE_HOME": cacheHome].merging(environment) { $1 }) { $1 }
-        process.currentDirectoryURL = Self.package
+        process.currentDirectoryURL = directory.map { URL(fileURLWithPath: $0) } ?? Self.package
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -58,8 +60,8 @@ class CLITestCase: XCTestCase {
     }
 
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil) throws -> Run {
-        let (process, out, err) = try start(arguments, environment: environment, executable: executable)
+    func run(_ arguments: [String], environment: [String: String] = [:], executable: String? = nil, directory: String? = nil) throws -> Run {
+        let (process, out, err) = try start(arguments, environment: environment, executable: executable, directory: directory)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

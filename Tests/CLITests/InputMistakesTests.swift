@@ -59,6 +59,35 @@ final class InputMistakesTests: CLITestCase {
         }
     }
 
+    /// A cover and lyrics that share a stem (as `catalog` and `serve` pair them) need no -o: each
+    /// command's default output says what it is and is never an input.
+    func testDefaultOutputsNameWhatTheyAreAndNeverAnInput() throws {
+        let folder = temp("same-stem")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.package.appendingPathComponent(fixture("palette.png")).path, toPath: folder + "/song.png")
+        try FileManager.default.copyItem(atPath: Self.package.appendingPathComponent(lyrics).path, toPath: folder + "/song.lrc")
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder + "/song.png"))
+        let small = ["--size", "90x160"]
+
+        var result = try run(["frame", "song.png", "song.lrc", "--at", "5"] + small, directory: folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/song-00m05s.png"), result.stdout + result.stderr)
+        result = try run(["frame", "song.png", "song.lrc", "--at", "1:23.4"] + small, directory: folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/song-01m23.400s.png"), result.stdout + result.stderr)
+        result = try run(["sheet", "song.png", "song.lrc", "-q"] + small, directory: folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/song-sheet.png"))
+        result = try run(["lines", "song.png", "song.lrc", "-q"] + small, directory: folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/song-lines/manifest.json"))
+        result = try run(["sequence", "song.png", "song.lrc", "--to", "2", "-q"] + small, directory: folder)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let manifest = try json(folder + "/song-sequence/manifest.json")
+        XCTAssertEqual(manifest["fps"] as? Int, 30, "sequence's default frame rate")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: folder + "/song.png")), before, "the cover is untouched")
+    }
+
     /// What once passed in silence is said: a time after the song's end (the closing picture is
     /// drawn), a theme font that is not there (which fonts are used instead, and how to reach the
     /// machine's), and an output folder whose parent is missing (not a tree of folders made).

@@ -41,7 +41,7 @@ final class PictureOutputTests: CLITestCase {
     }
 
     /// Batch commands' `--report -` is the manifest on standard output (no file named -), and
-    /// lyrics from standard input with no -o name the picture after the cover.
+    /// lyrics from standard input with no -o name the picture after the cover and the instant.
     func testBatchReportsToStandardOutputAndLyricsFromStandardInput() throws {
         let folder = temp("lines")
         let result = try run(["lines", cover, lyrics, "-o", folder, "--report", "-", "--size", "90x160"])
@@ -54,8 +54,8 @@ final class PictureOutputTests: CLITestCase {
         let lrc = Self.package.path + "/" + lyrics
         let piped = try run(["-c", "cd '\(work.path)' && exec '\(Self.binary.path)' frame '\(Self.package.path)/\(cover)' - --at 10 < '\(lrc)'"], executable: "/bin/sh")
         XCTAssertEqual(piped.status, 0, piped.stderr)
-        XCTAssertEqual(piped.stdout, "cover.png\n")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: work.path + "/cover.png"))
+        XCTAssertEqual(piped.stdout, "cover-00m10s.png\n")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: work.path + "/cover-00m10s.png"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: work.path + "/-.png"))
     }
 
