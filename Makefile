@@ -75,7 +75,7 @@ docs:
 		--output-path $(OUT)/docs >/dev/null
 	@echo "documentation: $(OUT)/docs (open $(OUT)/docs/documentation/lyricposter/index.html through a web server)"
 
-# Speed and memory of the release build (see README, Performance). RUNS=n for more or fewer runs.
+# Speed and memory of the release build (see docs/performance.md). RUNS=n for more or fewer runs.
 RUNS ?= 5
 # Seconds of each wrk run and of the SSE window in the serve benchmark (scripts/bench-serve.sh).
 SERVE_SECONDS ?= 10

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures `lyricposter follow` against a real mpv on a private session bus (see README, Now playing):
+# Measures `lyricposter follow` against a real mpv on a private session bus (see docs/follow.md):
 #   1. a 3-minute song with 60 lines at normal speed: line-change latency (median, worst) and CPU time;
 #   2. a playlist of 30 songs at --speed 8: resident memory after the last one.
 # Usage: scripts/follow-bench.sh [BIN]   (default .build/release/lyricposter). Prints numbers only.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds out/lyricposter_VERSION_ARCH.deb from what `make build man` made: the stripped static
 # binary in /usr/bin, the bundled fonts, the man page, the shell completions, the systemd user unit
-# (ExecStart pointed at /usr/bin), the README and licences under /usr/share/doc/lyricposter.
+# (ExecStart pointed at /usr/bin), the README, its docs/ pages, the changelog and licences under
+# /usr/share/doc/lyricposter.
 # Depends: is the packages of the libraries the binary really links (scripts/check-runtime-libs.sh's
 # mapping, DEPENDS=), plus the fonts and fontconfig the renderer needs at run time.
 #   scripts/make-deb.sh BINARY MANPAGE OUT
@@ -18,6 +19,11 @@ make -s -C "$root" install-files PREFIX=/usr DESTDIR="$stage/root" BIN="$binary"
 doc=$stage/root/usr/share/doc/lyricposter
 install -d "$doc" "$stage/root/usr/lib/systemd/user" "$stage/root/usr/share/lyricposter/examples"
 install -m 644 "$root/README.md" "$doc/README.md"
+install -m 644 "$root/LICENSE" "$doc/LICENSE"
+install -m 644 "$root/CHANGELOG.md" "$doc/CHANGELOG.md"
+# The README's links go to docs/: the pages travel with it (the decision records stay in the source).
+install -d "$doc/docs"
+install -m 644 "$root"/docs/*.md "$doc/docs/"
 install -m 644 "$root/fonts/OFL.txt" "$doc/OFL-fonts.txt"
 sed 's|/usr/local/bin/lyricposter|/usr/bin/lyricposter|g' "$root/deploy/systemd/lyricposter-follow.service" \
     > "$stage/root/usr/lib/systemd/user/lyricposter-follow.service"

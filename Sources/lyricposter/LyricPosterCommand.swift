@@ -153,8 +153,10 @@ let manualText = """
     line_progress}. An unknown key is an error that names it. `lyricposter themes` lists the \
     built-in themes.
 
-    The README (installed with the package as /usr/share/doc/lyricposter/README.md) has the \
-    formats, the catalogue on clusters, serve's HTTP API and the performance figures.
+    The README (installed with the package as /usr/share/doc/lyricposter/README.md) and the pages \
+    beside it in docs/ have the formats (formats.md), the catalogue on clusters (catalogues.md), \
+    serve's HTTP API (serve.md), theme files (themes.md) and the performance figures \
+    (performance.md).
     """
 
 /// `lyricposter --version`: the tool's version and the C libraries it was built with.

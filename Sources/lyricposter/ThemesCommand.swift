@@ -9,7 +9,7 @@ struct ThemesCommand: ParsableCommand {
         commandName: "themes",
         abstract: "List the built-in themes, or preview them all on a cover.",
         discussion: """
-            Use one with --theme NAME, or write a theme file (JSON; see the README) and pass --theme FILE.
+            Use one with --theme NAME, or write a theme file (JSON; see docs/themes.md) and pass --theme FILE.
             Examples: lyricposter themes --json
                       lyricposter themes --preview cover.jpg -o themes.png
             """

@@ -42,7 +42,8 @@ final class DebianPackageTests: CLITestCase {
         let contents = try run(["-c", deb], executable: "/usr/bin/dpkg-deb").stdout
         for path in ["./usr/bin/lyricposter", "./usr/share/man/man1/lyricposter.1.gz", "./usr/share/lyricposter/fonts/NotoSans-Regular.ttf",
                      "./usr/share/bash-completion/completions/lyricposter", "./usr/lib/systemd/user/lyricposter-follow.service",
-                     "./usr/share/doc/lyricposter/README.md"] {
+                     "./usr/share/doc/lyricposter/README.md", "./usr/share/doc/lyricposter/LICENSE",
+                     "./usr/share/doc/lyricposter/docs/serve.md"] {
             XCTAssertTrue(contents.contains(path + "\n") || contents.contains(path + " "), path)
         }
         let file = try run([deb], executable: "/usr/bin/sha256sum")
