@@ -153,6 +153,11 @@ let manualText = """
     line_progress}. An unknown key is an error that names it. `lyricposter themes` lists the \
     built-in themes.
 
+    Backdrop cache: each cover's prepared backdrop is kept between runs in \
+    $XDG_CACHE_HOME/lyricposter/backdrops (else ~/.cache/lyricposter/backdrops), 256 MiB at most, \
+    the least recently used removed first, so a cover seen before starts faster. It never changes \
+    a picture. LYRICPOSTER_NO_CACHE=1 turns it off; removing the folder is always safe.
+
     The README (installed with the package as /usr/share/doc/lyricposter/README.md) and the pages \
     beside it in docs/ have the formats (formats.md), the catalogue on clusters (catalogues.md), \
     serve's HTTP API (serve.md), theme files (themes.md) and the performance figures \

@@ -86,6 +86,11 @@ final class CLITests: CLITestCase {
         XCTAssertEqual(top.status, 0)
         XCTAssertTrue(top.stdout.contains("frame"))
         XCTAssertTrue(top.stdout.contains("inspect"))
+        // Where the tool writes besides its outputs, and how to stop it, is in the help itself.
+        let words = top.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for text in ["$XDG_CACHE_HOME/lyricposter/backdrops", "256 MiB at most", "LYRICPOSTER_NO_CACHE=1 turns it off"] {
+            XCTAssertTrue(words.contains(text), "--help says \(text)")
+        }
         let frame = try run(["frame", "--help"])
         XCTAssertEqual(frame.status, 0)
         for option in ["--at", "--preset", "--size", "--before", "--after", "--report", "--lang", "--fonts-dir",

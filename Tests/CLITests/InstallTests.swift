@@ -33,7 +33,8 @@ final class InstallTests: CLITestCase {
         XCTAssertTrue(man.contains(".Nm lyricposter"))
         // The man page says what the flags do, the exit codes, the theme-file keys and where the README is.
         for text in ["--no-karaoke draws it unfilled", "Exit codes: 0 done; 1 an input or output could not be used",
-                     "64 a usage", "130", "line_progress", "/usr/share/doc/lyricposter/README.md"] {
+                     "64 a usage", "130", "line_progress", "/usr/share/doc/lyricposter/README.md",
+                     "LYRICPOSTER_NO_CACHE=1"] {
             XCTAssertTrue(man.contains(text), "the man page says \(text)")
         }
         XCTAssertTrue(try String(contentsOfFile: usr + "/share/zsh/site-functions/_lyricposter", encoding: .utf8).contains("#compdef lyricposter"))
