@@ -20,7 +20,8 @@ struct CatalogCommand: ParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("Music folders (walked recursively), audio files and JSONL manifests.", valueName: "source"))
+    @Argument(help: ArgumentHelp("Music folders (walked recursively), audio files and JSONL manifests.", valueName: "source"),
+              completion: .file(extensions: Completions.audio + ["jsonl"]))
     var sources: [String] = []
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The output root.", valueName: "dir"))

@@ -19,13 +19,15 @@ struct ConvertCommand: ParsableCommand {
 
     @OptionGroup var quietOption: QuietOptionGroup
 
-    @Argument(help: ArgumentHelp("The lyrics (any format inspect reads; - for standard input), or an audio file (its sidecar or embedded lyrics).", valueName: "lyrics | audio"))
+    @Argument(help: ArgumentHelp("The lyrics (any format inspect reads; - for standard input), or an audio file (its sidecar or embedded lyrics).", valueName: "lyrics | audio"),
+              completion: .file(extensions: Completions.lyrics + Completions.audio))
     var input: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the converted lyrics; - for standard output.", valueName: "file"))
     var output: String
 
-    @Option(help: ArgumentHelp("The format to write: \(ConvertCommand.formatNames) (default: from the output's extension).", valueName: "format"))
+    @Option(help: ArgumentHelp("The format to write: \(ConvertCommand.formatNames) (default: from the output's extension).", valueName: "format"),
+            completion: .list(OutputFormat.allCases.map(\.rawValue)))
     var to: String?
 
     @Option(name: .customLong("lyrics"), help: ArgumentHelp("With an audio file: the lyrics file to use instead of its sidecar or tags.", valueName: "file"))

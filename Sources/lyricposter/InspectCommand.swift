@@ -13,7 +13,8 @@ struct InspectCommand: ParsableCommand {
 
     @OptionGroup var quietOption: QuietOptionGroup
 
-    @Argument(help: ArgumentHelp("The lyrics (LRC, TTML, YRC, SRT or WebVTT), or an audio file (its sidecar or embedded lyrics).", valueName: "lyrics | audio"))
+    @Argument(help: ArgumentHelp("The lyrics (LRC, TTML, YRC, SRT or WebVTT), or an audio file (its sidecar or embedded lyrics).", valueName: "lyrics | audio"),
+              completion: .file(extensions: Completions.lyrics + Completions.audio))
     var lyrics: String
 
     @Option(name: .customLong("lyrics"), help: ArgumentHelp("With an audio file: the lyrics file to use instead of its sidecar or tags.", valueName: "file"))

@@ -22,7 +22,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var quietOption: QuietOptionGroup
 
-    @Argument(help: ArgumentHelp("Library folders (walked as `catalog` walks them) or audio files.", valueName: "library"))
+    @Argument(help: ArgumentHelp("Library folders (walked as `catalog` walks them) or audio files.", valueName: "library"),
+              completion: .directory)
     var library: [String] = []
 
     @Option(help: ArgumentHelp("The port (0: any free one; the one chosen is printed).", valueName: "port"))

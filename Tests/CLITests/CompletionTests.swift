@@ -55,6 +55,11 @@ final class CompletionTests: CLITestCase {
             (["video", "song.flac", "--chapters", ""], ["lines", "sections"]),
             (["video", "song.flac", "-o", "c"], ["clip.mp4"]),
             (["sequence", "song.flac", "-o", ""], ["album"]),
+            (["convert", "song.lrc", "--to", "s"], ["srt"]),
+            (["convert", "so"], ["song.flac", "song.lrc"]),
+            (["inspect", ""], ["album", "song.flac", "song.lrc"]),
+            (["serve", ""], ["album"]),
+            (["catalog", ""], ["album", "song.flac"]),
         ] {
             XCTAssertEqual(try complete(words, in: folder), expected, words.joined(separator: " "))
         }
