@@ -18,7 +18,7 @@ struct FrameCommand: ParsableCommand {
 
     @OptionGroup var song: SongArguments
 
-    @Option(help: ArgumentHelp("The instant to render.", valueName: "time"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The instant to render.", valueName: "time"), transform: Timestamp.instant)
     var at: Timestamp
 
     @OptionGroup var picture: PictureOutputGroup

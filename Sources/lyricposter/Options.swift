@@ -8,6 +8,14 @@ extension Timestamp: ExpressibleByArgument {
         guard let t = Timestamp.parse(argument) else { return nil }
         self = t
     }
+
+    /// An instant flag's value (`--at`), taken even when it starts with `-` (so `--at -5` is read
+    /// as a time and refused as one); a value that is no time says which forms are.
+    static func instant(_ text: String) throws -> Timestamp {
+        if let time = Timestamp.parse(text) { return time }
+        if text.hasPrefix("-") { throw ValidationError("a time is 0 or later (the song's start is 0)") }
+        throw ValidationError("not a time: give 83.45, 1:23.45, 01:23.450, 1:02:03.5 or 83450ms (minutes and seconds below 60)")
+    }
 }
 
 /// Canvas, layout, fonts and decoding options shared by every command that renders.

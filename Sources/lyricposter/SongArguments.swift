@@ -31,6 +31,9 @@ struct SongArguments: ParsableArguments {
             if !MediaTags.isAudioFile(inputs[0]), Self.isLyricsFile(inputs[0]), cover == nil, lyrics == nil {
                 throw ValidationError("\(inputs[0]) is a lyrics file: give its cover first (COVER LYRICS), or an audio file alone")
             }
+            if !MediaTags.isAudioFile(inputs[0]), Self.isImage(inputs[0]), cover == nil, lyrics == nil {
+                throw ValidationError("\(inputs[0]) is a cover image: give the lyrics after it (COVER LYRICS), or an audio file alone")
+            }
         case 2:
             if cover != nil || lyrics != nil {
                 throw ValidationError("--cover and --lyrics go with an audio file, not with <cover> <lyrics>")

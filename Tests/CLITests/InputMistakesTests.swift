@@ -178,6 +178,18 @@ final class InputMistakesTests: CLITestCase {
                 XCTAssertFalse(FileManager.default.fileExists(atPath: temp("out.png")))
             }
         }
+        // A cover alone says what to add; --at takes -5 as a time and says why it is refused, and
+        // a malformed time names the forms that are times.
+        for (arguments, message) in [
+            (["frame", cover, "--at", "3"], "\(cover) is a cover image: give the lyrics after it (COVER LYRICS), or an audio file alone"),
+            (["frame", cover, lyrics, "--at", "-5"], "a time is 0 or later"),
+            (["frame", cover, lyrics, "--at", "99:99"], "give 83.45, 1:23.45, 01:23.450, 1:02:03.5 or 83450ms"),
+        ] {
+            let result = try run(arguments + ["-o", temp("out.png")])
+            XCTAssertEqual(result.status, 64, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: temp("out.png")))
+        }
         // The right order still works, and an audio file with --lyrics.
         XCTAssertEqual(try run(["frame", cover, lyrics, "--at", "3", "--size", "96x160", "-o", temp("ok.png")]).status, 0)
         let withLyrics = try run(["frame", audio, "--lyrics", lyrics, "--at", "3", "--size", "96x160", "-o", temp("ok2.png")])
