@@ -184,10 +184,15 @@ package final class PosterSession: Sendable {
             switch self {
             case .unusableFont(let path): return "\(path): not a usable font, skipped"
             case .themeFontMissing(let family, let searched):
-                return "the theme's font \"\(family)\" is not among the fonts, so the bundled Noto fonts are used"
+                return Self.themeFontHeadline(family)
                     + (searched ? " (it is not installed on this machine either)" : " (the machine's own fonts were not searched)")
             case .lyrics(let path, let note): return "\(path): \(note)"
             }
+        }
+
+        /// What a missing theme font note says before its aside (the CLI gives its own aside).
+        package static func themeFontHeadline(_ family: String) -> String {
+            "the theme's font \"\(family)\" is not among the fonts, so the bundled Noto fonts are used"
         }
     }
     /// SHA-256 of the cover and lyrics bytes as read.

@@ -40,10 +40,7 @@ struct FrameCommand: ParsableCommand {
     }
 
     static func defaultName(stem: String, at: Timestamp) -> String {
-        let ms = max(0, at.milliseconds)
-        let minutes = ms / 60_000, seconds = ms / 1000 % 60, rest = ms % 1000
-        let time = rest == 0 ? String(format: "%02dm%02ds", minutes, seconds) : String(format: "%02dm%02d.%03ds", minutes, seconds, rest)
-        return stem + "-" + time + ".png"
+        stem + "-" + FramePlan.timeLabel(ms: max(0, at.milliseconds), shortOnWholeSeconds: true) + ".png"
     }
 
     func run() throws {

@@ -6,7 +6,7 @@ extension PosterSession.Note {
         switch self {
         case .themeFontMissing(let family, let searched):
             let reach = searched ? "it is not installed on this machine either" : "--system-fonts reaches the machine's fonts"
-            return "the theme's font \"\(family)\" is not among the fonts, so the bundled Noto fonts are used (\(reach); --fonts-dir adds a folder)"
+            return Self.themeFontHeadline(family) + " (\(reach); --fonts-dir adds a folder)"
         default:
             return description
         }

@@ -284,13 +284,21 @@ package final class SequenceRenderer {
     /// `whole`: drawn whole all the same (the same pixels).
     package func renderPixels<T>(_ scene: Scene, motion: Motion? = nil, whole: Bool = false,
                                 _ body: (UnsafeBufferPointer<UInt8>) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport) {
+        let (value, report, _) = try renderPixelsAndChange(scene, motion: motion, whole: whole, body)
+        return (value, report)
+    }
+
+    /// ``renderPixels(_:motion:whole:_:)``, and what differs from the frame this renderer made
+    /// before (a text layer, drawn whole every time, says `.whole`).
+    private func renderPixelsAndChange<T>(_ scene: Scene, motion: Motion?, whole: Bool,
+                                          _ body: (UnsafeBufferPointer<UInt8>) throws(PosterError) -> T) throws(PosterError) -> (T, FrameReport, FrameChange) {
         if options.textLayer {
-            return try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
+            let (value, report) = try drawnWhole(scene, motion: motion) { (pixels) throws(PosterError) in
                 try pixels.bytes.withUnsafeBufferPointer { (bytes) throws(PosterError) -> T in try body(bytes) }
             }
+            return (value, report, .whole)
         }
-        let (value, report, _) = try produce(scene, motion: motion, whole: whole) { (rgb, _, _) throws(PosterError) in try body(rgb) }
-        return (value, report)
+        return try produce(scene, motion: motion, whole: whole) { (rgb, _, _) throws(PosterError) in try body(rgb) }
     }
 
     /// `scene` drawn as a copy of its pixels (see ``renderPixels(_:motion:whole:_:)``), to encode
@@ -300,19 +308,11 @@ package final class SequenceRenderer {
         return (pixels, report)
     }
 
-    /// ``renderPixelBuffer(_:whole:)``, and what differs from the frame this renderer made before
-    /// (a text layer, drawn whole every time, says `.whole`).
+    /// ``renderPixelBuffer(_:whole:)``, and what differs from the frame this renderer made before.
     package func renderPixelBufferAndChange(_ scene: Scene, whole: Bool = false) throws(PosterError) -> (PixelBuffer, FrameReport, FrameChange) {
         let width = options.preset.width, channels = options.textLayer ? 4 : 3
-        func buffer(_ bytes: [UInt8]) -> PixelBuffer {
-            PixelBuffer(width: width, height: bytes.count / (width * channels), channels: channels, bytes: bytes)
-        }
-        if options.textLayer {
-            let (bytes, report) = try renderPixels(scene, whole: whole) { (pixels) throws(PosterError) in [UInt8](pixels) }
-            return (buffer(bytes), report, .whole)
-        }
-        let (bytes, report, change) = try produce(scene, whole: whole) { (rgb, _, _) throws(PosterError) in [UInt8](rgb) }
-        return (buffer(bytes), report, change)
+        let (bytes, report, change) = try renderPixelsAndChange(scene, motion: nil, whole: whole) { (pixels) throws(PosterError) in [UInt8](pixels) }
+        return (PixelBuffer(width: width, height: bytes.count / (width * channels), channels: channels, bytes: bytes), report, change)
     }
 
     /// Draws `scene`, in the middle of `motion` if any (from a base where it can), and gives

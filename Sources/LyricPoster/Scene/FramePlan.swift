@@ -98,12 +98,19 @@ package enum FramePlan {
 
     /// `0007-01m23.450s.png`: sorts in time order and says the time.
     package static func fileName(index: Int, ms: Int) -> String {
+        "\(pad(index, 4))-\(timeLabel(ms: ms)).png"
+    }
+
+    /// `01m23.450s`, the time in a file name; `01m23s` on a whole second when `shortOnWholeSeconds`.
+    package static func timeLabel(ms: Int, shortOnWholeSeconds: Bool = false) -> String {
         let minutes = ms / 60_000, seconds = (ms % 60_000) / 1000, millis = ms % 1000
-        func pad(_ n: Int, _ width: Int) -> String {
-            let s = String(n)
-            return String(repeating: "0", count: max(0, width - s.count)) + s
-        }
-        return "\(pad(index, 4))-\(pad(minutes, 2))m\(pad(seconds, 2)).\(pad(millis, 3))s.png"
+        if shortOnWholeSeconds, millis == 0 { return "\(pad(minutes, 2))m\(pad(seconds, 2))s" }
+        return "\(pad(minutes, 2))m\(pad(seconds, 2)).\(pad(millis, 3))s"
+    }
+
+    private static func pad(_ n: Int, _ width: Int) -> String {
+        let s = String(n)
+        return String(repeating: "0", count: max(0, width - s.count)) + s
     }
 }
 
