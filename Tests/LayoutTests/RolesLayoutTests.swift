@@ -56,6 +56,8 @@ final class RolesLayoutTests: XCTestCase {
                     .sorted { $0.box.minY < $1.box.minY }
                 let order = subs.prefix(3).map(\.role)
                 XCTAssertEqual(order, [.romanisation, .translation, .background], label)
+                // Romanisation is drawn unlike a translation: in italic.
+                XCTAssertEqual(subs.prefix(2).map(\.layout.style.italic), [true, false], label)
                 for i in layout.blocks.indices {
                     for j in layout.blocks.indices where j > i {
                         let (x, y) = (layout.blocks[i].box, layout.blocks[j].box)

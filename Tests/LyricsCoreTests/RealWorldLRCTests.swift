@@ -157,6 +157,75 @@ import Testing
         #expect(lyrics.lines[0].translation == "雨中的车站")
     }
 
+    @Test func romajiAfterTheLineBesideAnEnglishTranslation() throws {
+        // Original, romaji, English translation: both later lines are Latin; the romaji reads as romaji.
+        let lyrics = try lrc("""
+            [00:01.00]君の声が聞こえる
+            [00:01.00]kimi no koe ga kikoeru
+            [00:01.00]I can hear your voice
+            [00:05.00]夜明けまで
+            [00:05.00]yoake made
+            [00:05.00]until dawn
+            [00:09.00]ずっと一緒
+            [00:09.00]zutto issho
+            [00:09.00]together all along
+            """)
+        #expect(lyrics.lines.map(\.text) == ["君の声が聞こえる", "夜明けまで", "ずっと一緒"])
+        #expect(lyrics.lines.map(\.romanisation) == ["kimi no koe ga kikoeru", "yoake made", "zutto issho"])
+        #expect(lyrics.lines.map(\.translation) == ["I can hear your voice", "until dawn", "together all along"])
+    }
+
+    @Test func pinyinAfterTheLineWithoutATranslation() throws {
+        let lyrics = try lrc("""
+            [00:01.00]月亮在天上
+            [00:01.00]yuè liang zài tiān shàng
+            [00:05.00]风吹过河面
+            [00:05.00]fēng chuī guò hé miàn
+            """)
+        #expect(lyrics.lines.map(\.text) == ["月亮在天上", "风吹过河面"])
+        #expect(lyrics.lines.map(\.romanisation) == ["yuè liang zài tiān shàng", "fēng chuī guò hé miàn"])
+        #expect(lyrics.lines.map(\.translation) == [nil, nil])
+    }
+
+    @Test func koreanRomanisationAfterTheLine() throws {
+        let lyrics = try lrc("""
+            [00:01.00]별이 빛나는 밤
+            [00:01.00]byeori binnaneun bam
+            [00:01.00]a night of shining stars
+            [00:05.00]너를 기다려
+            [00:05.00]neoreul gidaryeo
+            [00:05.00]I wait for you
+            """)
+        #expect(lyrics.lines.map(\.romanisation) == ["byeori binnaneun bam", "neoreul gidaryeo"])
+        #expect(lyrics.lines.map(\.translation) == ["a night of shining stars", "I wait for you"])
+    }
+
+    @Test func anEnglishTranslationAfterTheLineStaysATranslation() throws {
+        // One English line reads as romaji ("I see a moon"); the file as a whole does not romanise.
+        let lyrics = try lrc("""
+            [00:01.00]月が見える
+            [00:01.00]I see a moon
+            [00:05.00]夜明けまで
+            [00:05.00]until dawn
+            [00:09.00]君の声
+            [00:09.00]your voice
+            """)
+        #expect(lyrics.lines.map(\.romanisation) == [nil, nil, nil])
+        #expect(lyrics.lines.map(\.translation) == ["I see a moon", "until dawn", "your voice"])
+    }
+
+    @Test func romanisationWordsAreReadBySyllable() {
+        #expect(Script.looksLikeRomanisation("kimi no koe ga kikoeru", of: .japanese))
+        #expect(Script.looksLikeRomanisation("Sayōnara, chotto matte", of: .japanese))
+        #expect(Script.looksLikeRomanisation("zutto issho ni ite", of: .japanese))
+        #expect(!Script.looksLikeRomanisation("I can hear your voice", of: .japanese))
+        #expect(Script.looksLikeRomanisation("saranghae neoreul", of: .korean))
+        #expect(!Script.looksLikeRomanisation("I love you", of: .korean))
+        #expect(Script.looksLikeRomanisation("nǐ hǎo", of: .han))
+        #expect(!Script.looksLikeRomanisation("hello world", of: .han))
+        #expect(!Script.looksLikeRomanisation(String(repeating: "ae", count: 40) + "x", of: .korean))
+    }
+
     @Test func lrcxRomaAttachment() throws {
         let lyrics = try lrc("[00:01.000]空\n[00:01.000][roma]sora\n[00:02.000]b")
         #expect(lyrics.lines[0].romanisation == "sora")

@@ -32,6 +32,7 @@ package final class LayoutEngine {
         var language: String?
         var width: Double
         var alignment: TextStyle.Alignment
+        var italic: Bool
         var minScale: Double
     }
 
@@ -56,6 +57,8 @@ package final class LayoutEngine {
         var weight: Int
         var color: Color
         var maxLines: Int
+        /// Romanisation is set in italic, unlike translations.
+        var italic = false
     }
 
     func look(for role: Scene.Role) -> Look {
@@ -70,7 +73,7 @@ package final class LayoutEngine {
             return Look(size: g.neighbourSize * t.translationScale, weight: 400, color: text.withAlpha(t.translationOpacity), maxLines: 2)
         case .romanisation:
             return Look(size: g.neighbourSize * t.translationScale * 0.9, weight: 400,
-                        color: text.withAlpha(t.translationOpacity * 0.9), maxLines: 2)
+                        color: text.withAlpha(t.translationOpacity * 0.9), maxLines: 2, italic: true)
         case .ruby:
             return Look(size: g.currentSize * 0.42, weight: 400, color: currentColor.withAlpha(t.translationOpacity), maxLines: 1)
         case .background:
@@ -135,7 +138,7 @@ package final class LayoutEngine {
              maxHeight: Double = .infinity, minScale: Double = 0.75) -> Fitted {
         let key = FitKey(text: text, size: look.size, weight: look.weight, maxLines: look.maxLines,
                          maxHeight: maxHeight.isFinite ? maxHeight.rounded() : -1, language: language,
-                         width: width, alignment: alignment, minScale: minScale)
+                         width: width, alignment: alignment, italic: look.italic, minScale: minScale)
         if let cached = fitCache[key] { return cached }
         let fitted = shape(text, look: look, language: language, width: width, alignment: alignment,
                            maxHeight: maxHeight, minScale: minScale)
@@ -152,7 +155,7 @@ package final class LayoutEngine {
         let families = FontSetup.families(for: language, preferring: theme.fontFamily)
         func style(_ size: Double) -> TextStyle {
             TextStyle(families: families, size: size, weight: look.weight, language: language,
-                      alignment: alignment, lineHeight: Self.lineHeight)
+                      alignment: alignment, lineHeight: Self.lineHeight, italic: look.italic)
         }
         func fits(_ layout: TextLayout) -> Bool {
             layout.lineCount <= look.maxLines && layout.extentRect.height <= maxHeight + 0.5

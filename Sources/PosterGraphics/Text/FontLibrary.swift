@@ -50,7 +50,7 @@ package final class FontLibrary: @unchecked Sendable {
                 xml += "</rejectfont></selectfont>\n"
             }
         }
-        xml += FontLibrary.scaleBitmapFonts + FontLibrary.emojiAlias
+        xml += FontLibrary.scaleBitmapFonts + FontLibrary.syntheticItalic + FontLibrary.emojiAlias
         xml += "</fontconfig>\n"
         let parsed = xml.withCString { FcConfigParseAndLoadFromMemory(config, $0, 1) }
         guard parsed != 0 else {
@@ -151,6 +151,22 @@ package final class FontLibrary: @unchecked Sendable {
     /// sequences such as keycaps and characters followed by U+FE0F). fontconfig's stock
     /// configuration maps that name to the colour emoji fonts; this configuration must too, or a
     /// text font covering the base character (digits, ©, ☀) would be used instead.
+    /// Italic asked of a family with no italic face (the bundled Noto Sans has none): the upright
+    /// face slanted, as fontconfig's own 90-synthetic.conf does.
+    static let syntheticItalic = """
+    <match target="font">
+      <test name="slant" compare="eq"><const>roman</const></test>
+      <test target="pattern" name="slant" compare="not_eq"><const>roman</const></test>
+      <edit name="matrix" mode="assign">
+        <times><name>matrix</name>
+          <matrix><double>1</double><double>0.2</double><double>0</double><double>1</double></matrix>
+        </times>
+      </edit>
+      <edit name="slant" mode="assign"><const>oblique</const></edit>
+    </match>
+
+    """
+
     static let emojiAlias = """
     <alias binding="same">
       <family>emoji</family>

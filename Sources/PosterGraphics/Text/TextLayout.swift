@@ -18,15 +18,18 @@ package struct TextStyle: Hashable, Sendable {
     /// have much taller natural line heights than Latin ones; one rule keeps wrapped lines of any
     /// script equally tight). 0 = the fonts' natural line heights.
     package var lineHeight: Double
+    /// Italic (slanted by fontconfig where the family has no italic face).
+    package var italic: Bool
 
     package init(families: String, size: Double, weight: Int = 400, language: String? = nil,
-                alignment: Alignment = .center, lineHeight: Double = 0) {
+                alignment: Alignment = .center, lineHeight: Double = 0, italic: Bool = false) {
         self.families = families
         self.size = size
         self.weight = weight
         self.language = language
         self.alignment = alignment
         self.lineHeight = lineHeight
+        self.italic = italic
     }
 }
 
@@ -122,6 +125,7 @@ package final class TextLayout {
         pango_font_description_set_family(description, style.families)
         pango_font_description_set_absolute_size(description, style.size * scale)
         pango_font_description_set_weight(description, PangoWeight(UInt32(style.weight)))
+        if style.italic { pango_font_description_set_style(description, PANGO_STYLE_ITALIC) }
         pango_layout_set_font_description(handle, description)
         pango_font_description_free(description)
 

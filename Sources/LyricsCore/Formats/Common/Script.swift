@@ -55,6 +55,19 @@ enum Script: Hashable, Sendable {
         }
     }
 
+    /// Whether `text` reads like a romanisation of a line in `script`: Hanyu Pinyin for Chinese
+    /// (and Hepburn for a Japanese line written in kanji alone), Hepburn or Kunrei romaji for
+    /// Japanese, the Revised Romanization for Korean. Every word must split into the system's
+    /// syllables; an English line almost always holds a word that does not.
+    static func looksLikeRomanisation(_ text: String, of script: Script) -> Bool {
+        switch script {
+        case .han: looksLikePinyin(text) || readsAs(text, syllables: romajiSyllables)
+        case .japanese: readsAs(text, syllables: romajiSyllables)
+        case .korean: readsAs(text, syllables: koreanSyllables)
+        default: false
+        }
+    }
+
     // MARK: - Details
 
     private var rank: Int {
@@ -107,6 +120,75 @@ enum Script: Hashable, Sendable {
         "ia", "ie", "iao", "iu", "ian", "in", "iang", "ing", "iong", "ua", "uo", "uai", "ui", "uan",
         "un", "uang", "ue", "ve", "van", "vn", "io",
     ]
+
+    /// Whether every word of `text` (lower-cased, accents on vowels removed) splits by `syllables`.
+    /// Words of more than 24 letters never do.
+    private static func readsAs(_ text: String, syllables: (Substring) -> Bool) -> Bool {
+        let words = text.lowercased().split { !$0.isLetter && $0 != "'" }
+        guard !words.isEmpty else { return false }
+        return words.allSatisfy { word in
+            let plain = String(word.unicodeScalars.compactMap { scalar -> Character? in
+                if scalar == "'" { return nil }
+                return Self.plainVowels[scalar] ?? Character(scalar)
+            })
+            // No romanised word is longer; the cap also bounds the backtracking.
+            return !plain.isEmpty && plain.count <= 24 && plain.allSatisfy { $0.isASCII } && syllables(plain[...])
+        }
+    }
+
+    /// Long-vowel marks of romaji (ā, â, …) and the tone marks of pinyin, to their plain vowels.
+    private static let plainVowels: [Unicode.Scalar: Character] = {
+        var map = toneless
+        for (plain, marked) in [("a", "â"), ("e", "ê"), ("i", "î"), ("o", "ô"), ("u", "û")] {
+            for scalar in marked.unicodeScalars { map[scalar] = Character(plain) }
+        }
+        map["ü"] = "u"
+        return map
+    }()
+
+    private static let romajiOnsets = ["ky", "gy", "sh", "sy", "ch", "cy", "ty", "dy", "ts", "ny", "hy", "by", "py", "my",
+                                       "ry", "zy", "jy", "j", "f", "k", "g", "s", "z", "t", "d", "n", "h", "b", "p", "m",
+                                       "y", "r", "w", "v", ""]
+
+    /// Whether `word` splits into romaji syllables: an onset and a vowel, a syllabic `n`, or the
+    /// first of a doubled consonant (`kk`, `tch`, `mb`).
+    private static func romajiSyllables(_ word: Substring) -> Bool {
+        guard let first = word.first else { return true }
+        let rest = word.dropFirst()
+        if first == "n", romajiSyllables(rest) { return true }
+        if let next = rest.first, "kgsztdbpfhjcmr".contains(first),
+           next == first || (first == "t" && next == "c") || (first == "m" && "bpm".contains(next)),
+           romajiSyllables(rest) {
+            return true
+        }
+        for onset in romajiOnsets where word.hasPrefix(onset) {
+            let after = word.dropFirst(onset.count)
+            if let vowel = after.first, "aiueo".contains(vowel), romajiSyllables(after.dropFirst()) { return true }
+        }
+        return false
+    }
+
+    private static let hangulInitials = ["kk", "tt", "pp", "ss", "jj", "ch", "g", "n", "d", "r", "l", "m", "b", "s", "j",
+                                         "k", "t", "p", "h", ""]
+    private static let hangulVowels = ["yae", "yeo", "wae", "ae", "ya", "eo", "ye", "wa", "oe", "yo", "wo", "we", "wi", "yu",
+                                       "eu", "ui", "a", "e", "o", "u", "i"]
+    private static let hangulFinals = ["ng", "k", "n", "t", "l", "m", "p", ""]
+
+    /// Whether `word` splits into syllables of the Revised Romanization of Korean (initial, vowel,
+    /// final).
+    private static func koreanSyllables(_ word: Substring) -> Bool {
+        if word.isEmpty { return true }
+        for initial in hangulInitials where word.hasPrefix(initial) {
+            let afterInitial = word.dropFirst(initial.count)
+            for vowel in hangulVowels where afterInitial.hasPrefix(vowel) {
+                let afterVowel = afterInitial.dropFirst(vowel.count)
+                for final in hangulFinals where afterVowel.hasPrefix(final) {
+                    if koreanSyllables(afterVowel.dropFirst(final.count)) { return true }
+                }
+            }
+        }
+        return false
+    }
 
     /// Whether `word` splits into pinyin syllables (greedy from the longest final; small and exact
     /// enough for the lines lyrics carry).

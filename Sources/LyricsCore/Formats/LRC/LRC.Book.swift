@@ -106,12 +106,13 @@ extension LRC.Parser {
             // A bilingual export pairs (nearly) every stamp; a duet only some.
             let paired = groups.values.filter { $0.count >= 2 }.count
             let bilingual = paired > 0 && paired * 4 >= groups.count * 3
+            let romanisedAfter = Self.romanisesAfter(order.compactMap { groups[$0] }.filter { $0.count >= 2 }.map { $0.map { list[$0].text } })
 
             var absorbed = Set<Int>()
             var main: [Int: Int] = [:]  // stamp → index of the line that the stamp's extras attach to
             for stamp in order {
                 let members = groups[stamp] ?? []
-                let roles = Self.sortOut(members.map { list[$0].text }, bilingual: bilingual)
+                let roles = Self.sortOut(members.map { list[$0].text }, bilingual: bilingual, romanisedAfter: romanisedAfter)
                 let lead = members[roles.main]
                 main[stamp] = lead
                 if let r = roles.romanisation {
@@ -159,17 +160,16 @@ extension LRC.Parser {
         ///   follows, or the Latin line reads as pinyin; the CJK line is then the main line.
         /// - With a CJK main line and two or more others, a Latin-only one beside a non-Latin one is
         ///   the romanisation (original, romaji, translation).
+        /// - In a file that romanises after the line (`romanisedAfter`, see
+        ///   ``romanisesAfter(_:)``), a Latin-only line after a CJK main line that reads as its
+        ///   romanisation is the romanisation, even beside a Latin translation (original, romaji,
+        ///   English); failing that, with two or more others, the first Latin-only one is.
         /// - Every other line is a translation when the file is a bilingual export or its script
         ///   differs from the main line's; otherwise it is a line of its own (a second voice).
-        static func sortOut(_ texts: [String], bilingual: Bool) -> (main: Int, romanisation: Int?, translations: [Int]) {
+        static func sortOut(_ texts: [String], bilingual: Bool, romanisedAfter: Bool = false) -> (main: Int, romanisation: Int?, translations: [Int]) {
             let scripts = texts.map(Script.of)
-            var main = 0
-            var romanisation: Int?
-            if texts.count >= 2, Script.isLatinOnly(texts[0]), scripts[1].isCJK,
-               texts.count >= 3 || scripts[1] == .japanese || scripts[1] == .korean || Script.looksLikePinyin(texts[0]) {
-                romanisation = 0
-                main = 1
-            }
+            let main = leadingRomanisation(texts, scripts: scripts) ? 1 : 0
+            var romanisation: Int? = main == 1 ? 0 : nil
             var rest = texts.indices.filter { $0 != main && $0 != romanisation }
             if romanisation == nil, scripts[main].isCJK, rest.count >= 2,
                let latin = rest.first(where: { Script.isLatinOnly(texts[$0]) }),
@@ -177,11 +177,44 @@ extension LRC.Parser {
                 romanisation = latin
                 rest.removeAll { $0 == latin }
             }
+            if romanisation == nil, romanisedAfter, scripts[main].isCJK {
+                let latin = rest.filter { Script.isLatinOnly(texts[$0]) }
+                if let reads = latin.first(where: { Script.looksLikeRomanisation(texts[$0], of: scripts[main]) }) ?? (rest.count >= 2 ? latin.first : nil) {
+                    romanisation = reads
+                    rest.removeAll { $0 == reads }
+                }
+            }
             let translations = rest.filter { index in
                 bilingual || texts[index] == placeholder
                     || (scripts[index] != scripts[main] && scripts[index] != .none && scripts[main] != .none)
             }
             return (main, romanisation, translations)
+        }
+
+        /// A Latin-only first line before a CJK line is that line's romanisation (see
+        /// ``sortOut(_:bilingual:romanisedAfter:)``).
+        private static func leadingRomanisation(_ texts: [String], scripts: [Script]) -> Bool {
+            texts.count >= 2 && Script.isLatinOnly(texts[0]) && scripts[1].isCJK
+                && (texts.count >= 3 || scripts[1] == .japanese || scripts[1] == .korean || Script.looksLikePinyin(texts[0]))
+        }
+
+        /// Whether a file writes each CJK line's romanisation after it (original, romaji, and
+        /// perhaps a translation): of the stamps holding a CJK main line and a Latin-only line after
+        /// it, at least three in four have one that reads as the main line's romanisation. Decided
+        /// for the whole file, so that an English translation that happens to read as romaji here
+        /// and there stays a translation.
+        static func romanisesAfter(_ groups: [[String]]) -> Bool {
+            var candidates = 0, reads = 0
+            for texts in groups {
+                let scripts = texts.map(Script.of)
+                let main = leadingRomanisation(texts, scripts: scripts) ? 1 : 0
+                guard main == 0, scripts[0].isCJK else { continue }
+                let latin = texts.dropFirst().filter(Script.isLatinOnly)
+                guard !latin.isEmpty else { continue }
+                candidates += 1
+                if latin.contains(where: { Script.looksLikeRomanisation($0, of: scripts[0]) }) { reads += 1 }
+            }
+            return candidates > 0 && reads * 4 >= candidates * 3
         }
 
         /// Display text, words and explicit end of a body.

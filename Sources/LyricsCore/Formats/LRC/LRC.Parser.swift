@@ -7,10 +7,12 @@ extension LRC {
     /// - **Fan-out.** `[t1][t2]text` gives one line per time tag, unless `t2` follows `t1` within
     ///   ``TimeTag/delayedWordWindowMs``: then it is one line at `t1` whose first word starts at `t2`.
     /// - **Same stamp.** The distinct non-blank texts at one stamp, in file order, are sorted out by
-    ///   ``Book/sortOut(_:bilingual:)``: a Latin-only line before a CJK one is that line's
-    ///   romanisation (LDDC's order); a later line is a translation when it is in another script than
-    ///   the first, or when the file pairs (nearly) every stamp (a bilingual export); otherwise it is a
-    ///   line of its own, sung at the same time (a duet). A translation equal to `//` is dropped.
+    ///   ``Book/sortOut(_:bilingual:romanisedAfter:)``: a Latin-only line before a CJK one is that
+    ///   line's romanisation (LDDC's order), as is one after it that reads as its pinyin, romaji or
+    ///   Korean romanisation in a file that mostly does so (line, romaji, translation); a later line
+    ///   is a translation when it is in another script than the first, or when the file pairs
+    ///   (nearly) every stamp (a bilingual export); otherwise it is a line of its own, sung at the
+    ///   same time (a duet). A translation equal to `//` is dropped.
     /// - **Untimed line after a timed one** (`[t]line` then `(translated line)`): the translation of
     ///   the line above, unless another untimed line follows it (a block of plain text).
     /// - **Duplicates.** A (time tag, text) pair seen before is dropped.
