@@ -124,4 +124,45 @@ final class MotionRenderTests: XCTestCase {
         XCTAssertEqual(to.blocks[nowPrevious].role, .previous, "the old sung line is now the last one")
         XCTAssertLessThan(Renderer.stackShift(pairs, from: from.blocks, to: to.blocks), 0, "the lines move up")
     }
+
+    /// A line set in other lines at its new size ("First light over the harbour wall" wraps in two
+    /// as the sung line at 540 pixels wide and fits one as a neighbour) is drawn in one wrapping at
+    /// every moment of a scroll: never its old lines and its new ones over each other, and never
+    /// not at all.
+    func testALineThatRewrapsShowsOneWrappingAtATime() throws {
+        let scenes = try builder()
+        func breaks(_ block: TextBlock) -> [Int] {
+            (0..<block.layout.lineCount).map { block.layout.byteOffset(afterLine: $0) }
+        }
+        var rewrapping = 0
+        for theme in [Theme.card, .immersive, .classic, .block] {
+            let renderer = try self.renderer(theme: theme)
+            let geometry = renderer.background.geometry
+            for change in [1_000, 4_000, 8_000, 10_000] {
+                let before = scenes.scene(at: Timestamp(milliseconds: change - 1))
+                let after = scenes.scene(at: Timestamp(milliseconds: change))
+                let from = renderer.layout(before), to = renderer.layout(after)
+                let pairs = Renderer.pair(from.blocks, to.blocks)
+                for j in to.blocks.indices {
+                    guard let i = pairs.toMatch[j], from.blocks[i].text == to.blocks[j].text,
+                          breaks(from.blocks[i]) != breaks(to.blocks[j]) else { continue }
+                    rewrapping += 1
+                    for k in 0...200 {
+                        let progress = Double(k) / 200
+                        let steps = Renderer.steps(Motion(style: .scroll, from: before, progress: progress), from: from, to: to,
+                                                   geometry: geometry, size: (width: 540, height: 960))
+                        // What draw(_:unsung:on:opacity:scale:anchor:offset:) puts on the canvas.
+                        let drawn = steps.filter { step in
+                            step.opacity > 0.002 && step.scale > 0
+                                && (step.side == .from ? step.index == i : step.index == j)
+                        }
+                        XCTAssertEqual(drawn.count, 1, "\(theme.name), change at \(change) ms, \(progress) of the way: "
+                                       + "\"\(to.blocks[j].text)\" (\(from.blocks[i].lines) lines, then \(to.blocks[j].lines)) "
+                                       + "drawn \(drawn.count) times")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(rewrapping, 0, "the song has a line that wraps otherwise at its new size")
+    }
 }

@@ -59,9 +59,9 @@ extension Renderer {
     }
 
     /// The blocks of a move in the order they are drawn, each where it is on its way. Where each
-    /// step puts its block depends only on the blocks' places, sizes and texts: colours decide only
-    /// whether an unmoved block is drawn as it is or with its colour mixed, at the same place (so
-    /// the rows of a move can be found before the colours are measured).
+    /// step puts its block depends only on the blocks' places, sizes, texts and line breaks:
+    /// colours decide only whether an unmoved block is drawn as it is or with its colour mixed, at
+    /// the same place (so the rows of a move can be found before the colours are measured).
     static func steps(_ motion: Motion, from: FrameLayout, to: FrameLayout, geometry: PosterGeometry,
                       size: (width: Double, height: Double)) -> [Step] {
         let width = size.width
@@ -110,10 +110,24 @@ extension Renderer {
                                   mix: (i, t)))
                 continue
             }
-            // Another size, weight or wrapping (the sung line becoming the last one, the next
-            // becoming the sung one): both drawings at the size between, the old one gone early
-            // in the move, before the new one is more than faint, so that two texts are never
-            // seen over each other for more than a glimpse.
+            if rewraps(old, block) {
+                // The same text broken into other lines (a line that wraps in two at the sung
+                // line's size and fits one as a neighbour): one drawing at a time at the size
+                // between, never both wrappings over each other. The old one for the first part
+                // of the move, then the new one, its colour going on from the old one's.
+                if t < rewrapPoint {
+                    steps.append(Step(side: .from, index: i, opacity: 1, scale: size / old.fontSize, anchor: a,
+                                      offset: Point(x: at.x - a.x, y: at.y - a.y)))
+                } else {
+                    steps.append(Step(side: .to, index: j, opacity: 1, scale: size / block.fontSize, anchor: b,
+                                      offset: Point(x: at.x - b.x, y: at.y - b.y),
+                                      mix: (i, (t - rewrapPoint) / (1 - rewrapPoint))))
+                }
+                continue
+            }
+            // Another size or weight in the same lines (the sung line becoming the last one, the
+            // next becoming the sung one): both drawings at the size between, lying over each
+            // other, the old one gone early in the move as the new one comes.
             let out = 1 - smooth(t / 0.35)
             let into = smooth((t - 0.15) / 0.3)
             steps.append(Step(side: .from, index: i, opacity: out, scale: size / old.fontSize, anchor: a,
@@ -122,6 +136,21 @@ extension Renderer {
                               offset: Point(x: at.x - b.x, y: at.y - b.y)))
         }
         return steps
+    }
+
+    /// How far along its way (eased) a line set in other lines at its new size changes from its
+    /// old drawing to its new one: where the two drawings' cross-fade of a size change crosses.
+    static let rewrapPoint = 0.25
+
+    /// True when two blocks set the same text broken into other lines (another number of lines,
+    /// or breaks at other words, or cut elsewhere): at one size their drawings do not lie over
+    /// each other, so a move draws one of them at a time. Asks only the shaped layouts.
+    static func rewraps(_ a: TextBlock, _ b: TextBlock) -> Bool {
+        guard a.text == b.text else { return false }
+        let x = a.layout, y = b.layout
+        let lines = x.lineCount
+        guard lines == y.lineCount, x.text == y.text else { return true }
+        return (0..<lines).contains(where: { x.byteOffset(afterLine: $0) != y.byteOffset(afterLine: $0) })
     }
 
     /// Where a step can put pixels: its block's reach, moved and scaled as the step draws it,
