@@ -12,7 +12,7 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             The format comes from the output's extension (.lrc, .ttml or .xml, .srt, .vtt, .ass) or from \
             --to, which also names enhanced LRC (elrc: LRC with word timing). What the format cannot carry \
-            (word timing in LRC, backing vocals in SRT, …) is dropped, with a note on stderr saying what \
+            (word timing in LRC, backing vocals in SRT, ...) is dropped, with a note on stderr saying what \
             and how much. The output is written whole or not at all, never over the input.
             """
     )

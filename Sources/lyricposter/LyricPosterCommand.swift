@@ -135,33 +135,34 @@ struct LyricPosterCommand: AsyncParsableCommand {
     }
 }
 
-/// What the manual page and `lyricposter --help` say beyond the commands: exit codes, theme files,
-/// where the rest is written.
+/// What `lyricposter --help` and the manual page say beyond the command list: the usage and
+/// examples first, then exit codes, the backdrop cache and where the rest is written. (The theme
+/// file's keys are in `lyricposter themes --help`.) ASCII only: the manual's generator drops
+/// other characters.
 let manualText = """
+    Usage: lyricposter <command> <cover> <lyrics> [options], or an audio file in place of the \
+    cover and the lyrics (its tags, sidecar .lrc and folder cover give both).
+
+    Examples:
+      lyricposter frame cover.jpg song.lrc --at 1:23.4 -o now.png
+      lyricposter card song.flac --lines 5-7 --preset feed
+      lyricposter video song.flac -o song.mp4
+      lyricposter follow
+      lyricposter serve ~/Music
+
     Exit codes: 0 done; 1 an input or output could not be used (the one-line error names the file \
     and the reason); 3 catalog: some songs failed (the rest are done; see its report); 64 a usage \
     error (an unknown command or option, a bad flag value, inputs in the wrong order); 130 \
     interrupted (batches resume where they stopped when run again).
-
-    Theme files (--theme FILE) are JSON that start from a built-in theme ("base", default card) and \
-    override the keys they name: name, description, layout (card, classic, immersive, minimal, \
-    block), background {style (blurred-cover, cover, gradient, solid), blur, brightness, saturation, \
-    scrim [top, middle, bottom]}, scheme (auto, dark, light), card {show, radius}, sizes {current, \
-    neighbour, translation, title, artist}, weights {current, neighbour}, font, colors {text, accent}, \
-    opacity {neighbour, falloff, translation, artist}, depth_blur, lines {before, after}, align (auto, \
-    left, center), margin, shadow {radius, opacity}, show {title, artist, album, progress, \
-    line_progress}. An unknown key is an error that names it. `lyricposter themes` lists the \
-    built-in themes.
 
     Backdrop cache: each cover's prepared backdrop is kept between runs in \
     $XDG_CACHE_HOME/lyricposter/backdrops (else ~/.cache/lyricposter/backdrops), 256 MiB at most, \
     the least recently used removed first, so a cover seen before starts faster. It never changes \
     a picture. LYRICPOSTER_NO_CACHE=1 turns it off; removing the folder is always safe.
 
-    The README (installed with the package as /usr/share/doc/lyricposter/README.md) and the pages \
-    beside it in docs/ have the formats (formats.md), the catalogue on clusters (catalogues.md), \
-    serve's HTTP API (serve.md), theme files (themes.md) and the performance figures \
-    (performance.md).
+    The README (installed as /usr/share/doc/lyricposter/README.md) and the pages beside it in \
+    docs/ have the formats (formats.md), the catalogue on clusters (catalogues.md), serve's HTTP \
+    API (serve.md), theme files (themes.md) and the performance figures (performance.md).
     """
 
 /// `lyricposter --version`: the tool's version and the C libraries it was built with.

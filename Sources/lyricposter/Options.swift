@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import LyricPoster
 import LyricsCore
@@ -71,7 +72,7 @@ struct RenderOptionGroup: ParsableArguments {
     @Flag(name: .customLong("system-fonts"), help: "Also use the machine's installed fonts (output then depends on the machine).")
     var systemFonts = false
 
-    @Option(help: ArgumentHelp("Text encoding of the lyrics file (utf-8, utf-16le, gb18030, big5, shift_jis, euc-kr, …); detected when omitted.", valueName: "name"),
+    @Option(help: ArgumentHelp("Text encoding of the lyrics file (utf-8, utf-16le, gb18030, big5, shift_jis, euc-kr, ...); detected when omitted.", valueName: "name"),
             completion: .list(TextDecoding.knownEncodings))
     var encoding: String?
 
@@ -84,10 +85,10 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(name: .customLong("max-lyrics-lines"), help: ArgumentHelp("Refuse lyrics with more timed lines than this.", valueName: "n"))
     var maxLyricsLines: Int = 100_000
 
-    @Option(name: .customLong("max-line-length"), help: ArgumentHelp("Longest text shown per lyric line, in characters (longer lines end in …).", valueName: "n"))
+    @Option(name: .customLong("max-line-length"), help: ArgumentHelp("Longest text shown per lyric line, in characters (longer lines end in an ellipsis).", valueName: "n"))
     var maxLineLength: Int = DisplayText.maxCharacters
 
-    @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: 'subtract' (display = stamp − offset, the common reading) or 'add'.", valueName: "sign"))
+    @Option(name: .customLong("offset-sign"), help: ArgumentHelp("How [offset:] applies: 'subtract' (display = stamp - offset, the common reading) or 'add'.", valueName: "sign"))
     var offsetSign: String = "subtract"
 
     @Option(name: .customLong("translation-lang"), help: ArgumentHelp("Which translation to show when the lyrics carry several languages (a language tag such as zh-Hans or en); default: your locale's, else the file's first.", valueName: "tag"))
@@ -125,6 +126,11 @@ struct RenderOptionGroup: ParsableArguments {
         }
         try validateFormat(format)
         if theme.isEmpty { throw ValidationError("--theme needs a name or a file") }
+        // A name that is no built-in theme is a bad flag value, as a bad --preset is (64); a theme
+        // file that cannot be used is a bad input (1, naming the file).
+        if Theme.named(theme) == nil, !theme.contains("/"), !theme.hasSuffix(".json"), !FileManager.default.fileExists(atPath: theme) {
+            throw ValidationError("unknown theme '\(theme)' (choose from \(Theme.builtIn.map(\.name).joined(separator: ", ")), or give a theme file)")
+        }
         if let duration, duration.milliseconds <= 0 { throw ValidationError("--duration must be longer than 0") }
         guard (1...1_000_000_000).contains(maxCoverPixels) else {
             throw ValidationError("--max-cover-pixels must be from 1 to 1000000000")

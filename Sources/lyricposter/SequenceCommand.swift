@@ -10,7 +10,7 @@ struct SequenceCommand: ParsableCommand {
         abstract: "Render frames sampled at a frame rate; identical frames are rendered once.",
         discussion: """
         The manifest maps every tick to its frame file; frames.ffconcat plays them with the right \
-        durations. Each change of lines moves over --transition-ms (--transition scroll, fade or none). --dense also writes <dir>/dense/00000.png… (hard links where possible) for tools \
+        durations. Each change of lines moves over --transition-ms (--transition scroll, fade or none). --dense also writes <dir>/dense/00000.png, 00001.png, ... (hard links where possible) for tools \
         that want a gap-free numbered sequence.
         """
     )

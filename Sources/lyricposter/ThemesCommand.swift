@@ -12,6 +12,15 @@ struct ThemesCommand: ParsableCommand {
             Use one with --theme NAME, or write a theme file (JSON; see docs/themes.md) and pass --theme FILE.
             Examples: lyricposter themes --json
                       lyricposter themes --preview cover.jpg -o themes.png
+
+            Theme files are JSON that start from a built-in theme ("base", default card) and \
+            override the keys they name: name, description, layout (card, classic, immersive, minimal, \
+            block), background {style (blurred-cover, cover, gradient, solid), blur, brightness, saturation, \
+            scrim [top, middle, bottom]}, scheme (auto, dark, light), card {show, radius}, sizes {current, \
+            neighbour, translation, title, artist}, weights {current, neighbour}, font, colors {text, accent}, \
+            opacity {neighbour, falloff, translation, artist}, depth_blur, lines {before, after}, align (auto, \
+            left, center), margin, shadow {radius, opacity}, show {title, artist, album, progress, \
+            line_progress}. An unknown key is an error that names it.
             """
     )
 

@@ -91,6 +91,22 @@ final class CLITests: CLITestCase {
         for text in ["$XDG_CACHE_HOME/lyricposter/backdrops", "256 MiB at most", "LYRICPOSTER_NO_CACHE=1 turns it off"] {
             XCTAssertTrue(words.contains(text), "--help says \(text)")
         }
+        // It opens with a usage and examples (whole at 80 columns), not with the theme file's keys
+        // (those are in `themes --help`).
+        let narrow = try run(["--help"], environment: ["COLUMNS": "80"]).stdout
+        let overview = narrow.components(separatedBy: "\n\n")
+        XCTAssertTrue(overview.count > 2 && overview[1].hasPrefix("Usage: lyricposter <command>"), narrow)
+        XCTAssertTrue(overview[2].hasPrefix("Examples:\n  lyricposter frame "), narrow)
+        for example in overview[2].split(separator: "\n").dropFirst() {
+            XCTAssertTrue(example.hasPrefix("  lyricposter "), "an example wraps: \(example)")
+        }
+        XCTAssertFalse(top.stdout.contains("line_progress"))
+        XCTAssertTrue(try run(["themes", "--help"]).stdout.contains("line_progress}"))
+        // Every help text is ASCII: the man page's generator drops other characters.
+        let dump = try run(["--experimental-dump-help"])
+        XCTAssertEqual(dump.status, 0, dump.stderr)
+        XCTAssertEqual(dump.stdout.unicodeScalars.filter { !$0.isASCII }.map(String.init).joined(), "", "non-ASCII in the help")
+        XCTAssertFalse(dump.stdout.contains("\\u"), "non-ASCII (escaped) in the help")
         let frame = try run(["frame", "--help"])
         XCTAssertEqual(frame.status, 0)
         for option in ["--at", "--preset", "--size", "--before", "--after", "--report", "--lang", "--fonts-dir",
@@ -273,7 +289,12 @@ final class CLITests: CLITestCase {
         let bad = try write(#"{"sizes": {"curent": 60}}"#, to: "bad.json")
         let out = temp("t.png")
         try assertFails(["frame", cover, lyrics, "--at", "1", "--theme", bad, "-o", out], path: bad, reason: "sizes.curent: unknown key")
-        try assertFails(["frame", cover, lyrics, "--at", "1", "--theme", "fancy", "-o", out], path: "fancy", reason: "no such theme")
+        // An unknown theme name is a bad flag value, as an unknown preset is: one exit code (64).
+        for (flag, value) in [("--theme", "fancy"), ("--preset", "fancy")] {
+            let unknown = try run(["frame", cover, lyrics, "--at", "1", flag, value, "-o", out])
+            XCTAssertEqual(unknown.status, 64, "\(flag) \(value): \(unknown.stderr)")
+            XCTAssertTrue(unknown.stderr.contains("unknown \(flag.dropFirst(2)) 'fancy' (choose from"), unknown.stderr)
+        }
         let good = try write(#"{"base": "minimal", "show": {"progress": true}}"#, to: "good.json")
         let report = temp("t.json")
         let result = try run(["frame", cover, lyrics, "--at", "1:00", "--theme", good, "-o", out, "--report", report,
