@@ -28,7 +28,8 @@ RUN swift package resolve
 COPY . .
 # The static release build; then `make man` (swift-argument-parser's generate-manual plugin, which
 # builds the package in debug first) and `make install-files`, which copies what is built: the
-# binary, share/lyricposter/fonts, the man page and the shell completions. (`make install` does
+# binary, share/lyricposter/fonts, the man page, the shell completions and share/doc/lyricposter
+# (the README, docs/, licence and changelog). (`make install` does
 # all three on a machine with the build packages.) Last, the installed binary must load only
 # libraries from deploy/runtime-packages.txt: a dynamic Swift runtime or a short list fails here.
 RUN swift build -c release --product lyricposter --static-swift-stdlib \

@@ -13,24 +13,30 @@ BUILD_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libf
            libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev \
            fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES = $(BUILD_PACKAGES) curl ffmpeg python3-mutagen dbus mpv mpv-mpris playerctl python3-dbus python3-gi python3-yaml time \
-           chromium chromium-driver python3-selenium wrk nginx vlc-bin vlc-plugin-base slurm-wlm munge debootstrap
+           chromium chromium-driver python3-selenium wrk nginx vlc-bin vlc-plugin-base slurm-wlm munge debootstrap \
+           groff-base
 BIN = .build/release/lyricposter
 # Release builds link the Swift runtime statically: the binary then needs only the Debian
 # libraries of deploy/runtime-packages.txt, wherever it is installed.
 RELEASE = -c release --static-swift-stdlib
 
-# make install PREFIX=/usr/local DESTDIR=/staging   (STRIP=1: strip the binary, as make deb does)
+# make install PREFIX=/usr/local DESTDIR=/staging   (the binary is stripped; STRIP= keeps its symbols)
 PREFIX ?= /usr/local
 DESTDIR ?=
+STRIP ?= 1
 bindir = $(DESTDIR)$(PREFIX)/bin
 datadir = $(DESTDIR)$(PREFIX)/share
 fontdir = $(datadir)/lyricposter/fonts
+docdir = $(datadir)/doc/lyricposter
+DOCS = README.md LICENSE CHANGELOG.md
 FONTS = $(notdir $(wildcard fonts/*.ttf)) OFL.txt README.md
 # What install puts where (uninstall removes exactly these, then the folders it made if empty).
 INSTALLED = $(bindir)/lyricposter $(addprefix $(fontdir)/,$(FONTS)) $(datadir)/man/man1/lyricposter.1 \
             $(datadir)/bash-completion/completions/lyricposter $(datadir)/zsh/site-functions/_lyricposter \
-            $(datadir)/fish/vendor_completions.d/lyricposter.fish
-MANPAGE = .build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1
+            $(datadir)/fish/vendor_completions.d/lyricposter.fish $(addprefix $(docdir)/,$(DOCS)) \
+            $(addprefix $(docdir)/,$(wildcard docs/*.md))
+GENERATED_MANPAGE = .build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1
+MANPAGE = .build/man/lyricposter.1
 
 .PHONY: all deps deps-build build demo gallery test docs bench bench-check bench-thresholds fuzz test-sanitized clean install install-files uninstall man runtime-deps deb
 
@@ -126,11 +132,15 @@ FUZZ_SECONDS ?= 60
 fuzz: deps
 	scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# The man page, from the command-line definitions (swift-argument-parser's generate-manual). The
+# The man page, from the command-line definitions (swift-argument-parser's generate-manual), then
+# finished by scripts/finish-manual.sh (paragraphs as mdoc wants them, the real EXIT STATUS). The
 # plugin builds the package first: in debug, so that it leaves the static release build alone.
 man: $(MANPAGE)
-$(MANPAGE): $(wildcard Sources/lyricposter/*.swift)
+$(GENERATED_MANPAGE): $(wildcard Sources/lyricposter/*.swift)
 	$(SWIFT) package plugin generate-manual --configuration debug >/dev/null
+$(MANPAGE): $(GENERATED_MANPAGE) scripts/finish-manual.sh
+	@mkdir -p $(dir $@)
+	scripts/finish-manual.sh < $< > $@.tmp && mv $@.tmp $@
 
 # Installs the release build, its fonts, man page and shell completions under $(DESTDIR)$(PREFIX).
 install: build man install-files
@@ -138,17 +148,20 @@ install: build man install-files
 # The same, from what is already built (the container build uses this after its own build).
 install-files:
 	install -d $(bindir) $(fontdir) $(datadir)/man/man1 $(datadir)/bash-completion/completions \
-		$(datadir)/zsh/site-functions $(datadir)/fish/vendor_completions.d
+		$(datadir)/zsh/site-functions $(datadir)/fish/vendor_completions.d $(docdir)/docs
 	install -m 755 $(if $(STRIP),-s) $(BIN) $(bindir)/lyricposter
 	install -m 644 $(addprefix fonts/,$(FONTS)) $(fontdir)/
-	install -m 644 $(MANPAGE) $(datadir)/man/man1/lyricposter.1
+	sed 's|/usr/share/doc/lyricposter|$(PREFIX)/share/doc/lyricposter|g' $(MANPAGE) > $(datadir)/man/man1/lyricposter.1
+	chmod 644 $(datadir)/man/man1/lyricposter.1
+	install -m 644 $(DOCS) $(docdir)/
+	install -m 644 docs/*.md $(docdir)/docs/
 	$(BIN) --generate-completion-script bash > $(datadir)/bash-completion/completions/lyricposter
 	$(BIN) --generate-completion-script zsh > $(datadir)/zsh/site-functions/_lyricposter
 	$(BIN) --generate-completion-script fish > $(datadir)/fish/vendor_completions.d/lyricposter.fish
 
 uninstall:
 	rm -f $(INSTALLED)
-	-rmdir $(fontdir) $(datadir)/lyricposter 2>/dev/null
+	-rmdir $(fontdir) $(datadir)/lyricposter $(docdir)/docs $(docdir) 2>/dev/null
 
 # A Debian package of the release build in out/ (binary stripped, fonts, man page, completions,
 # the systemd user unit, README; Depends: from the libraries the binary links). Installed into a

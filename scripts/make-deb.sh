@@ -16,14 +16,10 @@ arch=$(dpkg --print-architecture)
 stage=$(mktemp -d "${TMPDIR:-/tmp}/lyricposter-deb.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 make -s -C "$root" install-files PREFIX=/usr DESTDIR="$stage/root" BIN="$binary" MANPAGE="$manpage" STRIP=1 >/dev/null
+# install-files put the README, LICENSE, CHANGELOG and docs/*.md (the README's links go there; the
+# decision records stay in the source) in /usr/share/doc/lyricposter.
 doc=$stage/root/usr/share/doc/lyricposter
-install -d "$doc" "$stage/root/usr/lib/systemd/user" "$stage/root/usr/share/lyricposter/examples"
-install -m 644 "$root/README.md" "$doc/README.md"
-install -m 644 "$root/LICENSE" "$doc/LICENSE"
-install -m 644 "$root/CHANGELOG.md" "$doc/CHANGELOG.md"
-# The README's links go to docs/: the pages travel with it (the decision records stay in the source).
-install -d "$doc/docs"
-install -m 644 "$root"/docs/*.md "$doc/docs/"
+install -d "$stage/root/usr/lib/systemd/user" "$stage/root/usr/share/lyricposter/examples"
 install -m 644 "$root/fonts/OFL.txt" "$doc/OFL-fonts.txt"
 sed 's|/usr/local/bin/lyricposter|/usr/bin/lyricposter|g' "$root/deploy/systemd/lyricposter-follow.service" \
     > "$stage/root/usr/lib/systemd/user/lyricposter-follow.service"

@@ -12,7 +12,7 @@ final class DebianPackageTests: CLITestCase {
     var release: String { Self.package.appendingPathComponent(".build/release/lyricposter").path }
 
     func testTheDebInstallsIntoACleanDebianAndRendersTheSameFrames() throws {
-        let manual = Self.package.appendingPathComponent(".build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1").path
+        let manual = Self.package.appendingPathComponent(".build/man/lyricposter.1").path
         guard FileManager.default.isExecutableFile(atPath: release), FileManager.default.fileExists(atPath: manual) else {
             throw XCTSkip("needs the release build and the man page: run `make test`")
         }

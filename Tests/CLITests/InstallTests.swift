@@ -13,7 +13,7 @@ final class InstallTests: CLITestCase {
     }
 
     func testInstallPutsEverythingWhereItBelongsAndUninstallRemovesExactlyThat() throws {
-        let manual = Self.package.appendingPathComponent(".build/plugins/GenerateManual/outputs/lyricposter/lyricposter.1").path
+        let manual = Self.package.appendingPathComponent(".build/man/lyricposter.1").path
         guard FileManager.default.isExecutableFile(atPath: release), FileManager.default.fileExists(atPath: manual) else {
             throw XCTSkip("needs the release build and the man page: run `make test`")
         }
@@ -37,6 +37,28 @@ final class InstallTests: CLITestCase {
                      "LYRICPOSTER_NO_CACHE=1"] {
             XCTAssertTrue(man.contains(text), "the man page says \(text)")
         }
+        // The page is clean mdoc, ASCII throughout (the generator drops other characters, so the
+        // help texts are ASCII), with the real exit statuses; the README it points to is installed.
+        XCTAssertTrue(man.unicodeScalars.allSatisfy(\.isASCII), "the man page is ASCII")
+        XCTAssertTrue(man.contains("display = stamp - offset"), "the offset rule keeps its minus")
+        for status in ["0", "1", "3", "64", "130"] {
+            XCTAssertTrue(man.contains(".It \(status)\n"), "EXIT STATUS lists \(status)")
+        }
+        XCTAssertFalse(man.contains(".Ex -std"), "not the generic exit status sentence")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") {
+            result = try run(["-ww", "-mandoc", "-z", usr + "/share/man/man1/lyricposter.1"], executable: "/usr/bin/groff")
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stderr, "", "groff -ww -mandoc finds nothing to warn of")
+        } else {
+            XCTFail("groff is missing (make test installs groff-base): the man page could not be checked")
+        }
+        XCTAssertTrue(man.contains("/usr/share/doc/lyricposter/README.md"), "the man page points at the README")
+        for doc in ["README.md", "LICENSE", "CHANGELOG.md", "docs/serve.md", "docs/themes.md"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: usr + "/share/doc/lyricposter/" + doc), "installed: \(doc)")
+        }
+        // Stripped: no symbol table (the unstripped binary is about 139 MB).
+        result = try run(["-S", usr + "/bin/lyricposter"], executable: "/usr/bin/readelf")
+        XCTAssertFalse(result.stdout.contains(".symtab"), "make install strips the binary")
         XCTAssertTrue(try String(contentsOfFile: usr + "/share/zsh/site-functions/_lyricposter", encoding: .utf8).contains("#compdef lyricposter"))
         XCTAssertTrue(try String(contentsOfFile: usr + "/share/fish/vendor_completions.d/lyricposter.fish", encoding: .utf8).contains("complete -c 'lyricposter'"))
         result = try run(["-n", usr + "/share/bash-completion/completions/lyricposter"], executable: "/bin/bash")
