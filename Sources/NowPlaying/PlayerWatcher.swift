@@ -14,6 +14,8 @@ package final class PlayerWatcher: Sendable {
     private let continuation: AsyncStream<PlayerState?>.Continuation
     private let bus: Bus
     private let wanted: String?
+    /// The player asked for, if any.
+    package var wantedName: String? { wanted }
     private let excluded: Set<String>
     private let state = Guarded(Players())
 

@@ -18,7 +18,7 @@ final class FollowOutputs: Sendable {
     /// The art file the published player points at (a hard link to a poster), and a counter.
     private let art = Guarded<(path: String?, count: Int, line: String?)>((nil, 0, nil))
 
-    init(options: FollowOptions, bus: Bus) throws(PosterError) {
+    init(options: FollowOptions, bus: Bus?) throws(PosterError) {
         output = options.output
         waybar = options.waybar
         textFile = options.textFile
@@ -40,6 +40,7 @@ final class FollowOutputs: Sendable {
         }
         exec = options.exec.map(ExecRunner.init)
         if options.publish {
+            guard let bus else { throw PosterError(path: "--publish", reason: "needs the D-Bus session bus") }
             do { published = try PublishedPlayer(bus: bus) } catch {
                 throw PosterError(path: "--publish", reason: error.description)
             }

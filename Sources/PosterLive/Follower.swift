@@ -59,7 +59,9 @@ package struct FollowOptions: Sendable {
 /// re-plans at once.
 package final class Follower: Sendable {
     private let options: FollowOptions
-    private let bus: Bus
+    /// The session bus, for MPRIS and `--publish`; nil when neither is used.
+    private let bus: Bus?
+    private let source: any PlayerSource
     private let inputs: AsyncStream<Input>
     private let continuation: AsyncStream<Input>.Continuation
     private let log: @Sendable (String) -> Void
@@ -77,9 +79,17 @@ package final class Follower: Sendable {
         case stop
     }
 
+    /// Follows the MPRIS players on `bus`.
     /// - Parameter log: one line per state change (stderr, the journal).
-    package init(options: FollowOptions, bus: Bus, log: @escaping @Sendable (String) -> Void) {
+    package convenience init(options: FollowOptions, bus: Bus, log: @escaping @Sendable (String) -> Void) {
+        self.init(options: options, source: PlayerWatcher(bus: bus, player: options.player, excluding: [PublishedPlayer.name]),
+                  bus: bus, log: log)
+    }
+
+    /// Follows `source`; `bus` publishes the player (`--publish`) and is watched for closing.
+    package init(options: FollowOptions, source: any PlayerSource, bus: Bus?, log: @escaping @Sendable (String) -> Void) {
         self.options = options
+        self.source = source
         self.bus = bus
         self.log = log
         (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
@@ -88,10 +98,12 @@ package final class Follower: Sendable {
     /// Ends ``run()`` (from a signal handler or any thread).
     package func stop() { continuation.yield(.stop) }
 
-    /// Follows players until ``stop()``. Throws only when it cannot start (the output's folder
-    /// cannot be made, the events file cannot be opened, the published name is taken).
+    /// Follows players until ``stop()``. Throws only when it cannot start (the source refuses,
+    /// such as MPD's password; the output's folder cannot be made, the events file cannot be
+    /// opened, the published name is taken).
     package func run() async throws(PosterError) {
-        let watcher = PlayerWatcher(bus: bus, player: options.player, excluding: [PublishedPlayer.name])
+        let watcher = source
+        do { try watcher.open() } catch { throw PosterError(path: error.what, reason: error.reason) }
         var loop = try Loop(options: options, bus: bus, watcher: watcher, log: log, continuation: continuation)
         let forward = Task { [continuation] in
             for await state in watcher.updates { continuation.yield(.player(state)) }
@@ -100,6 +112,7 @@ package final class Follower: Sendable {
         // a service manager restarts it.
         let bus = self.bus
         let closedWatch = Task { [continuation] in
+            guard let bus else { return }
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 500_000_000)
                 if bus.isClosed { continuation.yield(.busClosed); return }
@@ -127,7 +140,7 @@ extension Follower {
         let log: @Sendable (String) -> Void
         let continuation: AsyncStream<Input>.Continuation
         let outputs: FollowOutputs
-        let watcher: PlayerWatcher
+        let watcher: any PlayerSource
         var player: PlayerState?
         var song: PreparedSong?
         /// The track `song` was prepared for (also when preparing it failed, so it is not retried).
@@ -151,7 +164,7 @@ extension Follower {
         var songCount = 0
         var waitingSaid = false
 
-        init(options: FollowOptions, bus: Bus, watcher: PlayerWatcher, log: @escaping @Sendable (String) -> Void,
+        init(options: FollowOptions, bus: Bus?, watcher: any PlayerSource, log: @escaping @Sendable (String) -> Void,
              continuation: AsyncStream<Input>.Continuation) throws(PosterError) {
             self.options = options
             self.watcher = watcher
@@ -235,7 +248,7 @@ extension Follower {
                     log("\(before.name) is gone; waiting for a player")
                     outputs.event("player-lost", ["player": JSONText.quoted(before.name)])
                 } else if !waitingSaid {
-                    log(options.player.map { "waiting for \(MPRIS.prefix)\($0)" } ?? "waiting for an MPRIS player")
+                    log(watcher.waitingMessage)
                     outputs.event("waiting", [:])
                 }
                 outputs.status("waiting", clear: true)
@@ -275,8 +288,9 @@ extension Follower {
         private mutating func prepare(_ metadata: MPRIS.Metadata) {
             var render = options.render
             render.karaoke = false
+            let watcher = self.watcher
             let found = NowPlayingSong.find(metadata, lyricsDirectories: options.lyricsDirectories, playerLyrics: options.playerLyrics,
-                                            options: render)
+                                            options: render, sourceCover: { watcher.cover(for: metadata, maxBytes: $0) })
             let name = [found.song.lyrics.metadata.artist, found.song.lyrics.metadata.title ?? metadata.title]
                 .compactMap { $0 }.joined(separator: " – ")
             // The track as the poster names it: the file's tags first (the player may still report a

@@ -10,7 +10,7 @@ import NowPlaying
 /// | part | 1 | 2 | 3 | 4 |
 /// |---|---|---|---|---|
 /// | lyrics | a sidecar beside `xesam:url` with the same stem (any lyric format, case-insensitive) | the player's own `xesam:asText` (`--player-lyrics first`, the default; `last` moves it after the tags, `off` ignores it) | `--lyrics-dir`: `Artist - Title.*`, then `Title.*` | embedded in the audio file (as ``SongResolver``), else none: a title poster |
-/// | cover | `mpris:artUrl` (`file://` or `data:`) | the embedded picture | `cover`/`folder`/`front`/`album`/`albumart` image in the song's folder | ``PlaceholderCover`` |
+/// | cover | `mpris:artUrl` (`file://`, `data:` or `http(s)://`) | the embedded picture | `cover`/`folder`/`front`/`album`/`albumart` image in the song's folder | the source's own (MPD's `readpicture`, then `albumart`), when the file is not reachable; else ``PlaceholderCover`` |
 ///
 /// Title, artist and album come from the audio file's tags, then the lyrics, then the player.
 package enum NowPlayingSong {
@@ -34,8 +34,10 @@ package enum NowPlayingSong {
         case off
     }
 
+    /// - Parameter sourceCover: the source's own cover for the track, given the cover byte limit.
     package static func find(_ metadata: MPRIS.Metadata, lyricsDirectories: [String], playerLyrics: PlayerLyrics = .first,
-                            options: RenderOptions) -> Found {
+                            options: RenderOptions,
+                            sourceCover: (Int) -> Result<(Data, String), PlayerSourceError>? = { _ in nil }) -> Found {
         var problems: [String] = []
         let local = metadata.localPath.flatMap { path -> String? in
             var info = stat()
@@ -126,6 +128,12 @@ package enum NowPlayingSong {
                 }
             } catch {
                 problems.append(error.description)
+            }
+        } else {
+            switch sourceCover(SongResolver.coverByteLimit(options)) {
+            case .success(let (data, source)): (song.coverData, song.coverPath, song.coverSource) = (data, source, source)
+            case .failure(let error): problems.append(error.description)
+            case nil: break
             }
         }
 

@@ -71,7 +71,7 @@ enum PositionProbe {
     static let slowCall: Int64 = 20_000_000
 
     /// At most `limitMs` of polling (on the calling thread; a D-Bus call each 10 ms).
-    static func read(_ watcher: PlayerWatcher, limitMs: Int = 400) -> Reading? {
+    static func read(_ watcher: any PlayerSource, limitMs: Int = 400) -> Reading? {
         let deadline = Monotonic.now() + Int64(limitMs) * 1_000_000
         var previous: (owner: String, position: Int64, at: Int64, took: Int64)?
         while Monotonic.now() < deadline {

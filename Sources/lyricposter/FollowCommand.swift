@@ -10,14 +10,15 @@ import NowPlaying
 struct FollowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "follow",
-        abstract: "Follow the playing song over MPRIS and keep its poster current, line by line.",
+        abstract: "Follow the playing song (MPRIS or MPD) and keep its poster current, line by line.",
         discussion: """
-        Watches the media players on the D-Bus session bus (MPRIS) and rewrites the poster file each
-        time the sung line changes; between changes it sleeps. Lyrics come from a sidecar beside the
+        Watches the media players on the D-Bus session bus (MPRIS), or an MPD server (--source mpd),
+        and rewrites the poster file each time the sung line changes; between changes it sleeps. Lyrics come from a sidecar beside the
         playing file, --lyrics-dir (Artist - Title.lrc, Title.lrc) or the file's tags; the cover from
         the player's artUrl, the file's tags or a cover image in its folder. Runs until SIGINT or
         SIGTERM, leaving the last poster in place.
         Examples: lyricposter follow
+                  lyricposter follow --source mpd --music-dir ~/Music
                   lyricposter follow --player mpv --exec 'swaymsg output "*" bg'
                   lyricposter follow --publish --preset square
         """
@@ -25,7 +26,18 @@ struct FollowCommand: AsyncParsableCommand {
 
     @OptionGroup var quietOption: QuietOptionGroup
 
-    @Option(help: ArgumentHelp("Follow only this player: the name after org.mpris.MediaPlayer2. (e.g. mpv). Default: the one playing.", valueName: "name"))
+    @Option(help: ArgumentHelp("Where to learn what plays: mpris (the default), or mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT, else localhost:6600).", valueName: "source"))
+    var source: String = "mpris"
+
+    @Option(name: .customLong("music-dir"), help: ArgumentHelp("MPD's music directory, so that its songs' sidecar lyrics, tags and covers are read (MPD says it itself over a local socket).", valueName: "dir"),
+            completion: .directory)
+    var musicDir: String?
+
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("A file holding the source's password (MPD), kept off the command line.", valueName: "file"),
+            completion: .file())
+    var passwordFile: String?
+
+    @Option(help: ArgumentHelp("Follow only this player: the name after org.mpris.MediaPlayer2., or its start (mpv finds mpv.instance42). Default: the one playing.", valueName: "name"))
     var player: String?
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The poster file kept current (default: $XDG_RUNTIME_DIR/lyricposter/now-playing.png, else ~/.cache/lyricposter/now-playing.png).", valueName: "file"))
@@ -62,6 +74,7 @@ struct FollowCommand: AsyncParsableCommand {
         guard abs(offset) <= 60_000 else { throw ValidationError("--offset must be within ±60000 ms") }
         guard NowPlayingSong.PlayerLyrics(rawValue: playerLyrics) != nil else { throw ValidationError("--player-lyrics must be first, last or off") }
         if textFile == "" { throw ValidationError("--text-file needs a path") }
+        _ = try FollowSourceChoice(source, passwordFile: nil, player: player, musicDir: musicDir)
     }
 
     func run() async throws {
@@ -80,13 +93,28 @@ struct FollowCommand: AsyncParsableCommand {
         options.playerLyrics = NowPlayingSong.PlayerLyrics(rawValue: playerLyrics) ?? .first
         options.waybar = waybar
         options.textFile = textFile
-        let bus: Bus
-        do { bus = try Bus() } catch {
-            throw fail(PosterError(path: "D-Bus", reason: error.description))
+        let choice: FollowSourceChoice
+        do { choice = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: musicDir) } catch {
+            if let error = error as? PosterError { throw fail(error) }
+            throw error
         }
-        let follower = Follower(options: options, bus: bus) { line in
+        let log: @Sendable (String) -> Void = { line in
             // The journal going away must not end the loop.
             if !Quiet.isOn { try? FileHandle.standardError.write(contentsOf: Data("lyricposter: \(line)\n".utf8)) }
+        }
+        // The session bus for MPRIS, and for --publish whatever the source.
+        var bus: Bus?
+        if choice.needsBus || publish {
+            do { bus = try Bus() } catch {
+                throw fail(PosterError(path: "D-Bus", reason: error.description))
+            }
+        }
+        let follower: Follower
+        switch choice {
+        case .mpris:
+            follower = Follower(options: options, bus: bus!, log: log)
+        case .mpd(let address, let musicDirectory):
+            follower = Follower(options: options, source: MPDWatcher(address: address, musicDirectory: musicDirectory, log: log), bus: bus, log: log)
         }
         // SIGINT and SIGTERM end the loop; the last complete poster stays in place.
         var sources: [DispatchSourceSignal] = []
@@ -99,5 +127,44 @@ struct FollowCommand: AsyncParsableCommand {
         }
         defer { sources.forEach { $0.cancel() } }
         do throws(PosterError) { try await follower.run() } catch { throw fail(error) }
+    }
+}
+
+/// What `--source` names, read and checked (shared by `follow` and `serve --follow`).
+enum FollowSourceChoice {
+    case mpris
+    case mpd(MPDAddress, musicDirectory: String?)
+
+    var needsBus: Bool {
+        if case .mpris = self { return true }
+        return false
+    }
+
+    /// - Throws: `ValidationError` for a bad value (64), `PosterError` for a password file that
+    ///   cannot be read (1).
+    init(_ text: String, passwordFile: String?, player: String?, musicDir: String?) throws {
+        if text == "mpris" {
+            if musicDir != nil { throw ValidationError("--music-dir goes with --source mpd") }
+            if passwordFile != nil { throw ValidationError("--password-file goes with --source mpd") }
+            self = .mpris
+            return
+        }
+        guard var address = MPDAddress.parse(text) else {
+            throw ValidationError("--source must be mpris, mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (not '\(text)')")
+        }
+        if player != nil { throw ValidationError("--player picks an MPRIS player; it does not go with --source mpd") }
+        if let passwordFile {
+            let data = try Inputs.read(passwordFile, limit: 4096)
+            guard let password = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .newlines), !password.isEmpty,
+                  !password.contains("\n") else {
+                throw PosterError(path: passwordFile, reason: "not one line of UTF-8 text (the password)")
+            }
+            address.password = password
+        }
+        var isFolder: ObjCBool = false
+        if let musicDir, !(FileManager.default.fileExists(atPath: musicDir, isDirectory: &isFolder) && isFolder.boolValue) {
+            throw PosterError(path: musicDir, reason: "not a folder (--music-dir)")
+        }
+        self = .mpd(address, musicDirectory: musicDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
     }
 }
