@@ -50,11 +50,18 @@ package final class CatalogSources {
     private var ready: [CatalogEntry] = []
     private var manifest: (reader: LineReader, folder: String, path: String, line: Int)?
     private let skip: Set<String>
+    /// The real paths a walk may reach (nil: anywhere).
+    private let within: [String]?
 
     /// `skip`: folders never walked into (the output root, when it is inside a source folder).
-    package init(_ sources: [String], skip: [String] = []) {
+    /// `within` (`serve`'s library folders): a symbolic link found by walking that resolves outside
+    /// every one of them is not followed, nor is one to a folder it is in (a loop: its songs are
+    /// already walked) or one that leads nowhere; each is a bad entry saying where it leads. Without
+    /// it every link is followed (and a broken one passed over).
+    package init(_ sources: [String], skip: [String] = [], within: [String]? = nil) {
         pending = sources.reversed()
         self.skip = Set(skip.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path })
+        self.within = within.map { $0.map { Self.realPath($0) ?? $0 } }
     }
 
     /// The next entry, or nil when every source is done.
@@ -105,8 +112,19 @@ package final class CatalogSources {
                               error: "\(folder.path): cannot read the folder: \(error.localizedDescription)"))
             return
         }
-        let visible = names.filter { !$0.hasPrefix(".") }.sorted()
+        var visible = names.filter { !$0.hasPrefix(".") }.sorted()
         var songs: [CatalogEntry] = []
+        if let within {
+            let real = Self.realPath(folder.path) ?? folder.path
+            var refused: Set<String> = []
+            for name in visible {
+                guard let reason = Self.refusal(folder.path + "/" + name, in: real, within: within) else { continue }
+                refused.insert(name)
+                let relative = folder.relative.isEmpty ? name : folder.relative + "/" + name
+                songs.append(.bad(id: relative, error: "\(folder.path)/\(name): \(reason)"))
+            }
+            if !refused.isEmpty { visible.removeAll { refused.contains($0) } }
+        }
         var subfolders: [(String, String)] = []
         var byStem: [String: [String]] = [:]
         for name in visible {
@@ -143,6 +161,34 @@ package final class CatalogSources {
         }
         ready = songs.reversed()
         folders += subfolders.reversed().map { (path: $0.0, relative: $0.1) }
+    }
+
+    /// Why a walk confined to `roots` does not follow `path`, found in the folder whose real path is
+    /// `folder`: nil when it is no symbolic link, or one that stays inside and makes no loop.
+    private static func refusal(_ path: String, in folder: String, within roots: [String]) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return nil }
+        guard let real = realPath(path) else {
+            // An unmounted disk or a moved folder: told, rather than passed over in silence.
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?"
+            return "a symbolic link to \(target), which leads nowhere"
+        }
+        if !roots.contains(where: { contains($0, real) }) { return "a symbolic link to \(real), outside every library folder" }
+        // A link to this folder or one it is in would walk it again, and again.
+        if contains(real, folder) { return "a symbolic link to \(real), a folder it is in (walked once)" }
+        return nil
+    }
+
+    /// The path with every symbolic link resolved, or nil when it does not lead to anything.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// True when the resolved `path` is the resolved `root` or under it.
+    private static func contains(_ root: String, _ path: String) -> Bool {
+        path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     private func song(_ folder: (path: String, relative: String), _ name: String, source: SongSource) -> CatalogSong {

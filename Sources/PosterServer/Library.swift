@@ -5,6 +5,7 @@ import LyricsCore
 import PosterBatch
 import PosterGraphics
 import Locks
+import MediaTags
 
 /// One song the server knows: where its parts are and what the song list shows.
 package struct LibrarySong: Sendable {
@@ -20,6 +21,9 @@ package struct LibrarySong: Sendable {
     package var durationMs: Int?
     package var format: String
     package var lineCount: Int
+    /// Why its posters cannot be made (its lyrics cannot be read, or it has none); nil when they
+    /// can, or before its lyrics are read.
+    package var problem: String?
     /// File, title, artist and album, normalised for search (made once, when listed).
     var searchText = ""
 
@@ -32,14 +36,20 @@ package struct LibrarySong: Sendable {
 }
 
 /// The songs of the library folders, found as `catalog` finds them (audio files with their tags,
-/// sidecars and folder covers; cover and lyrics pairs). The folders are walked on a background
-/// thread; until it is done the server serves the songs known so far. Thread-safe.
+/// sidecars and folder covers; cover and lyrics pairs). Symbolic links are followed as long as they
+/// lead inside one of the library folders. The folders are walked on a background thread; until it
+/// is done the server serves the songs known so far. Thread-safe.
 package final class Library: Sendable {
     package let roots: [String]
+    /// Told, after each walk, what it left out and why: a line per song or folder (at most
+    /// `maxReported`), then how many in all.
+    private let report: @Sendable (String) -> Void
     private let state = Guarded<(songs: [LibrarySong], byID: [String: Int], scanning: Bool, generation: Int)>(([], [:], false, 0))
+    package static let maxReported = 20
 
-    package init(roots: [String]) {
+    package init(roots: [String], report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.roots = roots
+        self.report = report
     }
 
     /// The id of a song at `relative` under the root at `rootIndex`.
@@ -57,19 +67,31 @@ package final class Library: Sendable {
         }
         let roots = self.roots
         DispatchQueue.global(qos: .utility).async { [self] in
-            // First the walk: every song is listed at once under its file name…
-            var walked: [(song: CatalogSong, entry: LibrarySong)] = []
-            for (index, root) in roots.enumerated() {
-                let sources = CatalogSources([root])
-                // For a single file given as a library, its folder (where its cover may be).
+            // Where a walk may lead: every library folder (for a single file given as a library,
+            // its folder, where its cover may be).
+            let within = roots.map { root -> String in
                 var isFolder: ObjCBool = false
                 let folder = FileManager.default.fileExists(atPath: root, isDirectory: &isFolder) && !isFolder.boolValue
                     ? (root as NSString).deletingLastPathComponent : root
-                let top = Self.realPath(folder.isEmpty ? "." : folder) ?? folder
+                return Self.realPath(folder.isEmpty ? "." : folder) ?? folder
+            }
+            // First the walk: every song is listed at once under its file name…
+            var walked: [(song: CatalogSong, entry: LibrarySong)] = []
+            var leftOut: [String] = []
+            for (index, root) in roots.enumerated() {
+                let sources = CatalogSources([root], within: within)
                 while let entry = sources.next() {
-                    guard case .song(let song) = entry, let file = song.file else { continue }
-                    // A symbolic link that leads out of the library is not the library's.
-                    guard song.source.paths.allSatisfy({ Self.realPath($0).map { Self.contains(top, $0) } ?? false }) else { continue }
+                    let song: CatalogSong
+                    switch entry {
+                    case .bad(_, let error): leftOut.append(error); continue
+                    case .song(let found): song = found
+                    }
+                    guard let file = song.file else { continue }
+                    // The walk follows no link out of the library; this holds should one change under it.
+                    guard song.source.paths.allSatisfy({ Self.realPath($0).map { real in within.contains { Self.contains($0, real) } } ?? false }) else {
+                        leftOut.append("\(root)/\(file): leads outside every library folder")
+                        continue
+                    }
                     var listed = LibrarySong(id: Self.id(rootIndex: index, relative: file), file: file, source: song.source, format: "", lineCount: 0)
                     listed.title = song.title ?? PosterSession.displayName(file)
                     listed.artist = song.artist
@@ -80,13 +102,14 @@ package final class Library: Sendable {
                 }
             }
             publish(walked.map(\.entry), generation: generation, done: false)
+            if !leftOut.isEmpty, state.withLock({ $0.generation == generation }) { tell(leftOut) }
             // …then each song's lyrics are read for its tags and line count, on every core.
             let listed = walked
             let described = Guarded(listed.map(\.entry))
             let chunk = 256
             DispatchQueue.concurrentPerform(iterations: (listed.count + chunk - 1) / chunk) { part in
                 let range = part * chunk ..< min(listed.count, (part + 1) * chunk)
-                let entries = range.map { Self.describe(listed[$0].song, file: listed[$0].entry.file, id: listed[$0].entry.id, options: options) }
+                let entries = range.map { Self.describe(listed[$0].song, walked: listed[$0].entry, options: options) }
                 described.withLock { list in for (i, entry) in zip(range, entries) { list[i] = entry } }
             }
             publish(described.withLock { $0 }, generation: generation, done: true)
@@ -102,11 +125,20 @@ package final class Library: Sendable {
         }
     }
 
+    /// Says what a walk left out, a line each up to `maxReported`, then how many in all.
+    private func tell(_ leftOut: [String]) {
+        for reason in leftOut.prefix(Self.maxReported) { report("left out \(reason)") }
+        let named = leftOut.count > Self.maxReported ? " (the first \(Self.maxReported) named above)" : ""
+        report("\(leftOut.count) \(leftOut.count == 1 ? "song or folder" : "songs or folders") of the library left out\(named)")
+    }
+
     /// The song list entry: tags and line count from reading the lyrics (not the cover). A song
-    /// whose lyrics cannot be read is listed with no lines; rendering it reports why.
-    static func describe(_ song: CatalogSong, file: String, id: String, options: RenderOptions) -> LibrarySong {
-        var entry = LibrarySong(id: id, file: file, source: song.source, format: "", lineCount: 0)
-        if let resolved = try? SongResolver.resolve(song.source, options: options, needCover: false) {
+    /// whose lyrics cannot be read is listed with no lines, by its audio file's tags (else as
+    /// `walked`), and with the reason as its `problem`.
+    static func describe(_ song: CatalogSong, walked: LibrarySong, options: RenderOptions) -> LibrarySong {
+        var entry = walked
+        do {
+            let resolved = try SongResolver.resolve(song.source, options: options, needCover: false)
             let lyrics = resolved.lyrics
             entry.title = lyrics.metadata.title ?? PosterSession.displayName(resolved.lyricsPath)
             entry.artist = lyrics.metadata.artist
@@ -114,6 +146,15 @@ package final class Library: Sendable {
             entry.durationMs = (lyrics.metadata.length ?? lyrics.lines.last?.end)?.milliseconds
             entry.format = lyrics.format.rawValue
             entry.lineCount = lyrics.numberedLines.count
+        } catch {
+            entry.problem = error.reason
+            // The tags are read again without pictures: the song is still known by them.
+            if case .audio(let audio, _, _) = song.source, let tags = try? MediaTags.read(audio, maxPictureBytes: 0) {
+                entry.title = tags.title ?? entry.title
+                entry.artist = tags.artist ?? entry.artist
+                entry.album = tags.album ?? entry.album
+                entry.durationMs = tags.lengthMs ?? entry.durationMs
+            }
         }
         entry.searchText = searchText(entry)
         return entry

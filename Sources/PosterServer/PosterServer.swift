@@ -42,6 +42,9 @@ package struct ServerConfiguration: Sendable {
     package var maxEventClients = 1024
     /// Told the address actually bound (host, port) once the server listens.
     package var onListening: @Sendable (String, Int) -> Void = { _, _ in }
+    /// Told what a person running the server should know, a line at a time: what a walk of the
+    /// library left out and why, and what the follow loop does (`serve` prints them on stderr).
+    package var log: @Sendable (String) -> Void = { _ in }
 
     package init(makeOptions: @escaping @Sendable (_ parameters: [(String, String)], _ timed: Bool) throws -> RenderOptions) {
         self.makeOptions = makeOptions
@@ -81,7 +84,7 @@ package enum PosterServer {
     /// and the live hub set up, nothing listening and nothing followed yet. Tests drive its routes
     /// in process (HummingbirdTesting); `run` serves it on a socket.
     package static func make(_ configuration: ServerConfiguration) throws -> Server {
-        let library = Library(roots: configuration.library)
+        let library = Library(roots: configuration.library, report: configuration.log)
         library.rescan(options: configuration.defaults)
         let metrics = ServerMetrics()
         let renderer = RenderService(configuration: configuration, metrics: metrics)
@@ -103,9 +106,9 @@ package enum PosterServer {
             options.observer = { hub.receive($0) }
             let bus: Bus
             do { bus = try Bus() } catch { throw PosterError(path: "D-Bus", reason: error.description) }
-            follower = Follower(options: options, bus: bus) { line in
-                try? FileHandle.standardError.write(contentsOf: Data("lyricposter serve: \(line)\n".utf8))
-            }
+            follower = Follower(options: options, bus: bus, log: configuration.log)
+        } else {
+            LiveRoutes.registerNotFollowing(on: router)
         }
         let application = Application(
             router: router,

@@ -98,6 +98,10 @@ struct ServeCommand: AsyncParsableCommand {
             settings.lyricsDirectories = lyricsDirs
             configuration.follow = settings
         }
+        // What the library's walk left out, and the follow loop's news: for the person running it.
+        configuration.log = { line in
+            FileHandle.standardError.write(Data("lyricposter serve: \(line)\n".utf8))
+        }
         configuration.onListening = { host, port in
             let shown = host.contains(":") ? "[\(host)]" : host
             if !Quiet.isOn { FileHandle.standardError.write(Data("lyricposter serve: listening on http://\(shown):\(port)\n".utf8)) }

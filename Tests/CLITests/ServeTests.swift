@@ -110,6 +110,41 @@ final class ServeTests: CLITestCase {
         return library
     }
 
+    /// `catalog` follows a library's symbolic links; `serve` does too, as long as they stay inside
+    /// the library folders it was given, and says on stderr what it left out.
+    func testLinksInsideTheLibrariesAreFollowedAndWhatIsLeftOutIsSaid() throws {
+        let a = temp("A"), b = temp("B"), store = temp("store")
+        for folder in [a + "/archive", b, store] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let samples = Self.package.appendingPathComponent("samples").path
+        try FileManager.default.copyItem(atPath: samples + "/harbour-bells", toPath: a + "/archive/harbour-bells")
+        try FileManager.default.copyItem(atPath: samples + "/paper-lanterns", toPath: b + "/paper")
+        try FileManager.default.copyItem(atPath: samples + "/river-lights", toPath: store + "/river-lights")
+        try FileManager.default.createSymbolicLink(atPath: a + "/linked", withDestinationPath: "archive/harbour-bells")
+        try FileManager.default.createSymbolicLink(atPath: a + "/into-b", withDestinationPath: b + "/paper")
+        try FileManager.default.createSymbolicLink(atPath: a + "/outside", withDestinationPath: store + "/river-lights")
+
+        let server = try startServer([a, b])
+        let files = try scannedSongs(server).compactMap { $0["file"] as? String }.sorted()
+        XCTAssertEqual(files, ["archive/harbour-bells/harbour-bells.mp3", "into-b/paper-lanterns.lrc", "linked/harbour-bells.mp3",
+                               "paper/paper-lanterns.lrc"])
+        // The walk is done before the list says so; its lines may take a moment to reach the log.
+        var log = said(server)
+        for _ in 0..<50 where !log.contains("of the library left out") {
+            Thread.sleep(forTimeInterval: 0.1)
+            log = said(server)
+        }
+        let real = URL(fileURLWithPath: store).resolvingSymlinksInPath().path
+        XCTAssertTrue(log.contains("lyricposter serve: left out \(a)/outside: a symbolic link to \(real)/river-lights, outside every library folder\n"), log)
+        XCTAssertTrue(log.contains("lyricposter serve: 1 song or folder of the library left out\n"), log)
+        XCTAssertEqual(log.components(separatedBy: "left out").count - 1, 2, log)
+
+        // catalog renders the same links, and the one out of the library too.
+        let out = temp("catalog")
+        let catalog = try run(["catalog", a, "-o", out, "--each", "sheet"])
+        XCTAssertEqual(catalog.status, 0, catalog.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0 != "catalog" }.count, 4, catalog.stderr)
+    }
+
     func testAudioRangesHeadPlanAppAndRescan() throws {
         let library = try makeLibrary()
         let server = try startServer([library])
