@@ -41,7 +41,9 @@ enum API {
     struct Songs: Encodable, Sendable {
         struct Item: Encodable, Sendable {
             let album: OrNull<String>, artist: OrNull<String>, durationMs: OrNull<Int>
-            let file: String, format: String, id: String, lineCount: Int, title: OrNull<String>
+            let file: String, format: String, id: String, lineCount: Int
+            /// Why the song's posters cannot be made (`null` when they can, or until its lyrics are read).
+            let problem: OrNull<String>, title: OrNull<String>
         }
         let scanning: Bool, songs: [Item], total: Int
     }

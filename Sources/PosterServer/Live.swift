@@ -87,6 +87,16 @@ struct LiveRoutes: Sendable {
         router.get("/events") { request, _ in try events(request) }
     }
 
+    /// Without `--follow`: the live routes answer 404 with how to start the server so that they
+    /// answer (what `/overlay` shows, and what a script is told).
+    static func registerNotFollowing(on router: Router<BasicRequestContext>) {
+        for path in ["/now.json", "/now.png", "/now/:song/:frame", "/events"] {
+            router.get(RouterPath(path)) { _, _ -> Response in throw APIError(.notFound, notFollowing) }
+        }
+    }
+
+    static let notFollowing = "nothing is following a player: start the server with `lyricposter serve --follow`"
+
     /// The request's rendering parameters, checked, in a fixed order (they make poster addresses).
     func parameters(_ request: Request) throws -> [(String, String)] {
         var parameters = try routes.renderParameters(request)

@@ -63,7 +63,7 @@ struct Routes: Sendable {
         let (songs, total) = library.songs(matching: q, offset: offset, limit: limit)
         let items = songs.map { song in
             API.Songs.Item(album: .init(song.album), artist: .init(song.artist), durationMs: .init(song.durationMs), file: song.file,
-                           format: song.format, id: song.id, lineCount: song.lineCount, title: .init(song.title))
+                           format: song.format, id: song.id, lineCount: song.lineCount, problem: .init(song.problem), title: .init(song.title))
         }
         return Self.json(API.Songs(scanning: library.isScanning, songs: items, total: total))
     }

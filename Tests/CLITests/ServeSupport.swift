@@ -69,6 +69,35 @@ extension CLITestCase {
         return Answer(status: status, headers: headerText, body: (try? Data(contentsOf: URL(fileURLWithPath: body))) ?? Data())
     }
 
+    /// A library folder holding one audio file with title and artist tags and no lyrics anywhere
+    /// (a 2 s tone written by ffmpeg).
+    func makeSongWithoutLyrics(title: String, artist: String) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg") else { throw XCTSkip("ffmpeg is missing: run `make test`") }
+        let folder = temp("no-lyrics")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let made = try run(["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=330:duration=2",
+                            "-metadata", "title=\(title)", "-metadata", "artist=\(artist)", "-y", folder + "/track-07.mp3"],
+                           executable: "/usr/bin/ffmpeg")
+        XCTAssertEqual(made.status, 0, made.stderr)
+        return folder
+    }
+
+    /// What the server has said on stderr so far.
+    func said(_ server: Server) -> String {
+        (try? String(contentsOfFile: temp("serve-\(server.process.processIdentifier).log"), encoding: .utf8)) ?? ""
+    }
+
+    /// The library's songs once it is walked and its lyrics read.
+    func scannedSongs(_ server: Server) throws -> [[String: Any]] {
+        for _ in 0..<300 {
+            let list = try get(server.base + "/api/songs?limit=1000")
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: list.body) as? [String: Any])
+            if json["scanning"] as? Bool == false { return try XCTUnwrap(json["songs"] as? [[String: Any]]) }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw XCTSkip("the library was still being walked after 30 s")
+    }
+
     func songID(_ server: Server, file: String) throws -> String {
         for _ in 0..<100 {
             let list = try get(server.base + "/api/songs")

@@ -2,10 +2,14 @@
 """Drives `lyricposter serve` in a real headless browser (Debian's chromium + chromedriver,
 python3-selenium) and checks what a person would see.
 
-    browser-check.py app --base URL --song TITLE --shots DIR [--token T]
-        open /, find the song by searching its title, play it (muted), and check that the
-        poster shows each line's frame within 200 ms of the line's start (times from the page's
-        own audio.currentTime), that scrubbing updates it at once, and that a card can be made.
+    browser-check.py app --base URL --song TITLE --shots DIR [--token T] [--no-lyrics TITLE] [--not-following]
+        in a 1920x1000 window: open /, find the song by searching its title, check that the
+        pickers, the player and the Download button are all in view beside the poster, play it
+        (muted), and check that the poster shows each line's frame within 200 ms of the line's
+        start (times from the page's own audio.currentTime), that scrubbing updates it at once,
+        and that a card can be made; then the same song page at 390x844 (a phone). With
+        --no-lyrics: that song is listed by its title with a "no lyrics" badge. With
+        --not-following (a server without --follow): /overlay says how to start it.
     browser-check.py overlay --base URL --shots DIR [--expect N]
         open /overlay, check its computed background is transparent and that it swaps posters
         as /events announces them (at least N swaps).
@@ -64,6 +68,58 @@ def wait(driver, what, check, seconds=15):
     return None
 
 
+def set_viewport(driver, width, height):
+    """Sizes the window so that the page's own viewport (innerWidth x innerHeight) is width x height."""
+    driver.set_window_size(width, height)
+    for _ in range(3):
+        inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        if inner == [width, height]:
+            return
+        size = driver.get_window_size()
+        driver.set_window_size(size["width"] + width - inner[0], size["height"] + height - inner[1])
+    inner = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    if inner != [width, height]:
+        fail(f"the viewport is {inner[0]}x{inner[1]}, not {width}x{height}")
+
+
+# The controls a person needs on a song's page, and where each is in the viewport.
+CONTROLS = ["theme", "preset", "translations", "download", "player", "poster"]
+PLACES = """
+return arguments[0].map(id => {
+  const node = document.getElementById(id);
+  if (!node) return [id, null];
+  const box = node.getBoundingClientRect();
+  return [id, {top: box.top, bottom: box.bottom, left: box.left, right: box.right, width: box.width, height: box.height}];
+}).concat([['viewport', {width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth}]]);
+"""
+
+
+def places(driver, ids):
+    return dict(driver.execute_script(PLACES, ids))
+
+
+def check_in_view(driver, ids, what):
+    """Every element of `ids` is shown and wholly inside the viewport, without scrolling."""
+    driver.execute_script("window.scrollTo(0, 0)")
+    found = places(driver, ids)
+    view = found["viewport"]
+    for id in ids:
+        box = found.get(id)
+        if box is None:
+            fail(f"{what}: #{id} is missing")
+        elif box["width"] == 0 or box["height"] == 0:
+            fail(f"{what}: #{id} is not shown")
+        elif box["top"] < 0 or box["left"] < 0 or box["bottom"] > view["height"] or box["right"] > view["width"]:
+            fail(f"{what}: #{id} is outside the {view['width']}x{view['height']} viewport "
+                 f"(top {box['top']:.0f}, bottom {box['bottom']:.0f}, right {box['right']:.0f})")
+    return {id: round(found[id]["bottom"]) for id in ids if found.get(id)}
+
+
+def poster_ready(driver):
+    return driver.execute_script(
+        "const p = document.getElementById('poster'); return p && p.complete && p.naturalWidth > 0 && p.dataset.at !== undefined")
+
+
 def url(base, path, token):
     if not token:
         return base + path
@@ -97,8 +153,18 @@ def check_app(args):
     shots = args.shots
     measured = {}
     try:
+        set_viewport(driver, 1920, 1000)
         driver.get(url(args.base, "/", args.token))
         wait(driver, "the song list", lambda: driver.find_elements(By.CSS_SELECTOR, "#songs a.song"))
+        if args.no_lyrics:
+            # Listed by its tag title once its lyrics were looked for (the page reloads the list
+            # while the library is read), with a badge saying it has none.
+            marked = wait(driver, f"{args.no_lyrics!r} to be listed with a 'no lyrics' badge", lambda: [
+                a for a in driver.find_elements(By.CSS_SELECTOR, "#songs a.song")
+                if a.find_element(By.CSS_SELECTOR, ".title").text == args.no_lyrics
+                and [b.text for b in a.find_elements(By.CSS_SELECTOR, ".badge")] == ["no lyrics"]
+            ], seconds=20)
+            measured["no_lyrics_marked"] = bool(marked)
         driver.save_screenshot(os.path.join(shots, "app-library.png"))
         search = driver.find_element(By.ID, "search")
         search.send_keys(args.song)
@@ -109,10 +175,13 @@ def check_app(args):
             return
         song_id = link[0].get_attribute("data-id")
         link[0].click()
-        poster = wait(driver, "the poster", lambda: driver.find_element(By.ID, "poster")
-                      if driver.execute_script("const p = document.getElementById('poster'); return p && p.complete && p.naturalWidth > 0 && p.dataset.at !== undefined") else None)
+        poster = wait(driver, "the poster", lambda: driver.find_element(By.ID, "poster") if poster_ready(driver) else None)
         if not poster:
             return
+        wait(driver, "the audio player", lambda: driver.find_elements(By.ID, "player"))
+        # At 1920x1000 the pickers, the player and the Download button are beside the poster, in view.
+        measured["bottoms_1920x1000"] = check_in_view(driver, CONTROLS, "at 1920x1000")
+        driver.save_screenshot(os.path.join(shots, "app-song-1920x1000.png"))
         plan = driver.execute_script(
             "return fetch(arguments[0]).then(r => r.json())", url(args.base, f"/api/songs/{song_id}/plan?karaoke=false", args.token))
         starts = [frame["start_ms"] for frame in plan["frames"]]
@@ -190,9 +259,58 @@ def check_app(args):
         errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"] if hasattr(driver, "get_log") else []
         for entry in errors:
             fail(f"browser console: {entry.get('message')}")
+
+        # A phone: the same page stacked; nothing wider than the screen, the poster and the
+        # pickers a scroll away at most.
+        set_viewport(driver, 390, 844)
+        driver.get("about:blank")   # a fresh page: the same address again would keep the scroll
+        driver.get(url(args.base, "/", args.token) + f"#/song/{song_id}")
+        if wait(driver, "the poster at 390x844", lambda: poster_ready(driver)):
+            found = places(driver, CONTROLS)
+            view = found["viewport"]
+            if view["scrollWidth"] > view["width"]:
+                fail(f"at 390x844 the page is {view['scrollWidth']} px wide")
+            for id in CONTROLS:
+                box = found.get(id)
+                if not box or box["width"] == 0 or box["left"] < 0 or box["right"] > view["width"]:
+                    fail(f"at 390x844 #{id} is missing or wider than the screen: {box}")
+            if found["poster"]["top"] > view["height"] / 2:
+                fail(f"at 390x844 the poster starts {found['poster']['top']:.0f} px down")
+            measured["bottoms_390x844"] = {id: round(found[id]["bottom"]) for id in CONTROLS if found.get(id)}
+            driver.save_screenshot(os.path.join(shots, "app-song-390x844.png"))
+        driver.get(url(args.base, "/", args.token))
+        wait(driver, "the song list at 390x844", lambda: driver.find_elements(By.CSS_SELECTOR, "#songs a.song"))
+        driver.save_screenshot(os.path.join(shots, "app-library-390x844.png"))
+
+        if args.not_following:
+            check_not_following(driver, args, measured)
     finally:
         driver.quit()
     return measured
+
+
+def check_not_following(driver, args, measured):
+    """/overlay on a server without --follow: a notice saying how to start it (and, without the
+    token, one asking for it), over a page still transparent around it."""
+    set_viewport(driver, 1920, 1000)
+    driver.get(url(args.base, "/overlay", args.token))
+    text = wait(driver, "the overlay's notice", lambda: driver.execute_script(
+        "const n = document.getElementById('notice'); return n && !n.hidden && n.getBoundingClientRect().height > 0 && n.innerText"))
+    measured["overlay_notice"] = text
+    if text and "lyricposter serve --follow" not in text:
+        fail(f"the overlay's notice does not say how to start the server: {text!r}")
+    background = driver.execute_script(
+        "return [getComputedStyle(document.documentElement).backgroundColor, getComputedStyle(document.body).backgroundColor]")
+    for value in background:
+        if value not in ("rgba(0, 0, 0, 0)", "transparent"):
+            fail(f"the overlay's background is {value}, not transparent")
+    driver.save_screenshot(os.path.join(args.shots, "overlay-not-following.png"))
+    if args.token:
+        driver.get(args.base + "/overlay")
+        text = wait(driver, "the overlay's notice without a token", lambda: driver.execute_script(
+            "const n = document.getElementById('notice'); return n && !n.hidden && n.innerText"))
+        if text and "token" not in text:
+            fail(f"without the token the overlay's notice does not ask for it: {text!r}")
 
 
 def check_overlay(args):
@@ -239,6 +357,8 @@ def main():
     parser.add_argument("--layer", default="")
     parser.add_argument("--expect", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--no-lyrics", default="")
+    parser.add_argument("--not-following", action="store_true")
     args = parser.parse_args()
     os.makedirs(args.shots, exist_ok=True)
     measured = check_app(args) if args.mode == "app" else check_overlay(args)

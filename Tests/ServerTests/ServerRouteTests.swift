@@ -83,6 +83,24 @@ import Testing
         }
     }
 
+    /// Without `--follow` the live routes say how to start the server so that they answer (what
+    /// `/overlay` shows), with the token still required first.
+    @Test func withoutFollowTheLiveRoutesSayHowToStartIt() async throws {
+        let server = try PosterServer.make(Self.configuration(token: "a-long-token"))
+        try await server.application.test(.router) { client in
+            for path in ["/now.json", "/now.png", "/events", "/now/abc/1000.png"] {
+                try await client.execute(uri: path, method: .get) { response in
+                    #expect(response.status == .unauthorized, "\(path)")
+                }
+                try await client.execute(uri: path + "?token=a-long-token", method: .get) { response in
+                    #expect(response.status == .notFound, "\(path)")
+                    let json = try JSONSerialization.jsonObject(with: Data(Array(buffer: response.body))) as? [String: Any]
+                    #expect(json?["error"] as? String == "nothing is following a player: start the server with `lyricposter serve --follow`", "\(path)")
+                }
+            }
+        }
+    }
+
     /// A frame over HTTP is the library's poster of the same song and instant; a second request
     /// names it by ETag and gets 304 with no body.
     @Test func aFrameIsTheLibrarysPosterAndKeepsItsETag() async throws {

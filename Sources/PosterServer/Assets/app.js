@@ -175,9 +175,17 @@
     var meta = [song.artist, song.album].filter(function (part) { return part; }).join(' — ');
     link.appendChild(el('span', 'meta', meta || (song.title && song.file ? song.file : '')));
     link.appendChild(el('span', 'duration', clock(song.duration_ms)));
-    var count = song.line_count == null ? '' : song.line_count + (song.line_count === 1 ? ' line' : ' lines');
-    link.appendChild(el('span', 'count', count));
-    if (song.file) link.title = song.file;
+    if (song.problem) {
+      // No posters to make: said by a badge where the line count would be, the reason on hover.
+      link.classList.add('problem');
+      var badge = el('span', 'badge', /^no lyrics/.test(song.problem) ? 'no lyrics' : 'lyrics unreadable');
+      badge.title = song.problem;
+      link.appendChild(el('span', 'count')).appendChild(badge);
+    } else {
+      var count = song.line_count == null ? '' : song.line_count + (song.line_count === 1 ? ' line' : ' lines');
+      link.appendChild(el('span', 'count', count));
+    }
+    if (song.file) link.title = song.file + (song.problem ? ' — ' + song.problem : '');
     item.appendChild(link);
     return item;
   }
@@ -516,6 +524,7 @@
 
   function teardownSong() {
     stopLoop();
+    songSection.classList.remove('unavailable');
     if (song.controller) song.controller.abort();
     if (song.timeline) song.timeline.destroy();
     if (song.audio) releaseAudio(song.audio);
@@ -568,7 +577,11 @@
       applyPlan(plan, first);
     }).catch(function (error) {
       if (sequence !== song.sequence) return;
-      if (first) songTitle.textContent = 'Song unavailable';
+      if (first && error.name !== 'AbortError') {
+        // Nothing to show or pick (no lyrics, unreadable files): the status line says why.
+        songTitle.textContent = 'Song unavailable';
+        songSection.classList.add('unavailable');
+      }
       reportError('Song', error);
     });
   }

@@ -1,6 +1,8 @@
 /* LyricPoster — the live overlay at /overlay (OBS browser sources, second screens).
    Follows `lyricposter serve --follow` through /events: each poster is preloaded, then
-   crossfaded in over the previous one. The page stays transparent around the posters. */
+   crossfaded in over the previous one. The page stays transparent around the posters.
+   A server started without --follow answers the live routes with 404: the page then says how
+   to start it (and looks again every few seconds), as it does when its token is missing. */
 (function () {
   'use strict';
 
@@ -109,10 +111,39 @@
     try { return JSON.parse(event.data); } catch (e) { return null; }
   }
 
+  // ---------- Notices: nothing to follow, or no token ----------
+
+  var notice = document.getElementById('notice');
+  var NOTICES = {
+    'not-following': ['Nothing is following a player',
+                      'Start the server with `lyricposter serve --follow` to show the playing song here.'],
+    'token': ['This overlay needs the server\u2019s token', 'Open it as /overlay?token=TOKEN.']
+  };
+
+  /** Shows the notice `kind` (a key of NOTICES), or hides it for null. Text between backticks is code. */
+  function showNotice(kind) {
+    document.body.dataset.notice = kind || '';
+    notice.hidden = !kind;
+    if (!kind) return;
+    document.getElementById('notice-title').textContent = NOTICES[kind][0];
+    var text = document.getElementById('notice-text');
+    text.textContent = '';
+    NOTICES[kind][1].split('`').forEach(function (part, index) {
+      text.appendChild(index % 2 ? Object.assign(document.createElement('code'), { textContent: part }) : document.createTextNode(part));
+    });
+  }
+
   // ---------- The event stream ----------
 
   var source = null;
   var reopenTimer = 0;
+  var checkTimer = 0;
+
+  function close() {
+    clearTimeout(reopenTimer);
+    if (source) source.close();
+    source = null;
+  }
 
   function open() {
     clearTimeout(reopenTimer);
@@ -139,24 +170,39 @@
       // The browser retries by itself while the stream is CONNECTING; once CLOSED, reopen.
       if (source && source.readyState === EventSource.CLOSED) {
         clearTimeout(reopenTimer);
-        reopenTimer = setTimeout(function () { open(); fetchNow(); }, 2000);
+        reopenTimer = setTimeout(function () { close(); fetchNow(); }, 2000);
       }
     });
   }
 
-  /** What is showing now, for a page opened mid-song. */
+  /** What is showing now, for a page opened mid-song; the stream is opened once the server is
+      known to follow a player (404: it does not; 401: the token is missing). */
   function fetchNow() {
     var asked = sequence;
+    clearTimeout(checkTimer);
     fetch(endpoint('/now.json'), { headers: { Accept: 'application/json' }, cache: 'no-store' })
-      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (response) {
+        if (response.status === 404 || response.status === 401) {
+          close();
+          showNotice(response.status === 404 ? 'not-following' : 'token');
+          // A server restarted with --follow is picked up by looking again.
+          if (response.status === 404) checkTimer = setTimeout(fetchNow, 5000);
+          return null;
+        }
+        showNotice(null);
+        if (!source) open();
+        return response.ok ? response.json() : null;
+      })
       .then(function (now) {
         if (!now || asked !== sequence) return;   // an event came first: it is newer
         if (now.poster) showPoster(now.poster);
         if (now.status === 'stopped' || now.status === 'waiting') applyStatus(now.status);
       })
-      .catch(function () { /* no --follow, or the server is away: the stream will tell */ });
+      .catch(function () {
+        // The server is away: the stream reconnects by itself.
+        if (!source) open();
+      });
   }
 
-  open();
   fetchNow();
 })();
