@@ -123,23 +123,32 @@ package final class MPDConnection {
 
     /// Connects, reads the greeting and sends the password (if any).
     /// - Parameter timeout: for connecting and for each read (seconds); 0: reads wait for ever (idle).
-    package init(_ address: MPDAddress, timeout: Double = 3) throws(MPDError) {
+    package convenience init(_ address: MPDAddress, timeout: Double = 3) throws(MPDError) {
         let fd = try Self.connect(address.endpoint, timeout: timeout)
+        try self.init(socket: fd, password: address.password, timeout: timeout)
+    }
+
+    /// Takes over a connected socket (closed when the connection goes, or now if this throws),
+    /// reads the greeting and sends the password (if any).
+    package init(socket fd: Int32, password: String?, timeout: Double = 3) throws(MPDError) {
         socket = fd
+        var whole = false
         do throws(MPDError) {
             if timeout > 0 { Self.setReadTimeout(fd, timeout) }
             var greeting = try Self.readLine(fd, &buffer, &start)
             if greeting.hasSuffix("\r") { greeting.removeLast() }
             guard greeting.hasPrefix("OK MPD ") else { throw MPDError.malformed("the greeting was \(greeting.prefix(60).debugDescription)") }
-            version = String(greeting.dropFirst(7))
-            if let password = address.password {
+            version = String(greeting.dropFirst(7).prefix(32))
+            whole = true
+            if let password {
                 do { _ = try command("password", password) } catch {
                     if case .refused(_, _, let message) = error { throw MPDError.password(message) }
                     throw error
                 }
             }
         } catch {
-            Glibc.close(socket)
+            // Once every property is set, a throw still runs deinit, which closes the socket.
+            if !whole { Glibc.close(fd) }
             throw error
         }
     }

@@ -1,0 +1,258 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `follow --source mpd` against a real MPD (Debian's `mpd`, with a private configuration, the
+/// `null` audio output and a music folder of generated songs), driven with `mpc`. Line changes are
+/// measured on MPD's own clock: Tests/Fixtures/mpd-clock.py samples `status` from outside
+/// `follow`, and each poster's wall time is placed on MPD's `elapsed`.
+final class FollowMPDTests: FollowTestCase {
+    private var mpd: Process?
+    private var sampler: Process?
+    private var port = 0
+    private var password: String?
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        for tool in ["/usr/bin/mpd", "/usr/bin/mpc"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            XCTFail("\(tool) is missing: run `make test`, which installs mpd and mpc")
+            throw XCTSkip("no \(tool)")
+        }
+    }
+
+    override func tearDownWithError() throws {
+        for process in [sampler, mpd].compactMap({ $0 }) where process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try super.tearDownWithError()
+    }
+
+    /// Two songs of 12 s with a line a second: the first with an embedded cover, the second with
+    /// the folder's `cover.jpg`; both with a sidecar `.lrc`.
+    private func makeMusic() throws {
+        _ = try makeSong("plain", title: "Second Song", seconds: 12, in: "music/album")
+        let bare = try makeSong("bare", title: "First Song", seconds: 12, in: "music/album")
+        let covered = temp("music/album/first.mp3")
+        let made = try command("/usr/bin/ffmpeg", ["-nostdin", "-loglevel", "error", "-y", "-i", bare, "-i",
+                                                   Self.package.appendingPathComponent("Tests/Fixtures/covers/baseline.jpg").path,
+                                                   "-map", "0:a", "-map", "1:v", "-c:a", "copy", "-c:v", "mjpeg",
+                                                   "-disposition:v", "attached_pic", "-id3v2_version", "3", covered])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: covered), "ffmpeg: \(made)")
+        try FileManager.default.removeItem(atPath: bare)
+        try FileManager.default.moveItem(atPath: temp("music/album/bare.lrc"), toPath: temp("music/album/first.lrc"))
+        try FileManager.default.moveItem(atPath: temp("music/album/plain.mp3"), toPath: temp("music/album/second.mp3"))
+        try FileManager.default.moveItem(atPath: temp("music/album/plain.lrc"), toPath: temp("music/album/second.lrc"))
+        try copyCover(to: "music/album")
+    }
+
+    private static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Starts MPD on 127.0.0.1 and on a socket in the scratch folder; waits until it answers.
+    private func startMPD() throws {
+        if port == 0 { port = Self.freePort() }
+        try FileManager.default.createDirectory(atPath: temp("mpd/playlists"), withIntermediateDirectories: true)
+        var config = """
+            music_directory "\(temp("music"))"
+            playlist_directory "\(temp("mpd/playlists"))"
+            db_file "\(temp("mpd/db"))"
+            log_file "\(temp("mpd/log"))"
+            bind_to_address "127.0.0.1"
+            bind_to_address "\(temp("mpd/socket"))"
+            port "\(port)"
+            auto_update "no"
+            zeroconf_enabled "no"
+            audio_output {
+                type "null"
+                name "null"
+                mixer_type "none"
+            }
+
+            """
+        if let password { config += "password \"\(password)@read,add,control,admin\"\ndefault_permissions \"read\"\n" }
+        try Data(config.utf8).write(to: URL(fileURLWithPath: temp("mpd/mpd.conf")))
+        mpd = try spawn("/usr/bin/mpd", ["--no-daemon", "--stderr", temp("mpd/mpd.conf")], log: "mpd-stderr.log")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, mpc("status").isEmpty { usleep(50_000) }
+        XCTAssertFalse(mpc("status").isEmpty, "MPD did not start: \((try? String(contentsOfFile: temp("mpd-stderr.log"), encoding: .utf8)) ?? "")")
+    }
+
+    private func stopMPD() {
+        guard let mpd, mpd.isRunning else { return }
+        mpd.terminate()
+        mpd.waitUntilExit()
+    }
+
+    @discardableResult
+    private func mpc(_ arguments: String...) -> String {
+        let host = (password.map { $0 + "@" } ?? "") + "127.0.0.1"
+        return (try? command("/usr/bin/mpc", ["-h", host, "-p", String(port)] + arguments)) ?? ""
+    }
+
+    private func startSampler(_ target: String) throws {
+        sampler = try spawn("/usr/bin/python3", [Self.package.appendingPathComponent("Tests/Fixtures/mpd-clock.py").path, target,
+                                                 temp("clock.jsonl")] + (password.map { [$0] } ?? []), log: "sampler.log")
+    }
+
+    /// MPD's `elapsed` at wall time `wall` (ms), between the two samples around it while playing;
+    /// nil when there are none within 100 ms on both sides.
+    private func mpdElapsed(at wall: Double) -> Double? {
+        guard let text = try? String(contentsOfFile: temp("clock.jsonl"), encoding: .utf8) else { return nil }
+        let samples = text.split(separator: "\n").compactMap { line -> (wall: Double, elapsed: Double)? in
+            guard let fields = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  fields["state"] as? String == "play", let w = fields["wall_ms"] as? Double, let e = fields["elapsed_ms"] as? Double else { return nil }
+            return (w, e)
+        }
+        guard let after = samples.firstIndex(where: { $0.wall >= wall }), after > 0 else { return nil }
+        let (a, b) = (samples[after - 1], samples[after])
+        guard wall - a.wall <= 100, b.wall - wall <= 100, b.elapsed >= a.elapsed, b.elapsed - a.elapsed <= b.wall - a.wall + 50 else { return nil }
+        return a.elapsed + (b.elapsed - a.elapsed) * (wall - a.wall) / max(1, b.wall - a.wall)
+    }
+
+    /// For each line change the timer made (frame k then k+1 of one song), how far MPD's own
+    /// clock was past the line's start when the poster was in place (ms; negative: early).
+    private func latenessOnMPDClock(_ posters: [Event]) -> [Double] {
+        zip(posters, posters.dropFirst()).compactMap { previous, next in
+            guard next.frame == previous.frame + 1, next.track == previous.track, let elapsed = mpdElapsed(at: Double(next.wall)) else { return nil }
+            return elapsed - Double(next.start)
+        }
+    }
+
+    private func report(_ label: String, _ lateness: [Double]) {
+        let sorted = lateness.sorted()
+        guard !sorted.isEmpty else { return }
+        let median = sorted[sorted.count / 2], worst = sorted.max { abs($0) < abs($1) } ?? 0
+        print(String(format: "MPD clock, %@: %d line changes, median %.1f ms, worst %.1f ms", label, sorted.count, median, worst))
+    }
+
+    func testFollowsMPDOnItsOwnClockThroughSeekPauseNextAndARestart() throws {
+        try makeMusic()
+        try startMPD()
+        mpc("update", "--wait")
+        mpc("add", "album/first.mp3")
+        mpc("add", "album/second.mp3")
+        try startSampler(temp("mpd/socket"))
+        // Over the local socket, MPD names its music directory itself: no --music-dir.
+        let follower = try follow(["--source", "mpd://" + temp("mpd/socket")])
+        XCTAssertTrue(events().contains { $0.kind == "waiting" || $0.kind == "player-found" }, record)
+        mpc("play")
+
+        XCTAssertTrue(waitFor("line 6 of the first song") { $0.contains { $0.kind == "poster" && $0.track == "First Song" && $0.line == 6 } })
+        let song = try XCTUnwrap(events().first { $0.kind == "song" && $0.track == "First Song" }, record)
+        XCTAssertEqual(song.fields["lyrics"] as? String, "sidecar:first.lrc")
+        XCTAssertEqual(song.fields["cover"] as? String, "apic", record)  // the ID3 picture frame
+        let early = posters.filter { $0.track == "First Song" }
+        let lines = early.compactMap(\.line)
+        XCTAssertEqual(lines, Array((lines.first ?? 0)...(lines.last ?? 0)), "posters skipped or repeated a line; \(record)")
+        var lateness = latenessOnMPDClock(early)
+        XCTAssertGreaterThanOrEqual(lateness.count, 4, "line changes measured on MPD's clock; \(record)")
+        for late in lateness { XCTAssertLessThanOrEqual(abs(late), FollowBound.lateness, "a line change \(late) ms off MPD's clock") }
+
+        // A seek shows its line within 500 ms of mpc having told MPD.
+        let before = nowMs
+        mpc("seek", "9")
+        let seekedAt = nowMs
+        XCTAssertTrue(waitFor("the 9 s line after the seek") { $0.contains { $0.kind == "poster" && $0.start == 9000 && $0.wall >= before } })
+        if let poster = posters.first(where: { $0.start == 9000 && $0.wall >= before }) {
+            XCTAssertLessThanOrEqual(poster.wall - seekedAt, 500, "the seeked line came late")
+        }
+
+        // Paused: within 500 ms, and nothing more is rendered.
+        let pausedAt = nowMs
+        mpc("pause")
+        XCTAssertTrue(waitFor("the pause") { $0.contains { $0.kind == "status" && ($0.fields["status"] as? String) == "Paused" && $0.wall >= pausedAt } })
+        if let paused = events().first(where: { $0.kind == "status" && ($0.fields["status"] as? String) == "Paused" && $0.wall >= pausedAt }) {
+            XCTAssertLessThanOrEqual(paused.wall - pausedAt, 500)
+        }
+        let count = posters.count
+        usleep(1_200_000)
+        XCTAssertEqual(posters.count, count, "posters were rendered while paused")
+
+        // The next song: its own lyrics and the folder's cover, its lines on time.
+        mpc("play")
+        mpc("next")
+        XCTAssertTrue(waitFor("the second song's line 4") { $0.contains { $0.kind == "poster" && $0.track == "Second Song" && $0.line == 4 } })
+        let second = events().first { $0.kind == "song" && $0.track == "Second Song" }
+        XCTAssertEqual(second?.fields["lyrics"] as? String, "sidecar:second.lrc")
+        XCTAssertEqual(second?.fields["cover"] as? String, "file:cover.jpg", record)
+        let later = latenessOnMPDClock(posters.filter { $0.track == "Second Song" })
+        for late in later { XCTAssertLessThanOrEqual(abs(late), FollowBound.lateness, "a line change \(late) ms off MPD's clock") }
+        lateness += later
+
+        // MPD stopped and started again: the player is lost, then found, and lines go on.
+        stopMPD()
+        XCTAssertTrue(waitFor("MPD to be lost") { $0.contains { $0.kind == "player-lost" } })
+        let restartedAt = nowMs
+        try startMPD()
+        mpc("add", "album/first.mp3")
+        mpc("play")
+        XCTAssertTrue(waitFor("posters after the restart", seconds: 30) { events in
+            events.contains { $0.kind == "player-found" && $0.wall >= restartedAt }
+                && events.contains { $0.kind == "poster" && $0.wall >= restartedAt && $0.track == "First Song" && ($0.line ?? 0) >= 2 }
+        })
+        let resumed = posters.filter { $0.wall >= restartedAt && $0.track == "First Song" }
+        let afterRestart = latenessOnMPDClock(resumed)
+        for late in afterRestart { XCTAssertLessThanOrEqual(abs(late), FollowBound.lateness, "after the restart, \(late) ms off MPD's clock") }
+        lateness += afterRestart
+        report("socket", lateness)
+        XCTAssertTrue(follower.isRunning, "follow ended when MPD went away")
+
+        follower.terminate()
+        follower.waitUntilExit()
+        XCTAssertEqual(follower.terminationStatus, 0)
+        XCTAssertEqual(try files(temp("out")), ["now.png"])
+    }
+
+    func testAPasswordAndCoversOverTheProtocolWithoutTheMusicFolder() throws {
+        try makeMusic()
+        password = "s3cret w0rd"
+        try startMPD()
+        mpc("update", "--wait")
+        mpc("add", "album/first.mp3")
+        mpc("add", "album/second.mp3")
+
+        // A wrong password: one line naming MPD and the reason, exit 1, at once.
+        let wrong = try run(["follow", "--source", "mpd://nope@127.0.0.1:\(port)", "-o", temp("wrong/now.png")],
+                            environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
+        XCTAssertEqual(wrong.status, 1, wrong.stderr)
+        XCTAssertEqual(wrong.stderr.split(separator: "\n").count, 1, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.hasPrefix("error: mpd://127.0.0.1:\(port): the password was refused"), wrong.stderr)
+        XCTAssertFalse(wrong.stderr.contains("nope"), "the password is never printed")
+
+        // The right one from a file; no music folder over TCP: lyrics from --lyrics-dir, covers
+        // read from MPD (the embedded picture, then the folder's).
+        let file = try write(password! + "\n", to: "password")
+        try FileManager.default.createDirectory(atPath: temp("lyrics"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: temp("music/album/first.lrc"), toPath: temp("lyrics/Tester - First Song.lrc"))
+        try FileManager.default.copyItem(atPath: temp("music/album/second.lrc"), toPath: temp("lyrics/Second Song.lrc"))
+        try startSampler("127.0.0.1:\(port)")
+        let follower = try follow(["--source", "mpd://127.0.0.1:\(port)", "--password-file", file, "--lyrics-dir", temp("lyrics")])
+        mpc("play")
+        XCTAssertTrue(waitFor("line 5 of the first song") { $0.contains { $0.kind == "poster" && $0.track == "First Song" && $0.line == 5 } })
+        let first = events().first { $0.kind == "song" && $0.track == "First Song" }
+        XCTAssertEqual(first?.fields["lyrics"] as? String, "file:Tester - First Song.lrc", record)
+        XCTAssertEqual(first?.fields["cover"] as? String, "mpd:readpicture", record)
+        let lateness = latenessOnMPDClock(posters.filter { $0.track == "First Song" })
+        XCTAssertGreaterThanOrEqual(lateness.count, 3, record)
+        for late in lateness { XCTAssertLessThanOrEqual(abs(late), FollowBound.lateness, "a line change \(late) ms off MPD's clock") }
+        report("TCP with a password", lateness)
+        mpc("next")
+        XCTAssertTrue(waitFor("the second song") { $0.contains { $0.kind == "song" && $0.track == "Second Song" } })
+        XCTAssertEqual(events().first { $0.kind == "song" && $0.track == "Second Song" }?.fields["cover"] as? String, "mpd:albumart", record)
+        follower.terminate()
+        follower.waitUntilExit()
+        XCTAssertEqual(follower.terminationStatus, 0)
+        let log = try String(contentsOfFile: temp("follow.log"), encoding: .utf8)
+        XCTAssertFalse(log.contains(password!), "the password is never printed")
+    }
+}
