@@ -62,6 +62,10 @@ package struct FollowSettings: Sendable {
     /// Only this player (the name after `org.mpris.MediaPlayer2.`).
     package var player: String?
     package var lyricsDirectories: [String] = []
+    /// Follow this MPD server instead of the MPRIS players.
+    package var mpd: MPDAddress?
+    /// MPD's music directory (else asked of MPD over a local socket).
+    package var musicDirectory: String?
     package init() {}
 }
 
@@ -104,9 +108,14 @@ package enum PosterServer {
             options.lyricsDirectories = follow.lyricsDirectories
             options.writesPosters = false
             options.observer = { hub.receive($0) }
-            let bus: Bus
-            do { bus = try Bus() } catch { throw PosterError(path: "D-Bus", reason: error.description) }
-            follower = Follower(options: options, bus: bus, log: configuration.log)
+            if let mpd = follow.mpd {
+                follower = Follower(options: options, source: MPDWatcher(address: mpd, musicDirectory: follow.musicDirectory, log: configuration.log),
+                                    bus: nil, log: configuration.log)
+            } else {
+                let bus: Bus
+                do { bus = try Bus() } catch { throw PosterError(path: "D-Bus", reason: error.description) }
+                follower = Follower(options: options, bus: bus, log: configuration.log)
+            }
         } else {
             LiveRoutes.registerNotFollowing(on: router)
         }

@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         Listens on 127.0.0.1 unless told otherwise; any other address needs a token (--token or LYRICPOSTER_TOKEN), which every request then gives as `Authorization: Bearer TOKEN` or `?token=TOKEN`. The rendering options are the defaults; a request's theme, preset, size, translations, romanisation, karaoke, before, after and lang override them.
 
-        With --follow it also follows the playing song over MPRIS, as `follow` does: /now.png is its poster now, /now.json what is sung, /events a stream of posters (Server-Sent Events), and /overlay a transparent page for OBS browser sources and second screens (layer=text: the text alone, over transparency).
+        With --follow it also follows the playing song over MPRIS (or MPD: --source mpd), as `follow` does: /now.png is its poster now, /now.json what is sung, /events a stream of posters (Server-Sent Events), and /overlay a transparent page for OBS browser sources and second screens (layer=text: the text alone, over transparency).
 
         Examples: lyricposter serve ~/Music
                   lyricposter serve ~/Music --listen 0.0.0.0 --token "$TOKEN"
@@ -44,6 +44,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --follow: only this player (the name after org.mpris.MediaPlayer2., e.g. mpv).", valueName: "name"))
     var player: String?
 
+    @Option(help: ArgumentHelp("What --follow follows: mpris (the default), or mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket; a source other than mpris implies --follow.", valueName: "source"))
+    var source: String = "mpris"
+
+    @Option(name: .customLong("music-dir"), help: ArgumentHelp("With --source mpd: MPD's music directory (MPD says it itself over a local socket).", valueName: "dir"),
+            completion: .directory)
+    var musicDir: String?
+
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("With --source mpd: a file holding MPD's password.", valueName: "file"),
+            completion: .file())
+    var passwordFile: String?
+
     @Option(name: .customLong("lyrics-dir"), help: ArgumentHelp("With --follow: a folder of lyrics named 'Artist - Title.lrc' or 'Title.lrc' (repeatable).", valueName: "dir"))
     var lyricsDirs: [String] = []
 
@@ -52,6 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var render: RenderOptionGroup
     @OptionGroup var karaoke: KaraokeOptionGroup
+
+    /// `--follow`, or a `--source` other than MPRIS (which implies it).
+    var following: Bool { follow || source != "mpris" }
 
     var effectiveToken: String? {
         let value = token ?? ProcessInfo.processInfo.environment["LYRICPOSTER_TOKEN"]
@@ -62,7 +76,8 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
-        if !follow, player != nil || !lyricsDirs.isEmpty { throw ValidationError("--player and --lyrics-dir go with --follow") }
+        if !following, player != nil || !lyricsDirs.isEmpty { throw ValidationError("--player and --lyrics-dir go with --follow") }
+        _ = try FollowSourceChoice(source, passwordFile: nil, player: player, musicDir: musicDir)
         if player == "" { throw ValidationError("--player needs a name") }
         if let token = effectiveToken, token.utf8.count < 8 || token.utf8.count > 256 {
             throw ValidationError("the token must be 8 to 256 bytes")
@@ -92,10 +107,18 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.defaults = defaults
         configuration.jobs = jobs ?? CPUs.available()
         configuration.idleTimeout = idleTimeout
-        if follow {
+        if following {
             var settings = FollowSettings()
             settings.player = player
             settings.lyricsDirectories = lyricsDirs
+            do {
+                if case .mpd(let address, let folder) = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: musicDir) {
+                    settings.mpd = address
+                    settings.musicDirectory = folder
+                }
+            } catch let error as PosterError {
+                throw fail(error)
+            }
             configuration.follow = settings
         }
         // What the library's walk left out, and the follow loop's news: for the person running it.

@@ -255,4 +255,30 @@ final class FollowMPDTests: FollowTestCase {
         let log = try String(contentsOfFile: temp("follow.log"), encoding: .utf8)
         XCTAssertFalse(log.contains(password!), "the password is never printed")
     }
+
+    /// `serve --source mpd` (which implies --follow): /now.json names the line MPD plays, on time.
+    func testServeFollowsMPD() throws {
+        try makeMusic()
+        try startMPD()
+        mpc("update", "--wait")
+        mpc("add", "album/first.mp3")
+        let server = try startServer([temp("music"), "--source", "mpd://" + temp("mpd/socket"), "--size", "360x640"],
+                                     environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
+        mpc("play")
+        mpc("seek", "5")
+        var now: [String: Any] = [:]
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            let answer = try get(server.base + "/now.json")
+            now = (try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any]) ?? [:]
+            if let start = now["start_ms"] as? Int, start >= 6000 { break }
+            usleep(100_000)
+        }
+        XCTAssertGreaterThanOrEqual(now["start_ms"] as? Int ?? -1, 6000, "\(now)")
+        XCTAssertEqual(now["track"] as? String, "First Song", "\(now)")
+        XCTAssertEqual(now["player"] as? String, "mpd", "\(now)")
+        let poster = try get(server.base + "/now.png")
+        XCTAssertEqual(poster.status, 200)
+        XCTAssertEqual(Array(poster.body.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
+    }
 }
