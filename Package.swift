@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         // Graceful shutdown of server-sent event streams (Hummingbird runs on it).
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // The server's own log level (Hummingbird logs through swift-log).
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         // multipart/form-data for POST /api/render.
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
         // /metrics: swift-metrics with its Prometheus backend.
@@ -113,6 +115,7 @@ let package = Package(
             dependencies: ["Locks", "LyricPoster", "SongSources", "PosterBatch", "PosterLive", "LyricsCore", "PosterGraphics", "MediaTags", "NowPlaying",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "MultipartKit", package: "multipart-kit"),
                            .product(name: "Metrics", package: "swift-metrics"),
                            .product(name: "Prometheus", package: "swift-prometheus")],

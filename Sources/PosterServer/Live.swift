@@ -97,6 +97,40 @@ struct LiveRoutes: Sendable {
 
     static let notFollowing = "nothing is following a player: start the server with `lyricposter serve --follow`"
 
+    /// `POST /api/now-playing` (`--source push`): a device's report, JSON, at most 1 MiB. 204 when
+    /// taken; 400 for a body that is not a JSON object of the known fields, 422 for a known field
+    /// with a bad value, 413 for a larger body, 415 for another content type.
+    static func registerPush(on router: Router<BasicRequestContext>, source: PushSource, maxLyricsBytes: Int) {
+        router.post("/api/now-playing") { request, _ -> Response in
+            guard let type = request.headers[.contentType], type.lowercased().hasPrefix("application/json") else {
+                throw APIError(.unsupportedMediaType, "send application/json")
+            }
+            let limit = PushSource.maxBodyBytes
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+                throw APIError(.contentTooLarge, "the body is larger than \(limit >> 10) KiB")
+            }
+            var body: [UInt8] = []
+            for try await chunk in request.body {
+                guard body.count + chunk.readableBytes <= limit else { throw APIError(.contentTooLarge, "the body is larger than \(limit >> 10) KiB") }
+                body.append(contentsOf: chunk.readableBytesView)
+            }
+            do throws(PushSource.Refusal) {
+                try source.receive(try PushSource.parse(Data(body), maxLyricsBytes: maxLyricsBytes))
+            } catch {
+                if case .invalid = error { throw APIError(.unprocessableContent, error.description) }
+                throw APIError(.badRequest, error.description)
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// Without `--source push`, a push is answered 409 with how to take pushes.
+    static func registerNoPush(on router: Router<BasicRequestContext>) {
+        router.post("/api/now-playing") { _, _ -> Response in
+            throw APIError(.conflict, "this server does not take pushes: start it with `lyricposter serve --source push`")
+        }
+    }
+
     /// The request's rendering parameters, checked, in a fixed order (they make poster addresses).
     func parameters(_ request: Request) throws -> [(String, String)] {
         var parameters = try routes.renderParameters(request)

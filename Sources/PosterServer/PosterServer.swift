@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import LyricPoster
 import LyricsCore
 import NIOCore
@@ -66,6 +67,12 @@ package struct FollowSettings: Sendable {
     package var mpd: MPDAddress?
     /// MPD's music directory (else asked of MPD over a local socket).
     package var musicDirectory: String?
+    /// Follow what devices push to `POST /api/now-playing`.
+    package var push = false
+    /// With `push`: only this device.
+    package var device: String?
+    /// With `push`: seconds without a push before a playing device counts as paused.
+    package var staleAfter = 30.0
     package init() {}
 }
 
@@ -108,7 +115,11 @@ package enum PosterServer {
             options.lyricsDirectories = follow.lyricsDirectories
             options.writesPosters = false
             options.observer = { hub.receive($0) }
-            if let mpd = follow.mpd {
+            if follow.push {
+                let source = PushSource(device: follow.device, staleAfter: follow.staleAfter)
+                LiveRoutes.registerPush(on: router, source: source, maxLyricsBytes: configuration.defaults.maxLyricsBytes)
+                follower = Follower(options: options, source: source, bus: nil, log: configuration.log)
+            } else if let mpd = follow.mpd {
                 follower = Follower(options: options, source: MPDWatcher(address: mpd, musicDirectory: follow.musicDirectory, log: configuration.log),
                                     bus: nil, log: configuration.log)
             } else {
@@ -116,8 +127,10 @@ package enum PosterServer {
                 do { bus = try Bus() } catch { throw PosterError(path: "D-Bus", reason: error.description) }
                 follower = Follower(options: options, bus: bus, log: configuration.log)
             }
+            if !follow.push { LiveRoutes.registerNoPush(on: router) }
         } else {
             LiveRoutes.registerNotFollowing(on: router)
+            LiveRoutes.registerNoPush(on: router)
         }
         let application = Application(
             router: router,
@@ -125,9 +138,18 @@ package enum PosterServer {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "lyricposter"),
             onServerRunning: { channel in
                 configuration.onListening(configuration.host, channel.localAddress?.port ?? configuration.port)
-            }
+            },
+            logger: Self.logger
         )
         return Server(application: application, follower: follower)
+    }
+
+    /// Hummingbird's own log: warnings and errors only. Its start-up line repeats the one
+    /// `onListening` prints (which `--quiet` silences).
+    static var logger: Logger {
+        var logger = Logger(label: "lyricposter")
+        logger.logLevel = .warning
+        return logger
     }
 
     /// What `make` builds: the application, and the follower `run` starts beside it (`--follow`).

@@ -44,8 +44,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --follow: only this player (the name after org.mpris.MediaPlayer2., e.g. mpv).", valueName: "name"))
     var player: String?
 
-    @Option(help: ArgumentHelp("What --follow follows: mpris (the default), or mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket; a source other than mpris implies --follow.", valueName: "source"))
+    @Option(help: ArgumentHelp("What --follow follows: mpris (the default); mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket; or push (POST /api/now-playing from a phone or Home Assistant). A source other than mpris implies --follow.", valueName: "source"))
     var source: String = "mpris"
+
+    @Option(help: ArgumentHelp("With --source push: follow only this device_id (default: the one that pushed last while playing).", valueName: "id"))
+    var device: String?
+
+    @Option(name: .customLong("stale-after"), help: ArgumentHelp("With --source push: seconds without a push before a playing device counts as paused.", valueName: "seconds"))
+    var staleAfter: Double = 30
 
     @Option(name: .customLong("music-dir"), help: ArgumentHelp("With --source mpd: MPD's music directory (MPD says it itself over a local socket).", valueName: "dir"),
             completion: .directory)
@@ -77,7 +83,14 @@ struct ServeCommand: AsyncParsableCommand {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
         if !following, player != nil || !lyricsDirs.isEmpty { throw ValidationError("--player and --lyrics-dir go with --follow") }
-        _ = try FollowSourceChoice(source, passwordFile: nil, player: player, musicDir: musicDir)
+        if source == "push" {
+            if player != nil || musicDir != nil || passwordFile != nil { throw ValidationError("--player, --music-dir and --password-file do not go with --source push") }
+            guard (1...3600).contains(staleAfter) else { throw ValidationError("--stale-after must be from 1 to 3600 seconds") }
+            if let device, device.isEmpty || device.utf8.count > 128 { throw ValidationError("--device needs an id of 1 to 128 characters") }
+        } else {
+            if device != nil { throw ValidationError("--device goes with --source push") }
+            _ = try FollowSourceChoice(source, passwordFile: nil, player: player, musicDir: musicDir)
+        }
         if player == "" { throw ValidationError("--player needs a name") }
         if let token = effectiveToken, token.utf8.count < 8 || token.utf8.count > 256 {
             throw ValidationError("the token must be 8 to 256 bytes")
@@ -111,13 +124,19 @@ struct ServeCommand: AsyncParsableCommand {
             var settings = FollowSettings()
             settings.player = player
             settings.lyricsDirectories = lyricsDirs
-            do {
-                if case .mpd(let address, let folder) = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: musicDir) {
+            if source == "push" {
+                settings.push = true
+                settings.device = device
+                settings.staleAfter = staleAfter
+            } else {
+                let choice: FollowSourceChoice
+                do { choice = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: musicDir) } catch let error as PosterError {
+                    throw fail(error)
+                }
+                if case .mpd(let address, let folder) = choice {
                     settings.mpd = address
                     settings.musicDirectory = folder
                 }
-            } catch let error as PosterError {
-                throw fail(error)
             }
             configuration.follow = settings
         }
