@@ -134,13 +134,24 @@ final class FollowOutputs: Sendable {
     }
 }
 
-/// Runs `--exec` with a poster's path as its last argument, one at a time: a poster that arrives
-/// while the command runs is run next (only the latest).
+/// `--exec COMMAND`: run after each new poster, one at a time (a poster placed while the command
+/// runs is passed to the next run; in between ones are skipped). The poster's path is the last
+/// argument, or stands where the command says `{path}`: then it is a fresh name for each poster (a
+/// hard link beside the output, `<name>-<ms>-<n>.png`), for desktops that cache a wallpaper by its
+/// path, and the one before is removed once the command has run with the new one.
 final class ExecRunner: Sendable {
     private let command: String
-    private let state = Guarded<(running: Bool, pending: String?)>((false, nil))
+    /// `{path}` in the command: a fresh name per poster.
+    private let freshNames: Bool
+    private let state = Guarded<(running: Bool, pending: String?, count: Int, shown: String?)>((false, nil, 0, nil))
+    /// Names the fresh files of this run.
+    private let stamp = Int((Date().timeIntervalSince1970 * 1000).rounded())
 
-    init(_ command: String) { self.command = command }
+    init(_ command: String) {
+        freshNames = command.contains("{path}")
+        // The path is passed as "$1", never spliced into the shell text.
+        self.command = freshNames ? command.replacingOccurrences(of: "{path}", with: "\"$1\"") : command + " \"$1\""
+    }
 
     func run(_ path: String) {
         let start = state.withLock { state -> Bool in
@@ -151,24 +162,46 @@ final class ExecRunner: Sendable {
         if start { launch(path) }
     }
 
-    private func launch(_ path: String) {
+    private func launch(_ output: String) {
+        var path = output
+        if freshNames {
+            let n = state.withLock { state -> Int in state.count += 1; return state.count }
+            let base = (output as NSString).deletingPathExtension
+            let ext = (output as NSString).pathExtension
+            path = "\(base)-\(stamp)-\(n)" + (ext.isEmpty ? "" : "." + ext)
+            // A hard link costs nothing; a folder that refuses links gets a copy.
+            if link(output, path) != 0 {
+                do { try FileManager.default.copyItem(atPath: output, toPath: path) } catch {
+                    try? FileHandle.standardError.write(contentsOf: Data("lyricposter: --exec: cannot make \(path): \(error.localizedDescription)\n".utf8))
+                    finished(nil)
+                    return
+                }
+            }
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // The command is shell text; the path is passed as "$1", never spliced into it.
-        process.arguments = ["-c", command + " \"$1\"", "lyricposter-exec", path]
-        process.terminationHandler = { [weak self] _ in self?.finished() }
+        process.arguments = ["-c", command, "lyricposter-exec", path]
+        let fresh = freshNames ? path : nil
+        process.terminationHandler = { [weak self] _ in self?.finished(fresh) }
         do { try process.run() } catch {
             try? FileHandle.standardError.write(contentsOf: Data("lyricposter: --exec: cannot run /bin/sh: \(error.localizedDescription)\n".utf8))
-            finished()
+            finished(fresh)
         }
     }
 
-    private func finished() {
-        let next = state.withLock { state -> String? in
-            guard let pending = state.pending else { state.running = false; return nil }
+    /// A run ended (`fresh`: the name it was given, now the one shown; the one before goes).
+    private func finished(_ fresh: String?) {
+        let (next, old) = state.withLock { state -> (String?, String?) in
+            var old: String?
+            if let fresh {
+                old = state.shown
+                state.shown = fresh
+            }
+            guard let pending = state.pending else { state.running = false; return (nil, old) }
             state.pending = nil
-            return pending
+            return (pending, old)
         }
+        if let old { unlink(old) }
         if let next { launch(next) }
     }
 }

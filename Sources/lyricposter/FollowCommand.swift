@@ -49,7 +49,7 @@ struct FollowCommand: AsyncParsableCommand {
     @Flag(help: "Publish org.mpris.MediaPlayer2.lyricposter: the followed player with the current line as its title and the poster as its art.")
     var publish = false
 
-    @Option(help: ArgumentHelp("A shell command run after each new poster, with the poster's path as its last argument (one at a time).", valueName: "command"))
+    @Option(help: ArgumentHelp("A shell command run after each new poster, with the poster's path as its last argument (one at a time), or where it says {path}: then a fresh name for each poster, the one before removed (for desktops that cache a wallpaper by its path).", valueName: "command"))
     var exec: String?
 
     @Option(help: ArgumentHelp("Append one JSON line per poster and per state change to this file.", valueName: "file"))
@@ -67,11 +67,15 @@ struct FollowCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Shift every line change by this many milliseconds: positive for audio that reaches you late (Bluetooth), negative to read ahead (--offset=-300). Separate from the lyrics' own [offset:].", valueName: "ms"))
     var offset: Int = 0
 
+    @Option(help: ArgumentHelp("How late the source's sound reaches you, in milliseconds (Bluetooth speakers, Music Assistant or Snapcast groups): line changes wait this long. Added to --offset.", valueName: "ms"))
+    var latency: Int = 0
+
     @OptionGroup var render: RenderOptionGroup
 
     func validate() throws {
         if output == "" || events == "" || exec == "" || player == "" { throw ValidationError("-o, --events, --exec and --player need a value") }
-        guard abs(offset) <= 60_000 else { throw ValidationError("--offset must be within ±60000 ms") }
+        guard abs(offset) <= 60_000 else { throw ValidationError("--offset must be within +/-60000 ms") }
+        guard (0...10_000).contains(latency) else { throw ValidationError("--latency must be from 0 to 10000 ms") }
         guard NowPlayingSong.PlayerLyrics(rawValue: playerLyrics) != nil else { throw ValidationError("--player-lyrics must be first, last or off") }
         if textFile == "" { throw ValidationError("--text-file needs a path") }
         _ = try FollowSourceChoice(source, passwordFile: nil, player: player, musicDir: musicDir)
@@ -89,7 +93,7 @@ struct FollowCommand: AsyncParsableCommand {
         options.publish = publish
         options.exec = exec
         options.events = events
-        options.offsetMs = offset
+        options.offsetMs = offset + latency
         options.playerLyrics = NowPlayingSong.PlayerLyrics(rawValue: playerLyrics) ?? .first
         options.waybar = waybar
         options.textFile = textFile

@@ -281,4 +281,36 @@ final class FollowMPDTests: FollowTestCase {
         XCTAssertEqual(poster.status, 200)
         XCTAssertEqual(Array(poster.body.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
     }
+
+    /// `--exec` with `{path}` gets a fresh name for each poster (desktops cache wallpapers by path),
+    /// the one before removed; `--latency` holds line changes back by that much on MPD's clock.
+    func testAFreshPathForEachPosterAndLatency() throws {
+        try makeMusic()
+        try startMPD()
+        mpc("update", "--wait")
+        mpc("add", "album/second.mp3")
+        try startSampler(temp("mpd/socket"))
+        let seen = temp("exec.log")
+        let follower = try follow(["--source", "mpd://" + temp("mpd/socket"), "--latency", "300",
+                                   "--exec", "test -f {path} && cmp -s {path} \"$(dirname {path})/now.png\"; echo \"$? {path}\" >> '\(seen)'"])
+        mpc("play")
+        XCTAssertTrue(waitFor("line 5") { $0.contains { $0.kind == "poster" && $0.line == 5 } })
+        usleep(300_000)
+        let runs = ((try? String(contentsOfFile: seen, encoding: .utf8)) ?? "").split(separator: "\n").map { $0.split(separator: " ", maxSplits: 1) }
+        XCTAssertGreaterThanOrEqual(runs.count, 4, "\(runs)")
+        XCTAssertTrue(runs.allSatisfy { $0.first == "0" }, "each path is the poster of its moment: \(runs)")
+        let paths = runs.compactMap { $0.last.map(String.init) }
+        XCTAssertEqual(Set(paths).count, paths.count, "a new path each time: \(paths)")
+        XCTAssertTrue(paths.allSatisfy { $0.hasPrefix(temp("out/now-")) && $0.hasSuffix(".png") }, "\(paths)")
+        // Only the latest is kept beside the output.
+        let kept = try files(temp("out")).filter { $0 != "now.png" }
+        XCTAssertLessThanOrEqual(kept.count, 2, "old posters are removed: \(kept)")
+        XCTAssertTrue(kept.contains((paths.last! as NSString).lastPathComponent) || kept.count == 2, "\(kept)")
+        let lateness = latenessOnMPDClock(posters.filter { $0.track == "Second Song" })
+        XCTAssertGreaterThanOrEqual(lateness.count, 3, record)
+        for late in lateness { XCTAssertEqual(late, 300, accuracy: FollowBound.lateness, "--latency 300: a line change \(late) ms past its start") }
+        report("--latency 300", lateness)
+        follower.terminate()
+        follower.waitUntilExit()
+    }
 }
