@@ -14,7 +14,7 @@ BUILD_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libf
            fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES = $(BUILD_PACKAGES) curl ffmpeg python3-mutagen dbus mpv mpv-mpris playerctl python3-dbus python3-gi python3-yaml time \
            chromium chromium-driver python3-selenium wrk nginx vlc-bin vlc-plugin-base slurm-wlm munge debootstrap \
-           groff-base mpd mpc
+           groff-base mpd mpc supysonic python3-waitress sqlite3
 BIN = .build/release/lyricposter
 # Release builds link the Swift runtime statically: the binary then needs only the Debian
 # libraries of deploy/runtime-packages.txt, wherever it is installed.

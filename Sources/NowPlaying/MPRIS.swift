@@ -143,4 +143,12 @@ package struct PlayerState: Sendable, Hashable {
     package var clock: PlaybackClock
 
     package var busName: String { MPRIS.prefix + name }
+
+    package init(name: String, owner: String, status: MPRIS.Status, metadata: MPRIS.Metadata, clock: PlaybackClock) {
+        self.name = name
+        self.owner = owner
+        self.status = status
+        self.metadata = metadata
+        self.clock = clock
+    }
 }

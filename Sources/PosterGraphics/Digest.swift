@@ -17,6 +17,19 @@ package enum Digest {
 
     package static func sha256(_ text: String) -> String { sha256(Array(text.utf8)) }
 
+    /// The lowercase hex MD5 of `text`'s UTF-8: only for protocols that ask for it (the Subsonic
+    /// API's salted token), never to tell files apart.
+    package static func md5(_ text: String) -> String {
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let bytes = Array(text.utf8)
+        let ok = bytes.withUnsafeBytes { raw in
+            EVP_Digest(raw.baseAddress, raw.count, &digest, &length, EVP_md5(), nil)
+        }
+        precondition(ok == 1 && length == 16, "MD5 through libcrypto failed")
+        return hex(digest.prefix(16))
+    }
+
     /// Lowercase hex of `bytes`.
     static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         let digits = Array("0123456789abcdef".utf8)

@@ -67,6 +67,8 @@ package struct FollowSettings: Sendable {
     package var mpd: MPDAddress?
     /// MPD's music directory (else asked of MPD over a local socket).
     package var musicDirectory: String?
+    /// Follow what this user plays on a Subsonic server.
+    package var subsonic: SubsonicAddress?
     /// Follow what devices push to `POST /api/now-playing`.
     package var push = false
     /// With `push`: only this device.
@@ -119,6 +121,8 @@ package enum PosterServer {
                 let source = PushSource(device: follow.device, staleAfter: follow.staleAfter)
                 LiveRoutes.registerPush(on: router, source: source, maxLyricsBytes: configuration.defaults.maxLyricsBytes)
                 follower = Follower(options: options, source: source, bus: nil, log: configuration.log)
+            } else if let subsonic = follow.subsonic {
+                follower = Follower(options: options, source: SubsonicSource(address: subsonic, log: configuration.log), bus: nil, log: configuration.log)
             } else if let mpd = follow.mpd {
                 follower = Follower(options: options, source: MPDWatcher(address: mpd, musicDirectory: follow.musicDirectory, log: configuration.log),
                                     bus: nil, log: configuration.log)

@@ -26,14 +26,14 @@ struct FollowCommand: AsyncParsableCommand {
 
     @OptionGroup var quietOption: QuietOptionGroup
 
-    @Option(help: ArgumentHelp("Where to learn what plays: mpris (the default), or mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT, else localhost:6600).", valueName: "source"))
+    @Option(help: ArgumentHelp("Where to learn what plays: mpris (the default); mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT, else localhost:6600); or subsonic+http(s)://USER@HOST[:PORT] (Navidrome and other Subsonic servers; the password from --password-file or $LYRICPOSTER_SUBSONIC_PASSWORD).", valueName: "source"))
     var source: String = "mpris"
 
     @Option(name: .customLong("music-dir"), help: ArgumentHelp("MPD's music directory, so that its songs' sidecar lyrics, tags and covers are read (MPD says it itself over a local socket).", valueName: "dir"),
             completion: .directory)
     var musicDir: String?
 
-    @Option(name: .customLong("password-file"), help: ArgumentHelp("A file holding the source's password (MPD), kept off the command line.", valueName: "file"),
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("A file holding the source's password (MPD, Subsonic), kept off the command line.", valueName: "file"),
             completion: .file())
     var passwordFile: String?
 
@@ -119,6 +119,11 @@ struct FollowCommand: AsyncParsableCommand {
             follower = Follower(options: options, bus: bus!, log: log)
         case .mpd(let address, let musicDirectory):
             follower = Follower(options: options, source: MPDWatcher(address: address, musicDirectory: musicDirectory, log: log), bus: bus, log: log)
+        case .subsonic(let address):
+            guard !address.password.isEmpty else {
+                throw fail(PosterError(path: address.description, reason: "give the password in --password-file or $\(FollowSourceChoice.subsonicPasswordVariable)"))
+            }
+            follower = Follower(options: options, source: SubsonicSource(address: address, log: log), bus: bus, log: log)
         }
         // SIGINT and SIGTERM end the loop; the last complete poster stays in place.
         var sources: [DispatchSourceSignal] = []
@@ -138,6 +143,10 @@ struct FollowCommand: AsyncParsableCommand {
 enum FollowSourceChoice {
     case mpris
     case mpd(MPDAddress, musicDirectory: String?)
+    case subsonic(SubsonicAddress)
+
+    /// Where a Subsonic password may come from besides --password-file.
+    static let subsonicPasswordVariable = "LYRICPOSTER_SUBSONIC_PASSWORD"
 
     var needsBus: Bool {
         if case .mpris = self { return true }
@@ -149,26 +158,43 @@ enum FollowSourceChoice {
     init(_ text: String, passwordFile: String?, player: String?, musicDir: String?) throws {
         if text == "mpris" {
             if musicDir != nil { throw ValidationError("--music-dir goes with --source mpd") }
-            if passwordFile != nil { throw ValidationError("--password-file goes with --source mpd") }
+            if passwordFile != nil { throw ValidationError("--password-file goes with --source mpd or subsonic+...") }
             self = .mpris
             return
         }
+        if text.lowercased().hasPrefix("subsonic") {
+            guard var address = SubsonicAddress.parse(text) else {
+                throw ValidationError("--source subsonic+http(s)://USER@HOST[:PORT][/PATH] (the password from --password-file or $\(Self.subsonicPasswordVariable), never in the address)")
+            }
+            if player != nil || musicDir != nil { throw ValidationError("--player and --music-dir do not go with a Subsonic source") }
+            // Without one the password stays empty: refused when the command runs.
+            if let passwordFile {
+                address.password = try Self.password(from: passwordFile)
+            } else if let password = ProcessInfo.processInfo.environment[Self.subsonicPasswordVariable] {
+                address.password = password
+            }
+            self = .subsonic(address)
+            return
+        }
         guard var address = MPDAddress.parse(text) else {
-            throw ValidationError("--source must be mpris, mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (not '\(text)')")
+            throw ValidationError("--source must be mpris, mpd, mpd://[PASSWORD@]HOST[:PORT], mpd:///path/to/socket or subsonic+http(s)://USER@HOST[:PORT] (not '\(text)')")
         }
         if player != nil { throw ValidationError("--player picks an MPRIS player; it does not go with --source mpd") }
-        if let passwordFile {
-            let data = try Inputs.read(passwordFile, limit: 4096)
-            guard let password = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .newlines), !password.isEmpty,
-                  !password.contains("\n") else {
-                throw PosterError(path: passwordFile, reason: "not one line of UTF-8 text (the password)")
-            }
-            address.password = password
-        }
+        if let passwordFile { address.password = try Self.password(from: passwordFile) }
         var isFolder: ObjCBool = false
         if let musicDir, !(FileManager.default.fileExists(atPath: musicDir, isDirectory: &isFolder) && isFolder.boolValue) {
             throw PosterError(path: musicDir, reason: "not a folder (--music-dir)")
         }
         self = .mpd(address, musicDirectory: musicDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    }
+
+    /// The one line of a password file.
+    static func password(from file: String) throws -> String {
+        let data = try Inputs.read(file, limit: 4096)
+        guard let password = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .newlines), !password.isEmpty,
+              !password.contains("\n") else {
+            throw PosterError(path: file, reason: "not one line of UTF-8 text (the password)")
+        }
+        return password
     }
 }

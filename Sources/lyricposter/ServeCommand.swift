@@ -133,9 +133,17 @@ struct ServeCommand: AsyncParsableCommand {
                 do { choice = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: musicDir) } catch let error as PosterError {
                     throw fail(error)
                 }
-                if case .mpd(let address, let folder) = choice {
+                switch choice {
+                case .mpd(let address, let folder):
                     settings.mpd = address
                     settings.musicDirectory = folder
+                case .subsonic(let address):
+                    guard !address.password.isEmpty else {
+                        throw fail(PosterError(path: address.description, reason: "give the password in --password-file or $\(FollowSourceChoice.subsonicPasswordVariable)"))
+                    }
+                    settings.subsonic = address
+                case .mpris:
+                    break
                 }
             }
             configuration.follow = settings

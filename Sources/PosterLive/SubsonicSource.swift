@@ -1,0 +1,299 @@
+import Foundation
+import Locks
+import NowPlaying
+import PosterGraphics
+
+/// A Subsonic or OpenSubsonic server (Navidrome, Gonic, Supysonic, …) and the user whose playing
+/// song is followed: `subsonic+http(s)://USER@HOST[:PORT][/PATH]`. The password comes from a file
+/// or the environment, never the command line.
+package struct SubsonicAddress: Sendable, Hashable, CustomStringConvertible {
+    /// `http(s)://HOST[:PORT][/PATH]`, without a trailing slash.
+    package var base: String
+    package var user: String
+    package var password = ""
+
+    /// Reads `subsonic+http://USER@HOST[:PORT][/PATH]` (or `subsonic+https://`); nil for anything
+    /// else, or a password in it.
+    package static func parse(_ text: String) -> SubsonicAddress? {
+        let lowered = text.lowercased()
+        guard lowered.hasPrefix("subsonic+http://") || lowered.hasPrefix("subsonic+https://") else { return nil }
+        let url = String(text.dropFirst("subsonic+".count))
+        guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty,
+              let user = parts.user, !user.isEmpty, parts.password == nil, parts.query == nil, parts.fragment == nil,
+              let scheme = parts.scheme?.lowercased() else { return nil }
+        var base = scheme + "://" + (host.contains(":") ? "[\(host)]" : host) + (parts.port.map { ":\($0)" } ?? "")
+        let path = parts.percentEncodedPath
+        if !path.isEmpty, path != "/" { base += path.hasSuffix("/") ? String(path.dropLast()) : path }
+        return SubsonicAddress(base: base, user: user.removingPercentEncoding ?? user)
+    }
+
+    /// Shown without the password.
+    package var description: String { "subsonic+" + base.replacingOccurrences(of: "://", with: "://\(user)@") }
+}
+
+/// Follows what a user plays on a Subsonic server, by asking it politely: `getNowPlaying` every
+/// ``pollInterval`` seconds (5). Servers with OpenSubsonic's `playbackReport` give the position
+/// (`positionMs`, `playbackRate`, as of the answer); others say only how many minutes ago the song
+/// started, so the poster follows the song, not the line (its title poster, said once per song).
+/// Lyrics come from `getLyricsBySongId` (OpenSubsonic `songLyrics`, structured and timed) or
+/// `getLyrics` (the text, timed if it is LRC); the cover from `getCoverArt`. Each request is
+/// signed with a fresh salt (`t = md5(password + salt)`): the password never travels, unless the
+/// server predates tokens (API 1.13; it answers "a required parameter is missing"): then it is sent
+/// hex-encoded, as those servers ask, and said once (use https).
+///
+/// One thread of its own; each request is bounded (3 s, 4 MiB, covers by the cover limit).
+package final class SubsonicSource: PlayerSource {
+    package let updates: AsyncStream<PlayerState?>
+    private let continuation: AsyncStream<PlayerState?>.Continuation
+    private let address: SubsonicAddress
+    private let log: @Sendable (String) -> Void
+    package let pollInterval: Double
+    private let state = Guarded(State())
+
+    private struct State {
+        var stopped = false
+        var extensions: Set<String> = []
+        /// The song last seen, its lyrics and cover id (fetched once per song).
+        var song: (id: String, lyrics: String?, cover: String?)?
+        var lastSent: PlayerState??
+        var notedSongOnly: String?
+        var failing = false
+        /// The server does not take salted tokens (Subsonic API before 1.13, as Supysonic): the
+        /// password is sent hex-encoded (`p=enc:…`).
+        var passwordAuth = false
+    }
+
+    static let maxAnswerBytes = 4 << 20
+
+    package init(address: SubsonicAddress, pollInterval: Double = 5, log: @escaping @Sendable (String) -> Void) {
+        self.address = address
+        self.pollInterval = pollInterval
+        self.log = log
+        (updates, continuation) = AsyncStream.makeStream(of: PlayerState?.self, bufferingPolicy: .bufferingNewest(64))
+    }
+
+    package var waitingMessage: String { "waiting for \(address.user) to play something on \(address)" }
+
+    /// A refused user or password is an error now; a server that does not answer is waited for.
+    package func open() throws(PlayerSourceError) {
+        var answer = call("ping", [:])
+        if case .failure(.refused(let code, _)) = answer, code == 10 || code == 41 || code == 42 {
+            state.withLock { $0.passwordAuth = true }
+            answer = call("ping", [:])
+            if case .success = answer {
+                log("\(address) does not take salted tokens: the password is sent hex-encoded, as it asks (use https)")
+            } else {
+                state.withLock { $0.passwordAuth = false }
+            }
+        }
+        switch answer {
+        case .success: break
+        case .failure(.refused(let code, let message)) where code == 40 || code == 41 || code == 42 || code == 43 || code == 44:
+            throw PlayerSourceError(address.description, "the server refused the login (\(message))")
+        case .failure(.refused(_, let message)):
+            throw PlayerSourceError(address.description, message)
+        case .failure:
+            break
+        }
+    }
+
+    package func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "lyricposter-subsonic"
+        thread.start()
+    }
+
+    package func finish() {
+        state.withLock { $0.stopped = true }
+        continuation.finish()
+    }
+
+    /// Positions come with each poll (when the server has them): nothing to read in between.
+    package func readPosition() -> (owner: String, position: Int64, at: Int64, took: Int64)? { nil }
+
+    package func cover(for metadata: MPRIS.Metadata, maxBytes: Int) -> Result<(Data, String), PlayerSourceError>? {
+        guard let url = metadata.url, url.hasPrefix(Self.trackScheme) else { return nil }
+        let id = String(url.dropFirst(Self.trackScheme.count))
+        guard let cover = state.withLock({ $0.song?.id == id ? $0.song?.cover : nil }) else { return nil }
+        switch Self.get(request("getCoverArt", ["id": cover]), maxBytes: maxBytes) {
+        case .success(let data):
+            // A server without the picture answers with a JSON (or XML) error, not an image.
+            if data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "<") { return nil }
+            return .success((data, "subsonic:getCoverArt"))
+        case .failure(let reason): return .failure(PlayerSourceError("\(address) getCoverArt", reason.message))
+        }
+    }
+
+    // MARK: - Polling
+
+    /// The track's URL: the song's id on the server.
+    package static let trackScheme = "subsonic:"
+
+    private func run() {
+        if case .success(let answer) = call("getOpenSubsonicExtensions", [:]),
+           let list = answer["openSubsonicExtensions"] as? [[String: Any]] {
+            let names = Set(list.compactMap { $0["name"] as? String })
+            state.withLock { $0.extensions = names }
+        }
+        while !state.withLock({ $0.stopped }) {
+            let asked = Monotonic.now()
+            switch call("getNowPlaying", [:]) {
+            case .success(let answer):
+                if state.withLock({ $0.failing }) { log("\(address) answers again") }
+                state.withLock { $0.failing = false }
+                publish(Self.entry(in: answer, user: address.user), at: asked)
+            case .failure(let error):
+                let first = state.withLock { state -> Bool in defer { state.failing = true }; return !state.failing }
+                if first {
+                    log("\(address): getNowPlaying: \(error.description); asking again every \(Int(pollInterval)) s")
+                    publish(nil, at: asked)
+                }
+            }
+            Thread.sleep(forTimeInterval: pollInterval)
+        }
+    }
+
+    /// The user's entry that started last (the smallest `minutesAgo`).
+    static func entry(in answer: [String: Any], user: String) -> [String: Any]? {
+        let entries = (answer["nowPlaying"] as? [String: Any])?["entry"] as? [[String: Any]] ?? []
+        return entries.filter { ($0["username"] as? String) == user }
+            .min { number($0["minutesAgo"]) ?? .infinity < number($1["minutesAgo"]) ?? .infinity }
+    }
+
+    static func number(_ value: Any?) -> Double? {
+        if let number = value as? NSNumber { return number.doubleValue }
+        if let text = value as? String { return Double(text) }
+        return nil
+    }
+
+    private func publish(_ entry: [String: Any]?, at asked: Int64) {
+        var current: PlayerState?
+        if let entry, let id = entry["id"].map({ "\($0)" }) {
+            // A new song: its lyrics and cover id, once.
+            if state.withLock({ $0.song?.id }) != id {
+                let lyrics = lyrics(for: id, artist: entry["artist"] as? String, title: entry["title"] as? String)
+                state.withLock { $0.song = (id, lyrics, entry["coverArt"].map { "\($0)" }) }
+            }
+            let lyrics = state.withLock { $0.song?.lyrics }
+            current = Self.playerState(entry, id: id, lyrics: lyrics, user: address.user, at: asked)
+            if entry["positionMs"] == nil, state.withLock({ $0.notedSongOnly != id }) {
+                state.withLock { $0.notedSongOnly = id }
+                log("\(address) does not report the position (no OpenSubsonic playbackReport): the poster follows the song, not the line")
+            }
+        }
+        let update = state.withLock { state -> PlayerState?? in
+            if let last = state.lastSent, last == current { return nil }
+            state.lastSent = .some(current)
+            return .some(current)
+        }
+        if let update { continuation.yield(update) }
+    }
+
+    /// The player's state from a now-playing entry read at monotonic `at`.
+    package static func playerState(_ entry: [String: Any], id: String, lyrics: String?, user: String, at: Int64) -> PlayerState {
+        var metadata = MPRIS.Metadata()
+        metadata.url = trackScheme + id
+        metadata.trackID = trackScheme + id
+        metadata.title = entry["title"] as? String
+        metadata.artists = (entry["artist"] as? String).map { [$0] } ?? []
+        metadata.album = entry["album"] as? String
+        metadata.length = number(entry["duration"]).map { Int64($0 * 1_000_000) }
+        metadata.asText = lyrics
+        let clock: PlaybackClock
+        let status: MPRIS.Status
+        if let position = number(entry["positionMs"]), position.isFinite, position >= 0 {
+            let rate = number(entry["playbackRate"]).flatMap { $0.isFinite && $0 > 0 && $0 < 16 ? $0 : nil } ?? 1
+            let paused = (entry["state"] as? String).map { $0 == "paused" || $0 == "stopped" } ?? false
+            status = paused ? .paused : .playing
+            clock = PlaybackClock(position: Int64(position * 1000), anchor: at, rate: rate, playing: !paused)
+        } else {
+            // Only when it started: the song's title poster, standing.
+            status = .paused
+            clock = PlaybackClock(position: 0, anchor: at, rate: 1, playing: false)
+        }
+        let player = (entry["playerName"] as? String).map { "subsonic:\(user)@\($0)" } ?? "subsonic:\(user)"
+        return PlayerState(name: player, owner: player, status: status, metadata: metadata, clock: clock)
+    }
+
+    /// Timed lyrics as LRC text: the server's structured lyrics first (the first synced set), else
+    /// its `getLyrics` text. Nil when it has none.
+    private func lyrics(for id: String, artist: String?, title: String?) -> String? {
+        if state.withLock({ $0.extensions.contains("songLyrics") }), case .success(let answer) = call("getLyricsBySongId", ["id": id]),
+           let text = Self.lrc(fromStructured: answer) {
+            return text
+        }
+        guard let artist, let title, case .success(let answer) = call("getLyrics", ["artist": artist, "title": title]),
+              let value = (answer["lyrics"] as? [String: Any])?["value"] as? String, !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The first synced set of `lyricsList.structuredLyrics`, as LRC (its offset applied: a
+    /// positive offset shows lines sooner).
+    static func lrc(fromStructured answer: [String: Any]) -> String? {
+        let sets = (answer["lyricsList"] as? [String: Any])?["structuredLyrics"] as? [[String: Any]] ?? []
+        guard let set = sets.first(where: { ($0["synced"] as? Bool) == true }), let lines = set["line"] as? [[String: Any]] else { return nil }
+        let offset = number(set["offset"]) ?? 0
+        var out: [String] = []
+        for line in lines.prefix(100_000) {
+            guard let start = number(line["start"]), start.isFinite else { continue }
+            let ms = max(0, Int((start - offset).rounded()))
+            let text = (line["value"] as? String ?? "").replacingOccurrences(of: "\n", with: " ")
+            out.append(String(format: "[%02d:%02d.%03d]", ms / 60_000, ms / 1000 % 60, ms % 1000) + text)
+        }
+        return out.isEmpty ? nil : out.joined(separator: "\n")
+    }
+
+    // MARK: - Requests
+
+    enum CallError: Error, Sendable, CustomStringConvertible {
+        case transport(String)
+        case refused(code: Int, message: String)
+        case malformed(String)
+
+        var description: String {
+            switch self {
+            case .transport(let reason): reason
+            case .refused(let code, let message): "the server said \(message) (error \(code))"
+            case .malformed(let reason): "not a Subsonic answer: \(reason)"
+            }
+        }
+    }
+
+    /// The URL of `method` with `parameters`, signed with a fresh salt.
+    func request(_ method: String, _ parameters: [String: String]) -> String {
+        var salt = ""
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<12 { salt += String(Int.random(in: 0..<16, using: &generator), radix: 16) }
+        var query = ["u": address.user, "v": "1.16.1", "c": "lyricposter", "f": "json"]
+        if state.withLock({ $0.passwordAuth }) {
+            query["p"] = "enc:" + address.password.utf8.map { String(format: "%02x", $0) }.joined()
+        } else {
+            query["t"] = Digest.md5(address.password + salt)
+            query["s"] = salt
+        }
+        for (key, value) in parameters { query[key] = value }
+        var parts = URLComponents()
+        parts.queryItems = query.keys.sorted().map { URLQueryItem(name: $0, value: query[$0]) }
+        // `+` is a space in a query: sent escaped.
+        let encoded = (parts.percentEncodedQuery ?? "").replacingOccurrences(of: "+", with: "%2B")
+        return address.base + "/rest/" + method + "?" + encoded
+    }
+
+    /// Calls `method` and returns its `subsonic-response` object when the status is ok.
+    func call(_ method: String, _ parameters: [String: String]) -> Result<[String: Any], CallError> {
+        switch Self.get(request(method, parameters), maxBytes: Self.maxAnswerBytes) {
+        case .failure(let reason): return .failure(.transport(reason.message))
+        case .success(let data):
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let response = object["subsonic-response"] as? [String: Any] else { return .failure(.malformed("no subsonic-response object")) }
+            if (response["status"] as? String) == "ok" { return .success(response) }
+            let error = response["error"] as? [String: Any]
+            return .failure(.refused(code: Int(Self.number(error?["code"]) ?? 0), message: (error?["message"] as? String) ?? "an error"))
+        }
+    }
+
+    /// One bounded GET (3 s, `maxBytes`), as covers are fetched.
+    static func get(_ url: String, maxBytes: Int) -> Result<Data, CoverFetcher.Failure> {
+        CoverFetcher.get(url, maxBytes: maxBytes)
+    }
+}
