@@ -21,7 +21,7 @@ package struct SubsonicAddress: Sendable, Hashable, CustomStringConvertible {
         guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty,
               let user = parts.user, !user.isEmpty, parts.password == nil, parts.query == nil, parts.fragment == nil,
               let scheme = parts.scheme?.lowercased() else { return nil }
-        var base = scheme + "://" + (host.contains(":") ? "[\(host)]" : host) + (parts.port.map { ":\($0)" } ?? "")
+        var base = scheme + "://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + (parts.port.map { ":\($0)" } ?? "")
         let path = parts.percentEncodedPath
         if !path.isEmpty, path != "/" { base += path.hasSuffix("/") ? String(path.dropLast()) : path }
         return SubsonicAddress(base: base, user: user.removingPercentEncoding ?? user)
@@ -154,7 +154,7 @@ package final class SubsonicSource: PlayerSource {
     }
 
     /// The user's entry that started last (the smallest `minutesAgo`).
-    static func entry(in answer: [String: Any], user: String) -> [String: Any]? {
+    package static func entry(in answer: [String: Any], user: String) -> [String: Any]? {
         let entries = (answer["nowPlaying"] as? [String: Any])?["entry"] as? [[String: Any]] ?? []
         return entries.filter { ($0["username"] as? String) == user }
             .min { number($0["minutesAgo"]) ?? .infinity < number($1["minutesAgo"]) ?? .infinity }
@@ -229,7 +229,7 @@ package final class SubsonicSource: PlayerSource {
 
     /// The first synced set of `lyricsList.structuredLyrics`, as LRC (its offset applied: a
     /// positive offset shows lines sooner).
-    static func lrc(fromStructured answer: [String: Any]) -> String? {
+    package static func lrc(fromStructured answer: [String: Any]) -> String? {
         let sets = (answer["lyricsList"] as? [String: Any])?["structuredLyrics"] as? [[String: Any]] ?? []
         guard let set = sets.first(where: { ($0["synced"] as? Bool) == true }), let lines = set["line"] as? [[String: Any]] else { return nil }
         let offset = number(set["offset"]) ?? 0

@@ -2,7 +2,7 @@ import Foundation
 
 // One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass (FuzzLyrics.swift),
 // qrc, krc (FuzzBinaryLyrics.swift),
-// cover (FuzzCover.swift), png (FuzzPNG.swift), tags (FuzzTags.swift), mpris (FuzzMPRIS.swift), mpd (FuzzMPD.swift), push (FuzzPush.swift), manifest (FuzzManifest.swift)
+// cover (FuzzCover.swift), png (FuzzPNG.swift), tags (FuzzTags.swift), mpris (FuzzMPRIS.swift), mpd (FuzzMPD.swift), push (FuzzPush.swift), subsonic (FuzzSubsonic.swift), manifest (FuzzManifest.swift)
 // choice (FuzzChoice.swift) or request (FuzzRequest.swift).
 //
 // libFuzzer's driver is looked up at run time: `make fuzz` links libclang_rt.fuzzer_no_main whole
@@ -33,13 +33,14 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
     "mpris": { data, size in fuzzMPRIS(data, size) },
     "mpd": { data, size in fuzzMPD(data, size) },
     "push": { data, size in fuzzPush(data, size) },
+    "subsonic": { data, size in fuzzSubsonic(data, size) },
     "manifest": { data, size in fuzzManifest(data, size) },
     "choice": { data, size in fuzzChoice(data, size) },
     "request": { data, size in fuzzRequest(data, size) },
 ]
 let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 guard let target = targets[name] else {
-    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, qrc, krc, cover, png, tags, mpris, mpd, push, manifest, choice or request\n".utf8))
+    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, qrc, krc, cover, png, tags, mpris, mpd, push, subsonic, manifest, choice or request\n".utf8))
     exit(64)
 }
 guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
