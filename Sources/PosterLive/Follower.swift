@@ -32,6 +32,10 @@ package struct FollowOptions: Sendable {
     /// Render posters and keep `output` current (`follow`). False: only tell the observer, which
     /// renders what it needs itself (`serve --follow`).
     package var writesPosters = true
+    /// A cover for a track that has none of its own (no file, no art URL, none from the source):
+    /// `serve`'s library song of the same title and artist. Given the title, the artist and the
+    /// cover byte limit.
+    package var libraryCover: (@Sendable (String?, String?, Int) -> (Data, String)?)?
 
     package init(render: RenderOptions, output: String) {
         self.render = render
@@ -290,7 +294,10 @@ extension Follower {
             render.karaoke = false
             let watcher = self.watcher
             let found = NowPlayingSong.find(metadata, lyricsDirectories: options.lyricsDirectories, playerLyrics: options.playerLyrics,
-                                            options: render, sourceCover: { watcher.cover(for: metadata, maxBytes: $0) })
+                                            options: render, sourceCover: { [libraryCover = options.libraryCover] limit in
+                watcher.cover(for: metadata, maxBytes: limit)
+                    ?? libraryCover?(metadata.title, metadata.artist, limit).map { .success($0) }
+            })
             let name = [found.song.lyrics.metadata.artist, found.song.lyrics.metadata.title ?? metadata.title]
                 .compactMap { $0 }.joined(separator: " – ")
             // The track as the poster names it: the file's tags first (the player may still report a

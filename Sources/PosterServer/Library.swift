@@ -185,6 +185,22 @@ package final class Library: Sendable {
 
     package var isScanning: Bool { state.withLock { $0.scanning } }
 
+    /// The cover of the library's song titled `title` (and by `artist`, when given), compared as
+    /// search compares them: for a pushed song that brings no cover of its own.
+    package func cover(title: String?, artist: String?, maxBytes: Int, options: RenderOptions) -> (Data, String)? {
+        guard let title, !title.isEmpty else { return nil }
+        let wantedTitle = LineChoice.normalise(title), wantedArtist = artist.map { LineChoice.normalise($0) }
+        let match = state.withLock { state in
+            state.songs.first { song in
+                song.title.map { LineChoice.normalise($0) } == wantedTitle
+                    && (wantedArtist == nil || song.artist.map { LineChoice.normalise($0) } == wantedArtist)
+            }
+        }
+        guard let match, let resolved = try? SongResolver.resolve(match.source, options: options, needCover: true),
+              !resolved.coverData.isEmpty, resolved.coverData.count <= maxBytes else { return nil }
+        return (resolved.coverData, "library:" + match.file)
+    }
+
     package func song(_ id: String) -> LibrarySong? {
         state.withLock { state in state.byID[id].map { state.songs[$0] } }
     }

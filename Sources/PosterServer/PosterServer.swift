@@ -117,6 +117,8 @@ package enum PosterServer {
             options.lyricsDirectories = follow.lyricsDirectories
             options.writesPosters = false
             options.observer = { hub.receive($0) }
+            let defaults = configuration.defaults
+            options.libraryCover = { title, artist, limit in library.cover(title: title, artist: artist, maxBytes: limit, options: defaults) }
             if follow.push {
                 let source = PushSource(device: follow.device, staleAfter: follow.staleAfter)
                 LiveRoutes.registerPush(on: router, source: source, maxLyricsBytes: configuration.defaults.maxLyricsBytes)

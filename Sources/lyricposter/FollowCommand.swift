@@ -26,7 +26,7 @@ struct FollowCommand: AsyncParsableCommand {
 
     @OptionGroup var quietOption: QuietOptionGroup
 
-    @Option(help: ArgumentHelp("Where to learn what plays: mpris (the default); mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT, else localhost:6600); or subsonic+http(s)://USER@HOST[:PORT] (Navidrome and other Subsonic servers; the password from --password-file or $LYRICPOSTER_SUBSONIC_PASSWORD).", valueName: "source"))
+    @Option(help: ArgumentHelp("Where to learn what plays: mpris; mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT, else localhost:6600); or subsonic+http(s)://USER@HOST[:PORT] (Navidrome and other Subsonic servers; the password from --password-file or $LYRICPOSTER_SUBSONIC_PASSWORD).", valueName: "source"))
     var source: String = "mpris"
 
     @Option(name: .customLong("music-dir"), help: ArgumentHelp("MPD's music directory, so that its songs' sidecar lyrics, tags and covers are read (MPD says it itself over a local socket).", valueName: "dir"),

@@ -44,7 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --follow: only this player (the name after org.mpris.MediaPlayer2., e.g. mpv).", valueName: "name"))
     var player: String?
 
-    @Option(help: ArgumentHelp("What --follow follows: mpris (the default); mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket; or push (POST /api/now-playing from a phone or Home Assistant). A source other than mpris implies --follow.", valueName: "source"))
+    @Option(help: ArgumentHelp("What --follow follows: mpris; mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket; or push (POST /api/now-playing from a phone or Home Assistant). A source other than mpris implies --follow.", valueName: "source"))
     var source: String = "mpris"
 
     @Option(help: ArgumentHelp("With --source push: follow only this device_id (default: the one that pushed last while playing).", valueName: "id"))

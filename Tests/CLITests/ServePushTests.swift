@@ -89,6 +89,19 @@ final class ServePushTests: CLITestCase {
         try waitForNow(server, "waiting again") { ($0["status"] as? String) == "waiting" }
     }
 
+    /// A push without a cover URL takes the cover of the library's song of that title and artist.
+    func testAPushedSongWithoutACoverTakesTheLibrarysCover() throws {
+        let server = try startServer([Self.package.path + "/samples/night-drive", "--source", "push", "--size", "360x640"])
+        // The library is walked in the background: wait until it lists the song.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !String(decoding: try get(server.base + "/api/songs").body, as: UTF8.self).contains("Night Drive") { usleep(50_000) }
+        XCTAssertEqual(try push(server, ["device_id": "phone", "title": "night drive", "artist": "The Sodium Lamps", "position_ms": 83400,
+                                         "is_playing": true, "lyrics": lyricsText]).status, 204)
+        try waitForNow(server, "the pushed song") { ($0["track"] as? String) == "night drive" }
+        let log = try String(contentsOfFile: temp("serve-\(server.process.processIdentifier).log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("cover: library:night-drive.lrc"), log)
+    }
+
     func testHostilePushesGetA4xxAndNothingElse() throws {
         try FileManager.default.createDirectory(atPath: temp("library"), withIntermediateDirectories: true)
         let server = try startServer([temp("library"), "--source", "push", "--size", "360x640"])
