@@ -33,6 +33,9 @@ package enum MPRIS {
         package var length: Int64?
         /// `xesam:asText`: some players put the song's whole lyrics here (LRC or plain text).
         package var asText: String?
+        /// Where ``asText`` came from when not from an MPRIS player (`subsonic:getLyrics`,
+        /// `push:lyrics`): what the song's lyrics source says.
+        package var asTextSource: String?
         /// Everything the player sent (for mirroring it when publishing).
         package var raw: [String: DBusValue] = [:]
 

@@ -141,6 +141,7 @@ package final class PushSource: PlayerSource {
         metadata.length = report.durationMs.map { Int64($0) * 1000 }
         metadata.artURL = report.coverURL
         metadata.asText = report.lyrics
+        metadata.asTextSource = report.lyrics == nil ? nil : "push:lyrics"
         let playing = fresh(entry)
         // A playing device gone silent stands where it was when it went stale.
         let position = Int64(report.positionMs) * 1000 + (report.isPlaying && !playing ? stale / 1000 : 0)

@@ -72,7 +72,7 @@ package enum NowPlayingSong {
                     problems.append("xesam:asText: no timed lines (plain text)")
                     return false
                 }
-                (song.lyrics, song.lyricsData, song.lyricsSource) = (lyrics, data, "player:xesam:asText")
+                (song.lyrics, song.lyricsData, song.lyricsSource) = (lyrics, data, metadata.asTextSource ?? "player:xesam:asText")
                 return true
             } catch {
                 problems.append(error.description)

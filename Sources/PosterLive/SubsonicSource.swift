@@ -54,7 +54,7 @@ package final class SubsonicSource: PlayerSource {
         var stopped = false
         var extensions: Set<String> = []
         /// The song last seen, its lyrics and cover id (fetched once per song).
-        var song: (id: String, lyrics: String?, cover: String?)?
+        var song: (id: String, lyrics: (text: String, source: String)?, cover: String?)?
         var lastSent: PlayerState??
         var notedSongOnly: String?
         var failing = false
@@ -175,7 +175,8 @@ package final class SubsonicSource: PlayerSource {
                 state.withLock { $0.song = (id, lyrics, entry["coverArt"].map { "\($0)" }) }
             }
             let lyrics = state.withLock { $0.song?.lyrics }
-            current = Self.playerState(entry, id: id, lyrics: lyrics, user: address.user, at: asked)
+            current = Self.playerState(entry, id: id, lyrics: lyrics?.text, user: address.user, at: asked)
+            current?.metadata.asTextSource = lyrics?.source
             if entry["positionMs"] == nil, state.withLock({ $0.notedSongOnly != id }) {
                 state.withLock { $0.notedSongOnly = id }
                 log("\(address) does not report the position (no OpenSubsonic playbackReport): the poster follows the song, not the line")
@@ -215,16 +216,16 @@ package final class SubsonicSource: PlayerSource {
         return PlayerState(name: player, owner: player, status: status, metadata: metadata, clock: clock)
     }
 
-    /// Timed lyrics as LRC text: the server's structured lyrics first (the first synced set), else
-    /// its `getLyrics` text. Nil when it has none.
-    private func lyrics(for id: String, artist: String?, title: String?) -> String? {
+    /// Timed lyrics as LRC text and the call they came from: the server's structured lyrics first
+    /// (the first synced set), else its `getLyrics` text. Nil when it has none.
+    private func lyrics(for id: String, artist: String?, title: String?) -> (text: String, source: String)? {
         if state.withLock({ $0.extensions.contains("songLyrics") }), case .success(let answer) = call("getLyricsBySongId", ["id": id]),
            let text = Self.lrc(fromStructured: answer) {
-            return text
+            return (text, "subsonic:getLyricsBySongId")
         }
         guard let artist, let title, case .success(let answer) = call("getLyrics", ["artist": artist, "title": title]),
               let value = (answer["lyrics"] as? [String: Any])?["value"] as? String, !value.isEmpty else { return nil }
-        return value
+        return (value, "subsonic:getLyrics")
     }
 
     /// The first synced set of `lyricsList.structuredLyrics`, as LRC (its offset applied: a

@@ -75,6 +75,8 @@ package struct FollowSettings: Sendable {
     package var device: String?
     /// With `push`: seconds without a push before a playing device counts as paused.
     package var staleAfter = 30.0
+    /// Shifts every line change by this many milliseconds (`--offset` plus `--latency`).
+    package var offsetMs = 0
     package init() {}
 }
 
@@ -116,6 +118,7 @@ package enum PosterServer {
             options.player = follow.player
             options.lyricsDirectories = follow.lyricsDirectories
             options.writesPosters = false
+            options.offsetMs = follow.offsetMs
             options.observer = { hub.receive($0) }
             let defaults = configuration.defaults
             options.libraryCover = { title, artist, limit in library.cover(title: title, artist: artist, maxBytes: limit, options: defaults) }

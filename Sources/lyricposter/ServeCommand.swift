@@ -50,6 +50,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --source push: follow only this device_id (default: the one that pushed last while playing).", valueName: "id"))
     var device: String?
 
+    @Option(help: ArgumentHelp("With --follow: shift every line change by this many milliseconds (positive: later; --offset=-300 reads ahead), as for follow.", valueName: "ms"))
+    var offset: Int = 0
+
+    @Option(help: ArgumentHelp("With --follow: how late the source's sound reaches the listener, in milliseconds (Bluetooth, Music Assistant); added to --offset.", valueName: "ms"))
+    var latency: Int = 0
+
     @Option(name: .customLong("stale-after"), help: ArgumentHelp("With --source push: seconds without a push before a playing device counts as paused.", valueName: "seconds"))
     var staleAfter: Double = 30
 
@@ -83,6 +89,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
         if !following, player != nil || !lyricsDirs.isEmpty { throw ValidationError("--player and --lyrics-dir go with --follow") }
+        guard abs(offset) <= 60_000 else { throw ValidationError("--offset must be within +/-60000 ms") }
+        guard (0...10_000).contains(latency) else { throw ValidationError("--latency must be from 0 to 10000 ms") }
+        if !following, offset != 0 || latency != 0 { throw ValidationError("--offset and --latency go with --follow") }
         if source == "push" {
             if player != nil || musicDir != nil || passwordFile != nil { throw ValidationError("--player, --music-dir and --password-file do not go with --source push") }
             guard (1...3600).contains(staleAfter) else { throw ValidationError("--stale-after must be from 1 to 3600 seconds") }
@@ -124,6 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
             var settings = FollowSettings()
             settings.player = player
             settings.lyricsDirectories = lyricsDirs
+            settings.offsetMs = offset + latency
             if source == "push" {
                 settings.push = true
                 settings.device = device

@@ -85,7 +85,7 @@ final class FollowSubsonicTests: FollowTestCase {
         XCTAssertTrue(waitFor("its poster") { $0.contains { $0.kind == "poster" && $0.track == "Sub Song" } })
         let song = try XCTUnwrap(events().first { $0.kind == "song" })
         XCTAssertEqual(song.fields["cover"] as? String, "subsonic:getCoverArt", record)
-        XCTAssertEqual(song.fields["lyrics"] as? String, "player:xesam:asText", "the lyrics came from getLyrics: \(record)")
+        XCTAssertEqual(song.fields["lyrics"] as? String, "subsonic:getLyrics", record)
         XCTAssertEqual(song.fields["frames"] as? Int, 20, record)
         // Only when it started is known: the song's poster, standing, and a note saying so.
         XCTAssertTrue(events().contains { $0.kind == "status" && ($0.fields["status"] as? String) == "Paused" }, record)
@@ -128,6 +128,7 @@ final class FollowSubsonicTests: FollowTestCase {
         XCTAssertTrue(waitFor("line 6") { $0.contains { $0.kind == "poster" && $0.track == "Open Song" && ($0.line ?? 0) >= 6 } })
         let song = try XCTUnwrap(events().first { $0.kind == "song" })
         XCTAssertEqual(song.fields["cover"] as? String, "subsonic:getCoverArt", record)
+        XCTAssertEqual(song.fields["lyrics"] as? String, "subsonic:getLyricsBySongId", record)
         // Structured lyrics, offset +250 ms: a line stamped 3.25 s shows at 3 s.
         XCTAssertTrue(posters.contains { $0.start == 3000 }, record)
         // Line changes on the server's clock (its positionMs extrapolated between 5 s polls).

@@ -102,6 +102,17 @@ final class ServePushTests: CLITestCase {
         XCTAssertTrue(log.contains("cover: library:night-drive.lrc"), log)
     }
 
+    /// `--latency` (with `--offset`) shifts the line shown, as for follow: 5.2 s less 0.5 s is the 4 s line.
+    func testLatencyShiftsTheLineShown() throws {
+        try FileManager.default.createDirectory(atPath: temp("library"), withIntermediateDirectories: true)
+        let server = try startServer([temp("library"), "--source", "push", "--latency", "700", "--offset=-200", "--size", "360x640"])
+        XCTAssertEqual(try push(server, ["device_id": "phone", "title": "T", "position_ms": 5200, "is_playing": false, "lyrics": lyricsText]).status, 204)
+        let state = try waitForNow(server, "the paused song") { ($0["track"] as? String) == "T" && $0["start_ms"] != nil }
+        XCTAssertEqual(state["start_ms"] as? Int, 4000, "\(state)")
+        let refused = try run(["serve", temp("library"), "--latency", "5"])
+        XCTAssertEqual(refused.status, 64, "--latency without --follow: \(refused.stderr)")
+    }
+
     func testHostilePushesGetA4xxAndNothingElse() throws {
         try FileManager.default.createDirectory(atPath: temp("library"), withIntermediateDirectories: true)
         let server = try startServer([temp("library"), "--source", "push", "--size", "360x640"])
