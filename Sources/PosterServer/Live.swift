@@ -106,14 +106,7 @@ struct LiveRoutes: Sendable {
                 throw APIError(.unsupportedMediaType, "send application/json")
             }
             let limit = PushSource.maxBodyBytes
-            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
-                throw APIError(.contentTooLarge, "the body is larger than \(limit >> 10) KiB")
-            }
-            var body: [UInt8] = []
-            for try await chunk in request.body {
-                guard body.count + chunk.readableBytes <= limit else { throw APIError(.contentTooLarge, "the body is larger than \(limit >> 10) KiB") }
-                body.append(contentsOf: chunk.readableBytesView)
-            }
+            let body = try await Routes.readBody(request, limit: limit, tooLarge: "the body is larger than \(limit >> 10) KiB")
             do throws(PushSource.Refusal) {
                 try source.receive(try PushSource.parse(Data(body), maxLyricsBytes: maxLyricsBytes))
             } catch {

@@ -140,19 +140,26 @@ extension Routes {
 
     /// Reads a `multipart/form-data` body of at most `limit` bytes (413 beyond it) with
     /// MultipartKit's parser: files by field name, the other fields as text (at most 1 KiB each).
+    /// The request's body, at most `limit` bytes: refused (413, `tooLarge`) from its stated length,
+    /// or as soon as more arrives.
+    static func readBody(_ request: Request, limit: Int, tooLarge: String) async throws -> [UInt8] {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            throw APIError(.contentTooLarge, tooLarge)
+        }
+        var body: [UInt8] = []
+        for try await chunk in request.body {
+            guard body.count + chunk.readableBytes <= limit else { throw APIError(.contentTooLarge, tooLarge) }
+            body.append(contentsOf: chunk.readableBytesView)
+        }
+        return body
+    }
+
     static func readForm(_ request: Request, limit: Int) async throws -> Form {
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data") else {
             throw APIError(.unsupportedMediaType, "send multipart/form-data")
         }
         guard let boundary = boundary(type) else { throw APIError(.badRequest, "Content-Type: no multipart boundary") }
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
-            throw APIError(.contentTooLarge, "the body is larger than \(limit >> 20) MiB")
-        }
-        var body: [UInt8] = []
-        for try await chunk in request.body {
-            guard body.count + chunk.readableBytes <= limit else { throw APIError(.contentTooLarge, "the body is larger than \(limit >> 20) MiB") }
-            body.append(contentsOf: chunk.readableBytesView)
-        }
+        let body = try await readBody(request, limit: limit, tooLarge: "the body is larger than \(limit >> 20) MiB")
         let reader = FormReader(boundary: boundary)
         try reader.feed(ByteBuffer(bytes: body))
         return try reader.finish()
