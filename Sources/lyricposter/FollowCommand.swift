@@ -98,7 +98,7 @@ struct FollowCommand: AsyncParsableCommand {
         options.waybar = waybar
         options.textFile = textFile
         let choice: FollowSourceChoice
-        do { choice = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: musicDir) } catch {
+        do { choice = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: musicDir).runnable() } catch {
             if let error = error as? PosterError { throw fail(error) }
             throw error
         }
@@ -120,9 +120,6 @@ struct FollowCommand: AsyncParsableCommand {
         case .mpd(let address, let musicDirectory):
             follower = Follower(options: options, source: MPDWatcher(address: address, musicDirectory: musicDirectory, log: log), bus: bus, log: log)
         case .subsonic(let address):
-            guard !address.password.isEmpty else {
-                throw fail(PosterError(path: address.description, reason: "give the password in --password-file or $\(FollowSourceChoice.subsonicPasswordVariable)"))
-            }
             follower = Follower(options: options, source: SubsonicSource(address: address, log: log), bus: bus, log: log)
         }
         // SIGINT and SIGTERM end the loop; the last complete poster stays in place.
@@ -186,6 +183,15 @@ enum FollowSourceChoice {
             throw PosterError(path: musicDir, reason: "not a folder (--music-dir)")
         }
         self = .mpd(address, musicDirectory: musicDir.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+    }
+
+    /// The choice, when it can run: a Subsonic source needs its password (which `validate()`,
+    /// reading no files, cannot know).
+    func runnable() throws(PosterError) -> FollowSourceChoice {
+        if case .subsonic(let address) = self, address.password.isEmpty {
+            throw PosterError(path: address.description, reason: "give the password in --password-file or $\(Self.subsonicPasswordVariable)")
+        }
+        return self
     }
 
     /// The one line of a password file.

@@ -140,7 +140,7 @@ struct ServeCommand: AsyncParsableCommand {
                 settings.staleAfter = staleAfter
             } else {
                 let choice: FollowSourceChoice
-                do { choice = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: musicDir) } catch let error as PosterError {
+                do { choice = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: musicDir).runnable() } catch let error as PosterError {
                     throw fail(error)
                 }
                 switch choice {
@@ -148,9 +148,6 @@ struct ServeCommand: AsyncParsableCommand {
                     settings.mpd = address
                     settings.musicDirectory = folder
                 case .subsonic(let address):
-                    guard !address.password.isEmpty else {
-                        throw fail(PosterError(path: address.description, reason: "give the password in --password-file or $\(FollowSourceChoice.subsonicPasswordVariable)"))
-                    }
                     settings.subsonic = address
                 case .mpris:
                     break
