@@ -16,18 +16,6 @@ final class FollowSubsonicTests: FollowTestCase {
         try super.tearDownWithError()
     }
 
-    private static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     func testSupysonicsNowPlayingCoverAndLyrics() throws {
         for tool in ["/usr/bin/supysonic-cli", "/usr/bin/supysonic-server"] where !FileManager.default.isExecutableFile(atPath: tool) {
             XCTFail("\(tool) is missing: run `make test`, which installs supysonic")
