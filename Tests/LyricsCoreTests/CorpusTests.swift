@@ -30,7 +30,7 @@ struct CorpusTests {
         .init(name: "08-zh-gbk.lrc", encoding: "gb18030", lines: 68, gaps: 17, translated: 0, worded: 0, firstStart: 0, lastEnd: 255_020),
         .init(name: "09-zh-utf8-3digit.lrc", encoding: "utf-8", lines: 27, gaps: 0, translated: 0, worded: 0, firstStart: 0, lastEnd: 197_297),
         .init(name: "10-ja-3digit-fullwidth.lrc", encoding: "utf-8", lines: 51, gaps: 12, translated: 0, worded: 0, firstStart: 0, lastEnd: 243_353),
-        .init(name: "11-ja-zh-lyricsx.lrcx", encoding: "utf-8", lines: 61, gaps: 0, translated: 61, worded: 0, firstStart: 599, lastEnd: 375_275),
+        .init(name: "11-ja-zh-lyricsx.lrcx", encoding: "utf-8", lines: 61, gaps: 0, translated: 61, worded: 61, firstStart: 599, lastEnd: 375_275),
         .init(name: "12-ja-a2-per-char.lrc", encoding: "utf-8", lines: 48, gaps: 0, translated: 0, worded: 48, firstStart: 18_760, lastEnd: 188_600),
         .init(name: "13-zh-utf8-crlf-3digit.lrc", encoding: "utf-8", lines: 25, gaps: 0, translated: 0, worded: 0, firstStart: 280, lastEnd: 207_260),
         .init(name: "14-zh-float-artifacts.lrc", encoding: "utf-8", lines: 58, gaps: 0, translated: 0, worded: 0, firstStart: 0, lastEnd: 288_510),
@@ -148,12 +148,23 @@ struct CorpusTests {
     }
 
     @Test func lrcxAttachments() throws {
-        // Decision: [tr:…] becomes the translation; [tt] and [fu] are dropped (LyricsKit expects 61 lines).
+        // [tr:…] is the translation, [tt] times the words, [fu] gives them furigana, wherever each
+        // stands among its line's rows (LyricsKit expects 61 lines).
         let lyrics = try Self.load("11-ja-zh-lyricsx.lrcx")
         #expect(lyrics.lines.count == 61)
         #expect(lyrics.lines.allSatisfy { $0.translation != nil && !$0.text.contains("[t") && !$0.text.contains("<") })
+        #expect(lyrics.lines.allSatisfy { $0.words.map(\.text).joined() == $0.text })
         #expect(lyrics.tags["total"] == "375275")
         #expect(lyrics.length?.milliseconds == 375_275)
+        // [00:23.467][fu]<あお,2,3><うみ,6,7><かなた,8,10> (written before its [tt]) over
+        // <0,0><150,1><350,2><600,3>…<2901,8><3554,9><4356,10><5110,11>.
+        let second = lyrics.lines[1]
+        #expect(second.text == "あの蒼ざめた海の彼方で")
+        #expect(second.words.filter { $0.ruby != nil }.map { "\($0.text)=\($0.ruby ?? "")" } == ["蒼=あお", "海=うみ", "彼方=かなた"])
+        let kanata = try #require(second.words.first { $0.text == "彼方" })
+        #expect(kanata.start.milliseconds == 23_467 + 2901)
+        #expect(kanata.end.milliseconds == 23_467 + 4356)
+        #expect(second.words.first?.start.milliseconds == 23_467)
     }
 
     @Test func perCharacterWords() throws {

@@ -47,9 +47,16 @@ import Testing
         #expect(LyricsFormat.sniff("[00:01.00]one line with an end[00:02.00]") == .lrc)
     }
 
-    @Test func plainLRCStillJoinsBackwardStamps() throws {
-        // Read as LRC, a stamp earlier than the one before it joins its text to the word before.
+    @Test func plainLRCReadsBackwardStampsByTheSharedRule() throws {
+        // Read as LRC a tag starts a word, which lasts until the next tag that can be placed; a
+        // stamp earlier than the one before it starts a word that follows on (Word.place), here
+        // at the line's closing stamp. Read as ESLyric a stamp after a word ends it.
         let lyrics = try LRC.parse("[00:05.000]one[00:05.500]two[00:05.400]three[00:06.000]")
-        #expect(lyrics.lines[0].words.map(\.text) == ["one", "twothree"])
+        #expect(lyrics.lines[0].words.map(\.text) == ["one", "two", "three"])
+        #expect(lyrics.lines[0].words.map(\.start.milliseconds) == [5000, 5500, 6000])
+        #expect(lyrics.lines[0].words.map(\.end.milliseconds) == [5500, 6000, 6000])
+        let eslyric = try LRC.parseESLyric("[00:05.000]one[00:05.500]two[00:05.400]three[00:06.000]")
+        #expect(eslyric.lines[0].words.map(\.start.milliseconds) == [5000, 5500, 5500])
+        #expect(eslyric.lines[0].words.map(\.end.milliseconds) == [5500, 5500, 6000])
     }
 }

@@ -60,8 +60,9 @@ import Testing
     // MARK: 2. Backward word stamps
 
     @Test func backwardWordStampsAreIgnored() throws {
-        // ESLyric style: the stamp after a space jumps back before the word before it.
-        let lyrics = try lrc("[00:10.000]We[00:10.237] [00:10.000]promise[00:10.900] [00:10.900]rain[00:11.400]\n[00:14.000]x")
+        // ESLyric style (sniffed so): the stamp after a space jumps back before the word before it.
+        let lyrics = try LyricsReader.parse("[00:10.000]We[00:10.237] [00:10.000]promise[00:10.900] [00:10.900]rain[00:11.400]\n[00:14.000]x")
+        #expect(lyrics.format == .eslrc)
         let line = try #require(lyrics.lines.first)
         #expect(line.text == "We promise rain")
         #expect(line.words.map(W.init) == [W(10_000, 10_237, "We "), W(10_237, 10_900, "promise "), W(10_900, 11_400, "rain")])

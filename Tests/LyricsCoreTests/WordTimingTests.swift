@@ -52,8 +52,8 @@ struct WordCase: Sendable, CustomTestStringConvertible {
                               W(29_880, 29_880, "）"), W(29_880, 34_000, ";")]),
         WordCase("a tag with nothing after it leaves a gap", "[00:01.00]<00:01.00>one<00:02.00><00:03.00>two<00:04.00>",
                  "onetwo", [W(1000, 2000, "one"), W(3000, 4000, "two")]),
-        WordCase("backwards tags are ignored, their text joins the word before", "[00:05.00]<00:05.00>a<00:04.00>b<00:04.50>",
-                 "ab", [W(5000, 10_000, "ab")]),
+        WordCase("a backward tag starts a word that follows on; a trailing one that goes back ends nothing",
+                 "[00:05.00]<00:05.00>a<00:04.00>b<00:04.50>", "ab", [W(5000, 5000, "a"), W(5000, 10_000, "b")]),
         WordCase("inner spacing inside a word is kept", "[00:01.00]<00:01.00>far  away<00:02.00>",
                  "far  away", [W(1000, 2000, "far  away")]),
         WordCase("phrases", "[00:20.00] first phrase <00:22.00> second, phrase！ <00:24.00> (third) ",
@@ -76,8 +76,9 @@ struct WordCase: Sendable, CustomTestStringConvertible {
     @Test func fanOutKeepsAbsoluteWordTimes() throws {
         let lyrics = try lrc("[00:01.00][00:11.00]la <00:01.50>la\n[00:20.00]x")
         #expect(lyrics.lines[0].words.map(W.init) == [W(1000, 1500, "la "), W(1500, 11_000, "la")])
-        // The leading word starts with its own copy of the line; the tagged word keeps its written time.
-        #expect(lyrics.lines[1].words.map(W.init) == [W(11_000, 11_000, "la "), W(1500, 20_000, "la")])
+        // The leading word starts with its own copy of the line; the tagged word, stamped before this
+        // copy, follows on from it (Word.place).
+        #expect(lyrics.lines[1].words.map(W.init) == [W(11_000, 11_000, "la "), W(11_000, 20_000, "la")])
     }
 
     @Test func squareTagsBeforeTextAreLineTags() throws {

@@ -77,7 +77,11 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
         if let lyricify = Lyricify.sniff(lines) { return lyricify }
         // ESLyric's word LRC: most word-timed lines end each word with a [stamp].
         let timed = lines.filter { $0.first == "[" && $0.dropFirst().first?.isASCIIDigit == true }.prefix(40)
-        if timed.count >= 1, timed.filter({ LRC.isESLyricLine($0) }).count * 2 > timed.count { return .eslrc }
+        let worded = timed.filter { line in
+            guard line.utf8.count <= 65_536, case .text(let body) = LRC.LineScanner.scan(line).content else { return false }
+            return !body.words.isEmpty
+        }
+        if !worded.isEmpty, worded.filter({ LRC.isESLyricLine($0) }).count * 2 > worded.count { return .eslrc }
         return .lrc
     }
 }

@@ -42,6 +42,20 @@ enum Credits {
         return false
     }
 
+    /// Whether `text` is a lyric site's note rather than lyrics: a credit, a web address, or one of
+    /// the notes old lyric sites append (`欢迎访问…`, `歌词来自…`, `LRC by …`).
+    static func isSiteNote(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        if isCredit(text) { return true }
+        if lower.contains("http://") || lower.contains("https://") || lower.contains("www.") || lower.contains(".com") { return true }
+        return siteNotes.contains { lower.contains($0) }
+    }
+
+    private static let siteNotes = [
+        "欢迎访问", "歡迎訪問", "歌词来自", "歌詞來自", "歌词制作", "歌詞製作", "歌词编辑", "歌詞編輯", "lrc by", "lyrics by",
+        "qq:", "qq：", "感谢", "感謝",
+    ]
+
     /// Role words that, before a colon, make a line a credit.
     private static let roleWords: Set<String> = [
         // Chinese (simplified and traditional)

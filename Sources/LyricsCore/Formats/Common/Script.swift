@@ -27,6 +27,19 @@ enum Script: Hashable, Sendable {
         return counts.max { ($0.value, $0.key.rank) < ($1.value, $1.key.rank) }?.key ?? .none
     }
 
+    /// The share of `text`'s letters that are of `script` (0 when it has none), letter by letter
+    /// (kanji count as Han, not Japanese).
+    static func share(of script: Script, in text: String) -> Double {
+        var letters = 0, matching = 0
+        for scalar in text.unicodeScalars {
+            let kind = kind(of: scalar)
+            guard kind != .none else { continue }
+            letters += 1
+            if kind == script { matching += 1 }
+        }
+        return letters == 0 ? 0 : Double(matching) / Double(letters)
+    }
+
     /// Han, kana or Hangul.
     var isCJK: Bool { self == .han || self == .japanese || self == .korean }
 

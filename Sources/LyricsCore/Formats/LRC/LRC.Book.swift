@@ -12,6 +12,9 @@ extension LRC.Parser {
         var romanisation: String?
         /// A JSON credit line: a credit whatever it says, never grouped with lyrics at its stamp.
         var isCredit = false
+        /// The text split from a translation appended in lenticular brackets, when it has one
+        /// (applied only when the file does this often enough, see ``Book/entries()``).
+        var appended: (main: String, translation: String)?
     }
 
     /// A word whose end is `nil` until the line's end is known.
@@ -19,6 +22,8 @@ extension LRC.Parser {
         var start: Int
         var end: Int?
         var text: String
+        /// A reading shown above the word (LRCX `[fu]`).
+        var ruby: String? = nil
     }
 
     /// Collects entries in file order and sorts out what shares a stamp (see ``LRC/Parser``).
@@ -26,31 +31,30 @@ extension LRC.Parser {
         private var list: [Entry] = []
         private var seen: [Int: Set<String>] = [:]       // stamp → texts already used there
         private var blanks: Set<Int> = []
-        private var attachments: [(stamp: Int, text: String, isRomanisation: Bool, language: String?)] = []
+        private var attachments: [(stamp: Int, text: String, kind: Attachment)] = []
         private var untimed: [(entries: [Int], text: String)] = []
-        /// ESLyric's reading: every word stamp is a boundary between two words, even one earlier
-        /// than the stamp before it (see ``words(of:lineStamp:boundaries:)``).
+        /// ESLyric's reading: a stamp after a word is that word's end as well as the next one's
+        /// start (see ``words(of:lineStamp:boundaries:)``).
         var stampsAreBoundaries = false
 
         /// Adds a timed line; returns its entry's index when it has text and is not a duplicate.
         mutating func add(_ body: LRC.LineSyntax.Body, at stamp: Int) -> Int? {
-            var (text, words, end) = Self.words(of: body, lineStamp: stamp, boundaries: stampsAreBoundaries)
+            let (text, words, end) = Self.words(of: body, lineStamp: stamp, boundaries: stampsAreBoundaries)
             if text.isEmpty {
                 if blanks.insert(stamp).inserted { list.append(Entry(stamp: stamp, text: "", words: [])) }
                 return nil
             }
-            var translations: [String] = []
-            if words.isEmpty, let (main, appended) = Self.appendedTranslation(text) {
-                text = main
-                translations = [appended]
-            }
             guard seen[stamp, default: []].insert(text).inserted else { return nil }
-            list.append(Entry(stamp: stamp, text: text, words: words, end: end, translations: translations))
+            var entry = Entry(stamp: stamp, text: text, words: words, end: end)
+            if words.isEmpty { entry.appended = Self.appendedTranslation(text) }
+            list.append(entry)
             return list.count - 1
         }
 
         /// A translation appended to its line in lenticular brackets, `text〖translation〗` or
         /// `text【translation】` (LyricsKit writes the latter): the text and the translation, or `nil`.
+        /// Only a bracket that closes the line counts, with text before it and nothing bracketed
+        /// inside it: `【Intro】hello`, `a【b】c` and a line that is only `【…】` are lyrics.
         static func appendedTranslation(_ text: String) -> (String, String)? {
             for (open, close) in [("〖", "〗"), ("【", "】")] where text.hasSuffix(close) {
                 guard let start = text.range(of: open, options: .backwards) else { continue }
@@ -70,13 +74,31 @@ extension LRC.Parser {
 
         /// An LRCX `[tr]` or `[tr:lang]` attachment for the line at `stamp`.
         mutating func attach(_ translation: String, language: String? = nil, at stamp: Int) {
-            attachments.append((stamp, translation, false, language))
+            attachments.append((stamp, translation, .translation(language: language)))
+        }
+
+        /// An LRCX `[tt]` (word timing) or `[fu]` (furigana) attachment for the line at `stamp`.
+        mutating func attach(_ value: String, as kind: Attachment, at stamp: Int) {
+            attachments.append((stamp, value, kind))
+        }
+
+        /// What an LRCX attachment gives its line.
+        enum Attachment {
+            case translation(language: String?)
+            case romanisation
+            /// `[tt]`: word timing.
+            case timing
+            /// `[fu]`: furigana.
+            case furigana
         }
 
         /// An LRCX `[roma]` attachment for the line at `stamp`.
         mutating func attach(romanisation: String, at stamp: Int) {
-            attachments.append((stamp, romanisation, true, nil))
+            attachments.append((stamp, romanisation, .romanisation))
         }
+
+        /// How many untimed lines were taken as translations so far.
+        var untimedCount: Int { untimed.count }
 
         /// An untimed line that followed the timed `entries` on its own: their translation. One pair
         /// of enclosing parentheses or lenticular brackets is removed (syncedlyrics writes
@@ -97,6 +119,17 @@ extension LRC.Parser {
         /// blanks removed.
         func entries() -> [Entry] {
             var list = self.list
+            // A translation in lenticular brackets at the line's end is one when the file writes
+            // them so on at least a quarter of its lines; a lone `歌名【Live】` stays the lyric.
+            let lyricLines = list.filter { !$0.text.isEmpty && !$0.isCredit }.count
+            let appended = list.filter { $0.appended != nil }.count
+            if appended > 0, appended * 4 >= lyricLines {
+                for index in list.indices {
+                    guard let (text, translation) = list[index].appended else { continue }
+                    list[index].text = text
+                    list[index].translations.insert(translation, at: 0)
+                }
+            }
             var groups: [Int: [Int]] = [:]
             var order: [Int] = []
             for (index, entry) in list.enumerated() where !entry.text.isEmpty && !entry.isCredit {
@@ -107,12 +140,18 @@ extension LRC.Parser {
             let paired = groups.values.filter { $0.count >= 2 }.count
             let bilingual = paired > 0 && paired * 4 >= groups.count * 3
             let romanisedAfter = Self.romanisesAfter(order.compactMap { groups[$0] }.filter { $0.count >= 2 }.map { $0.map { list[$0].text } })
+            // Texts that lead some stamp are sung lines: a copy of one written at another line's
+            // stamp (a repeated lyric keyed to where it is sung again) stays a line of its own.
+            var leads: [String: Int] = [:]  // text → how many stamps it leads
+            for stamp in order { if let first = groups[stamp]?.first { leads[list[first].text, default: 0] += 1 } }
 
             var absorbed = Set<Int>()
             var main: [Int: Int] = [:]  // stamp → index of the line that the stamp's extras attach to
             for stamp in order {
                 let members = groups[stamp] ?? []
-                let roles = Self.sortOut(members.map { list[$0].text }, bilingual: bilingual, romanisedAfter: romanisedAfter)
+                let texts = members.map { list[$0].text }
+                var roles = Self.sortOut(texts, bilingual: bilingual, romanisedAfter: romanisedAfter)
+                roles.translations.removeAll { (leads[texts[$0]] ?? 0) > 0 }
                 let lead = members[roles.main]
                 main[stamp] = lead
                 if let r = roles.romanisation {
@@ -137,12 +176,25 @@ extension LRC.Parser {
                     add(held.text, asTranslationOf: target)
                 }
             }
-            for attachment in attachments {
+            // Word timing first, then furigana over the words it gave.
+            let ordered = attachments.filter { if case .furigana = $0.kind { false } else { true } }
+                + attachments.filter { if case .furigana = $0.kind { true } else { false } }
+            for attachment in ordered {
                 guard let index = main[attachment.stamp] else { continue }
-                if attachment.isRomanisation {
+                switch attachment.kind {
+                case .romanisation:
                     if list[index].romanisation == nil, !attachment.text.isEmpty { list[index].romanisation = attachment.text }
-                } else {
-                    add(attachment.text, language: attachment.language, asTranslationOf: index)
+                case .translation(let language):
+                    add(attachment.text, language: language, asTranslationOf: index)
+                case .timing:
+                    // A line's own word stamps win over a `[tt]` for it.
+                    if list[index].words.isEmpty,
+                       let words = LRC.LRCX.timedWords(attachment.text, text: list[index].text, stamp: list[index].stamp) {
+                        list[index].words = words
+                    }
+                case .furigana:
+                    list[index].words = LRC.LRCX.furigana(attachment.text, text: list[index].text,
+                                                          words: list[index].words, stamp: list[index].stamp)
                 }
             }
             return list.enumerated()
@@ -165,7 +217,8 @@ extension LRC.Parser {
         ///   romanisation is the romanisation, even beside a Latin translation (original, romaji,
         ///   English); failing that, with two or more others, the first Latin-only one is.
         /// - Every other line is a translation when the file is a bilingual export or its script
-        ///   differs from the main line's; otherwise it is a line of its own (a second voice).
+        ///   differs from the main line's (and fewer than half its letters are the main line's);
+        ///   otherwise it is a line of its own (a second voice).
         static func sortOut(_ texts: [String], bilingual: Bool, romanisedAfter: Bool = false) -> (main: Int, romanisation: Int?, translations: [Int]) {
             let scripts = texts.map(Script.of)
             let main = leadingRomanisation(texts, scripts: scripts) ? 1 : 0
@@ -184,9 +237,12 @@ extension LRC.Parser {
                     rest.removeAll { $0 == reads }
                 }
             }
+            // A line mostly in the main line's letters is sung with it (`hands up` beside `and
+            // what's up 最低？`), however a few other letters make its script read.
             let translations = rest.filter { index in
                 bilingual || texts[index] == placeholder
-                    || (scripts[index] != scripts[main] && scripts[index] != .none && scripts[main] != .none)
+                    || (scripts[index] != scripts[main] && scripts[index] != .none && scripts[main] != .none
+                        && Script.share(of: scripts[main], in: texts[index]) < 0.5)
             }
             return (main, romanisation, translations)
         }
@@ -222,31 +278,18 @@ extension LRC.Parser {
         /// Without word tags the text is the body trimmed (one word from a delayed first-word
         /// stamp, if there is one). With word tags, text before the first tag (if not blank) is a
         /// word starting at the line's stamp (or the delayed stamp); each tag starts a word that ends
-        /// at the next tag. A tag earlier than the tag before it is ignored (ESLyric files write
-        /// `word[end] [start]word` with starts that jump back), its text joining the word before. A
-        /// tag followed by nothing (or only spaces) ends the word before it, and when it is the last
-        /// tag it ends the line. Whitespace moves to the end of the word before it, and whitespace on
-        /// both sides of a tag (A2 style `<t> word <t> word`) is kept once, so the words join into
-        /// the display text.
-        ///
-        /// With `boundaries` (ESLyric word LRC), a tag earlier than the one before it still starts a
-        /// new word, at the time of the tag before it: ESLyric writes each word's end after it, and a
-        /// zero or backward stamp (left by a timed space with no time of its own) means "follows on".
+        /// at the next tag that can be placed (with `boundaries`, ESLyric, at the next tag as
+        /// written: there a stamp after a word is its end). A tag that cannot be placed (zero in a
+        /// later line, or earlier than the tag before it, as ESLyric writes for a timed space with
+        /// no time of its own) starts a word that follows on from the word before it: the rule
+        /// every reader shares, ``Word/place(_:lineStart:lineEnd:)``. A tag followed by nothing (or only spaces)
+        /// ends the word before it, and when it is the last tag it ends the line. Whitespace moves
+        /// to the end of the word before it, and whitespace on both sides of a tag (A2 style
+        /// `<t> word <t> word`) is kept once, so the words join into the display text.
         static func words(of body: LRC.LineSyntax.Body, lineStamp: Int,
                           boundaries: Bool = false) -> (String, [LRC.Parser.PendingWord], Int?) {
-            var tags: [LRC.LineSyntax.WordTag] = []
+            var tags = body.words
             var leading = body.leading
-            for var tag in body.words {
-                if boundaries, let last = tags.last ?? (leading.isEmpty ? nil : .init(stamp: lineStamp, text: "")),
-                   tag.stamp < last.stamp {
-                    tag.stamp = last.stamp
-                    tags.append(tag)
-                } else if let last = tags.last, tag.stamp < last.stamp {
-                    tags[tags.count - 1].text += tag.text
-                } else {
-                    tags.append(tag)
-                }
-            }
             if let delayed = body.firstWordStart, tags.first.map({ $0.stamp > delayed }) ?? true {
                 tags.insert(.init(stamp: delayed, text: leading), at: 0)
                 leading = ""
@@ -262,8 +305,25 @@ extension LRC.Parser {
                 let end = index + 1 < tags.count ? tags[index + 1].stamp : nil
                 segments.append(.init(start: tag.stamp, end: end, text: tag.text))
             }
-            let lineEnd = tags[tags.count - 1].text.trimmingWhitespace().isEmpty
-                ? tags[tags.count - 1].stamp : nil
+            // What a stamp means is the format's: in ESLyric a stamp after a word is its end (so a
+            // bad one ends a timed space, not the word before it); in LRC a tag starts a word, which
+            // lasts until the next word that can be placed.
+            let placed = Word.place(segments.map { Word.Stamp(start: $0.start, end: boundaries ? $0.end : nil, text: $0.text.unicodeScalars) },
+                                    lineStart: lineStamp, lineEnd: nil)
+            for index in segments.indices {
+                segments[index].start = placed[index].start
+                if segments[index].end != nil { segments[index].end = placed[index].end }
+            }
+            // A trailing tag ends the line, unless it could not be placed: then the last word runs
+            // to the line's end.
+            var lineEnd: Int?
+            if tags[tags.count - 1].text.trimmingWhitespace().isEmpty {
+                if placed[placed.count - 1].placed {
+                    lineEnd = segments[segments.count - 1].start
+                } else if segments.count >= 2 {
+                    segments[segments.count - 2].end = nil
+                }
+            }
 
             var words: [LRC.Parser.PendingWord] = []
             for var segment in segments {

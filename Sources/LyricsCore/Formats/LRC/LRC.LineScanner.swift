@@ -39,8 +39,10 @@ extension LRC {
                         syntax.content = .translation(payload, language: language)
                     case .romanisation:
                         syntax.content = .romanisation(payload)
-                    case .other:
-                        syntax.content = .ignoredAttachment
+                    case .timing:
+                        syntax.content = .timing(payload)
+                    case .furigana:
+                        syntax.content = .furigana(payload)
                     }
                     return syntax
                 }
@@ -136,7 +138,7 @@ extension LRC {
             return (LineSyntax.Tag(key: key, value: String(value)), cursor + 1)
         }
 
-        private enum Attachment { case translation(language: String?), romanisation, other }
+        private enum Attachment { case translation(language: String?), romanisation, timing, furigana }
 
         /// LyricsX LRCX attachment tags, recognised only right after a time tag:
         /// `[tr]`, `[tr:lang]`, `[tt]`, `[fu]`, `[roma]` (lower case, as LyricsKit writes them).
@@ -147,8 +149,10 @@ extension LRC {
                 return .translation(language: nil)
             case "roma":
                 return .romanisation
-            case "tt", "fu":
-                return .other
+            case "tt":
+                return .timing
+            case "fu":
+                return .furigana
             default:
                 guard name.hasPrefix("tr:") else { return nil }
                 let language = name.unicodeScalars.dropFirst(3)

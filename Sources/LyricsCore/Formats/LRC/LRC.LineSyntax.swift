@@ -24,8 +24,10 @@ extension LRC {
             case translation(String, language: String?)
             /// An LRCX `[roma]` attachment: the romanisation of the line with the same time tag.
             case romanisation(String)
-            /// An LRCX attachment LyricPoster does not use (`[tt]`, `[fu]`).
-            case ignoredAttachment
+            /// An LRCX `[tt]` attachment: word timing for the line with the same time tag.
+            case timing(String)
+            /// An LRCX `[fu]` attachment: furigana for the line with the same time tag.
+            case furigana(String)
             /// A line with text but no time tag and no ID tag (trimmed, not empty).
             case untimed(String)
         }

@@ -6,6 +6,8 @@ extension LRC {
     /// Decisions (each one a place where real parsers disagree, LRC.md §4, §7, §8):
     /// - **Fan-out.** `[t1][t2]text` gives one line per time tag, unless `t2` follows `t1` within
     ///   ``TimeTag/delayedWordWindowMs``: then it is one line at `t1` whose first word starts at `t2`.
+    /// - **Copies.** A line whose text leads another stamp (a sung line repeated at the stamp of a
+    ///   different line) stays a line of its own there, never that line's translation.
     /// - **Same stamp.** The distinct non-blank texts at one stamp, in file order, are sorted out by
     ///   ``Book/sortOut(_:bilingual:romanisedAfter:)``: a Latin-only line before a CJK one is that
     ///   line's romanisation (LDDC's order), as is one after it that reads as its pinyin, romaji or
@@ -14,13 +16,18 @@ extension LRC {
     ///   (nearly) every stamp (a bilingual export); otherwise it is a line of its own, sung at the
     ///   same time (a duet). A translation equal to `//` is dropped.
     /// - **Untimed line after a timed one** (`[t]line` then `(translated line)`): the translation of
-    ///   the line above, unless another untimed line follows it (a block of plain text).
+    ///   the line above, unless another untimed line follows it (a block of plain text). After the
+    ///   file's last stamp it counts only in a file that does this elsewhere too, or in a Unicode
+    ///   file when it is not a site's note (a URL, `欢迎访问…`); legacy-encoded files end with such
+    ///   notes, which are dropped.
+    /// - **Lenticular brackets** closing a line (`text【translation】`, `text〖translation〗`) hold a
+    ///   translation when at least a quarter of the file's lines end so; otherwise they are lyrics.
     /// - **Duplicates.** A (time tag, text) pair seen before is dropped.
     /// - **Gaps.** A time tag with no text is kept as a blank line, once per tag; it is dropped when a
     ///   non-blank line has the same tag (it would be hidden or hide that line; SPL's "end marker").
     /// - **LRCX.** `[t][tr:lang]text` adds `text` as a translation of the line at `t`, whatever the
     ///   order of the lines; an attachment with no line at `t` is dropped; `[roma]` is the line's
-    ///   romanisation; `[tt]`, `[fu]` are dropped.
+    ///   romanisation; `[tt]` times the line's words and `[fu]` gives them furigana (``LRC/LRCX``).
     /// - **Ends.** A trailing word stamp (`…words[01:19.453]`) ends the line there when that is
     ///   before the next line; otherwise a line ends where the next (later) stamp begins.
     /// - **Credits.** The leading (and trailing) lines that read as credits (`作词 : …`) get the
@@ -71,8 +78,12 @@ extension LRC {
                 settle()
                 previousTimed = []
                 switch syntax.content {
-                case .none, .ignoredAttachment, .untimed:
+                case .none, .untimed:
                     break
+                case .timing(let value):
+                    for stamp in syntax.stamps { book.attach(value, as: .timing, at: stamp) }
+                case .furigana(let value):
+                    for stamp in syntax.stamps { book.attach(value, as: .furigana, at: stamp) }
                 case .translation(let translation, let language):
                     for stamp in syntax.stamps { book.attach(translation, language: language, at: stamp) }
                 case .romanisation(let romanisation):
@@ -80,6 +91,13 @@ extension LRC {
                 case .text(let body):
                     previousTimed = syntax.stamps.compactMap { book.add(body, at: $0) }
                 }
+            }
+            // Free text after the file's last stamp is the last line's translation only in a file
+            // that writes translations so elsewhere (SPL), or in a Unicode file: legacy GBK/Big5/
+            // Shift-JIS files predate that use and end with a site's note (`欢迎访问…`, OSD's
+            // lrc_gbk.lrc), which is dropped as classic players drop untimed text.
+            if let held = pending, pendingIsAlone, book.untimedCount == 0, !encoding.lowercased().hasPrefix("utf") || Credits.isSiteNote(held.text) {
+                pending = nil
             }
             settle()
             let entries = book.entries()
@@ -185,7 +203,8 @@ extension LRC {
                     return Word(
                         start: Timestamp(milliseconds: wordStart),
                         end: Timestamp(milliseconds: max(wordStart, word.end.map(display) ?? end)),
-                        text: word.text
+                        text: word.text,
+                        ruby: word.ruby
                     )
                 }
                 lines.append(LyricLine(

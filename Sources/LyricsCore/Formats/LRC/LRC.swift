@@ -54,12 +54,12 @@ extension LRC {
     /// Parses ESLyric's word LRC (foobar2000): `[00:10.82]Test[00:10.97] Word[00:12.62]`.
     ///
     /// Each stamp after a word is that word's end and the next word's start, so every stamp is a
-    /// boundary between two words: one earlier than the stamp before it (a zero stamp written for
-    /// a timed space that had no time of its own) still ends a word, at the time already reached
-    /// ("follows on"), where plain LRC would join the two words. Two stamps with nothing between
-    /// them (the older `[start]word[end][start]word[end]` form) leave a gap; equal stamps around a
-    /// text give it no length. Everything else (tags, translations as same-stamp lines, offset) is
-    /// read as LRC.
+    /// boundary between two words, as in LRC's word stamps: one earlier than the stamp before it (a
+    /// zero stamp written for a timed space that had no time of its own) starts a word that follows
+    /// on from the time already reached (``Word/place(_:lineStart:lineEnd:)``). Two stamps with
+    /// nothing between them (the older `[start]word[end][start]word[end]` form) leave a gap; equal
+    /// stamps around a text give it no length. Everything else (tags, translations as same-stamp
+    /// lines, offset) is read as LRC.
     public static func parseESLyric(_ text: String, encoding: String = "utf-8", options: Options = .init()) throws(LyricsError) -> Lyrics {
         guard !text.isEmpty else { throw .empty }
         var parser = Parser(options: options)

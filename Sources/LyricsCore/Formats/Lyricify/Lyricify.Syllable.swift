@@ -25,8 +25,9 @@ extension Lyricify {
     /// - **Zero-time separators.** A `(0,0)` stamp whose text is only spaces or punctuation
     ///   (`Hello(1000,500) (0,0)World(1500,500)`, as the AMLL TTML tool used to export) joins the word
     ///   before it (Unilyric, the TTML tool's own fixer); first in a row, it joins the next word.
-    /// - **Stray `(0,0)` words** with real text, in a row whose other words are timed, take the end of
-    ///   the word before them (or the first timed start), so that they cannot pull the line to 0.
+    /// - **Stray `(0,0)` words** with real text, in a row whose other words are timed, follow on from
+    ///   the word before them (or take the first timed start): the rule every reader shares,
+    ///   ``Word/place(_:lineStart:lineEnd:)``, so that they cannot pull the line to 0.
     /// - **Text after the last stamp** (a tail, such as the `)` closing a bracketed row) joins the last
     ///   word; regex-based peers drop it, a strict reader rejects the row.
     /// - **Whitespace** settles into words as in YRC (``TimedSegment/words(_:maxWords:)``): a timed
@@ -128,16 +129,9 @@ extension Lyricify {
             segments[segments.count - 1].text.append(contentsOf: carried)
             segments[segments.count - 1].text.append(contentsOf: scanned.tail)
 
-            if let firstTimed = segments.first(where: { $0.start != 0 || $0.end != 0 }) {
-                var previousEnd: Int?
-                for index in segments.indices {
-                    if segments[index].start == 0, segments[index].end == 0 {
-                        let at = previousEnd ?? firstTimed.start
-                        (segments[index].start, segments[index].end) = (at, at)
-                    }
-                    previousEnd = max(previousEnd ?? segments[index].end, segments[index].end)
-                }
-            }
+            // A row has no start of its own: its first placed word's is the line's.
+            let placed = Word.place(segments.map { Word.Stamp(start: $0.start, end: $0.end, text: $0.text) }, lineStart: nil, lineEnd: nil)
+            for (index, times) in placed.enumerated() { (segments[index].start, segments[index].end) = (times.start, times.end) }
             return TimedSegment.words(segments, maxWords: Limits.maxWords)
         }
 
@@ -166,7 +160,17 @@ extension Lyricify {
         }
 
         private static func attach(_ row: Row, to main: inout Row) {
-            let (text, words) = Brackets.unwrapped(row.line.text, words: row.line.words)
+            var (text, words) = Brackets.unwrapped(row.line.text, words: row.line.words)
+            // A backing row stamped only `(0,0)` cannot be placed: it follows on from its main line's
+            // words (Word.place's rule), so it cannot pull the line to 0.
+            if main.line.start.milliseconds > 0, words.allSatisfy({ $0.start.milliseconds == 0 && $0.end.milliseconds == 0 }) {
+                let at = main.line.words.last?.end ?? main.line.end
+                words = words.map { word in
+                    var word = word
+                    (word.start, word.end) = (at, at)
+                    return word
+                }
+            }
             guard let start = words.map(\.start).min(), let end = words.map(\.end).max(), !text.isEmpty else { return }
             main.line.backgrounds.append(LyricLine.Backing(start: start, end: end, text: text, words: words))
         }

@@ -2,7 +2,9 @@ extension QRC {
     /// Turns a QRC body into ``Lyrics``.
     ///
     /// Decisions (where Lyricify, LDDC, Unilyric and AMLL differ):
-    /// - **Header vs words**: a line covers both its header's interval and its words (as YRC).
+    /// - **Header vs words**: a line covers both its header's interval and its words (as YRC); a
+    ///   word stamped `(0,0)` in a later line follows on from the word before it (the shared rule,
+    ///   ``Word/place(_:lineStart:lineEnd:)``).
     /// - **Whitespace**: whitespace-only words are dropped and their space kept by the word before;
     ///   empty words `(t,d)` are dropped; text after the last stamp joins the last word.
     /// - **Backing vocals**: a line wrapped in parentheses between unwrapped ones is the backing
@@ -76,7 +78,11 @@ extension QRC {
         /// The line a body gives, or `nil` when it has no text.
         static func lyricLine(_ body: Body) -> LyricLine? {
             let header = body.header
-            let words = TimedSegment.words(body.words, maxWords: Limits.maxWords)
+            var segments = body.words
+            let placed = Word.place(segments.map { Word.Stamp(start: $0.start, end: $0.end, text: $0.text) },
+                                    lineStart: header.start, lineEnd: header.start + header.duration)
+            for (index, times) in placed.enumerated() { (segments[index].start, segments[index].end) = (times.start, times.end) }
+            let words = TimedSegment.words(segments, maxWords: Limits.maxWords)
             guard let firstStart = words.map(\.start.milliseconds).min(), let lastEnd = words.map(\.end.milliseconds).max()
             else { return nil }
             let start = min(header.start, firstStart)

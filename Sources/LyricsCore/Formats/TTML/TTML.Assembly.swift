@@ -6,14 +6,23 @@ extension TTML {
             var agents = document.agents
             var lines: [LyricLine] = []
             for line in document.lines {
-                let (text, words) = settle(line.main)
+                let (text, settled) = settle(line.main)
+                // A syllable stamped 0 (or otherwise outside its line) follows on from the one before.
+                let words = settled.placed(lineStart: line.begin, lineEnd: line.end)
                 let head = line.key.flatMap { document.head[$0] }
                 var backgrounds: [LyricLine.Backing] = []
                 for run in line.backgrounds {
-                    let (bgText, bgWords) = withoutParentheses(settle(run))
+                    let (bgText, bgSettled) = withoutParentheses(settle(run))
+                    // A run stamped 0 in a later line cannot be placed: it follows on from the main
+                    // line's words (Word.place's rule for runs), so it cannot pull its line to 0.
+                    let lineStart = line.begin ?? words.first?.start.milliseconds
+                    let stray = run.begin == 0 && (lineStart ?? 0) > 0
+                    let (runBegin, runEnd) = stray ? (nil, nil) : (run.begin, run.end)
+                    let follow = words.last?.end.milliseconds ?? lineStart
+                    let bgWords = bgSettled.placed(lineStart: runBegin ?? (stray ? follow : line.begin), lineEnd: runEnd ?? line.end)
                     guard !bgText.isEmpty else { continue }
-                    let start = run.begin ?? bgWords.first?.start.milliseconds ?? line.begin
-                    let end = run.end ?? bgWords.map(\.end.milliseconds).max() ?? line.end
+                    let start = runBegin ?? bgWords.first?.start.milliseconds ?? follow ?? line.begin
+                    let end = runEnd ?? bgWords.map(\.end.milliseconds).max() ?? line.end
                     guard let start, let end else { continue }
                     // The head's backing-vocal texts belong to the first run.
                     let first = backgrounds.isEmpty

@@ -11,7 +11,9 @@ extension YRC {
     /// - **Whitespace.** Whitespace at the start of a word's text moves to the end of the word before
     ///   it; a word that is only whitespace (a timed space) is dropped, its space kept by the word
     ///   before; the line's first and last word are trimmed, so the words join into the line's text.
-    /// - **Zero-length words** (`(5000,0,0)，`) are kept as they are.
+    /// - **Zero-length words** (`(5000,0,0)，`) are kept as they are; a word stamped `(0,0,0)` in a
+    ///   later line, or one that goes back before the word before it, follows on from that word
+    ///   (the rule every reader shares, ``Word/place(_:lineStart:lineEnd:)``).
     /// - **Text before the first group** (not written by NetEase, but seen in hand edits) is a word
     ///   from the line's start to the first group.
     /// - **Empty lines.** A header with no text (`[1000,500]`, or only timed spaces) gives no line.
@@ -73,17 +75,11 @@ extension YRC {
                 guard !text.isEmpty else { return nil }
                 return LyricLine(start: Timestamp(milliseconds: header.start), end: Timestamp(milliseconds: headerEnd), text: text)
             }
-            // A stray `(0,0,0)` in a line that starts later is a slip of the file, not a word sung at
-            // 0: it takes the end of the word before it (or the line's start), so it cannot pull
-            // the line back to the song's start.
+            // A stray `(0,0,0)` (or a word the line cannot hold) follows on from the word before it
+            // (``Word/place(_:lineStart:lineEnd:)``), so it cannot pull the line back to 0.
             var segments = body.groups
-            if header.start > 0 {
-                var previousEnd = header.start
-                for index in segments.indices {
-                    if segments[index].start == 0, segments[index].end == 0 { (segments[index].start, segments[index].end) = (previousEnd, previousEnd) }
-                    previousEnd = max(previousEnd, segments[index].end)
-                }
-            }
+            let placed = Word.place(segments.map { Word.Stamp(start: $0.start, end: $0.end, text: $0.text) }, lineStart: header.start, lineEnd: headerEnd)
+            for (index, times) in placed.enumerated() { (segments[index].start, segments[index].end) = (times.start, times.end) }
             if let firstGroup = segments.first, !String(body.leading).trimmingWhitespace().isEmpty {
                 let start = min(header.start, firstGroup.start)
                 segments.insert(LineSyntax.Group(start: start, end: firstGroup.start, text: body.leading), at: 0)
