@@ -10,7 +10,7 @@ OUT ?= out
 # a single-node Slurm (slurm-wlm, munge) for the catalogue on a real cluster, and debootstrap (a clean
 # Debian root filesystem that the .deb is installed into).
 BUILD_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev zlib1g-dev \
-           libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev \
+           libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev libsqlite3-dev \
            fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES = $(BUILD_PACKAGES) curl ffmpeg python3-mutagen dbus mpv mpv-mpris playerctl python3-dbus python3-gi python3-yaml time \
            chromium chromium-driver python3-selenium wrk nginx vlc-bin vlc-plugin-base slurm-wlm munge debootstrap \

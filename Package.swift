@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         // The library's documentation (Sources/LyricPoster/LyricPoster.docc): make docs.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // YAML for LRCLIB's Lyricsfile format, in LyricsCore.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // Cover art by http(s) URL for `follow`, in the PosterLive target only.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -58,6 +60,12 @@ let package = Package(
             name: "CCrypto",
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // SQLite: a local dump of LRCLIB's lyrics database (--lrclib-db), in LyricsDatabase only.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
         ),
         // zlib: QRC and KRC lyric files are zlib streams (LyricsCore inflates them with a size cap).
         .systemLibrary(
@@ -94,7 +102,7 @@ let package = Package(
 
         // Timestamps, lyric formats (decoding and parsing, writers), timeline: Swift, plus zlib for
         // the compressed formats (QRC, KRC).
-        .target(name: "LyricsCore", dependencies: ["CZlib"]),
+        .target(name: "LyricsCore", dependencies: ["CZlib", .product(name: "Yams", package: "Yams")]),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
         .target(name: "PosterGraphics", dependencies: ["Locks", "CCairoPango", "CTurboJPEG", "CPNG", "CPixels", "CCrypto", "CWebP"]),
         // The bundled fonts as a package resource (Bundle.module), for programs built with the
@@ -104,7 +112,9 @@ let package = Package(
         // audio tags, D-Bus or HTTP: a renderer-only client links Cairo, Pango and the codecs alone.
         .target(name: "LyricPoster", dependencies: ["Locks", "LyricsCore", "PosterGraphics", "BundledFonts"]),
         // Finding a song's parts: files, audio tags (TagLib), sidecars, folder covers.
-        .target(name: "SongSources", dependencies: ["Locks", "LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags"]),
+        .target(name: "SongSources", dependencies: ["Locks", "LyricPoster", "LyricsCore", "PosterGraphics", "MediaTags", "LyricsDatabase"]),
+        // Lyrics looked up in a local LRCLIB database dump (SQLite, read-only); owns CSQLite.
+        .target(name: "LyricsDatabase", dependencies: ["Locks", "LyricsCore", "CSQLite"]),
         // Batches, catalogues and videos: plans of many frames and the sinks they go to (folders,
         // manifests, contact sheets, ffmpeg).
         .target(name: "PosterBatch", dependencies: ["Locks", "LyricPoster", "SongSources", "LyricsCore", "PosterGraphics", "MediaTags", "CMallocTuning"]),

@@ -273,7 +273,7 @@ package final class PosterSession: Sendable {
             }
         })
         let side = try text.get()
-        let song = side.song, lyrics = song.lyrics
+        let song = side.song, lyrics = Self.displayed(song.lyrics)
         let geometry = options.geometry
         let background: Background
         let coverDigest = side.coverDigest ?? Digest.sha256(song.coverData)
@@ -312,6 +312,20 @@ package final class PosterSession: Sendable {
                                                engine: side.engine, warmed: side.warmed, spare: side.spare)])
     }
 
+    /// What the poster shows of `lyrics`: the lyrics themselves, or for an instrumental song (no
+    /// words: ``Lyrics/isInstrumental``) one line, "Instrumental", for the whole song, so that every
+    /// request (an instant, a card, a sequence) draws the cover, the title and that word.
+    static func displayed(_ lyrics: Lyrics) -> Lyrics {
+        guard lyrics.isInstrumental, !lyrics.lines.contains(where: \.isSung) else { return lyrics }
+        var shown = lyrics
+        let end = max(lyrics.length?.milliseconds ?? 0, 1) + 24 * 3_600_000
+        shown.lines = [LyricLine(start: Timestamp(milliseconds: 0), end: Timestamp(milliseconds: end), text: instrumentalText)]
+        return shown
+    }
+
+    /// The line an instrumental song's poster shows.
+    public static let instrumentalText = "Instrumental"
+
     /// The song's half of a session's preparation: its scenes, its fonts, and a text engine that
     /// has shaped the first frame's lines, with the frame's canvas when one frame is wanted.
     private struct TextSide {
@@ -326,7 +340,7 @@ package final class PosterSession: Sendable {
 
     private static func textSide(song: ResolvedSong, options: RenderOptions, timings: Timings, allowUntitled: Bool,
                                  fonts sharedFonts: FontLibrary?, oneFrame: Bool, firstFrameAt: Timestamp?) throws(PosterError) -> TextSide {
-        let lyrics = song.lyrics
+        let lyrics = Self.displayed(song.lyrics)
         if lyrics.lines.count > options.maxLyricsLines {
             throw .tooManyLines(path: song.lyricsPath, count: lyrics.lines.count, limit: options.maxLyricsLines)
         }

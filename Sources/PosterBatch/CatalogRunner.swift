@@ -20,6 +20,8 @@ package struct CatalogRunner: Sendable {
 
     package var output: String
     package var options: RenderOptions
+    /// Where songs' lyrics are looked for beyond their files (`--lyrics-dir`, `--lrclib-db`).
+    package var places = LyricsPlaces()
     package var each: Each
     package var shard: CatalogShard
     package var jobs: Int
@@ -137,7 +139,7 @@ package struct CatalogRunner: Sendable {
         if let artist = song.artist { options.artist = artist }
         if let album = song.album { options.album = album }
         var resolved: ResolvedSong
-        do { resolved = try SongResolver.resolve(song.source, options: options) } catch {
+        do { resolved = try SongResolver.resolve(song.source, options: options, places: places) } catch {
             return line(error.reason.hasPrefix("no lyrics") ? .noLyrics : .failed, error: error.description)
         }
         let key = self.key(song, &resolved, options: options, fonts: fonts)

@@ -1,6 +1,7 @@
 import Foundation
 import LyricPoster
 import LyricsCore
+import SongSources
 import NowPlaying
 import Synchronization
 
@@ -11,7 +12,8 @@ package struct FollowOptions: Sendable {
     package var player: String?
     /// The poster kept current.
     package var output: String
-    package var lyricsDirectories: [String] = []
+    /// Where lyrics are looked for beyond the song's file (`--lyrics-dir`, `--lrclib-db`).
+    package var places = LyricsPlaces()
     /// Publish `org.mpris.MediaPlayer2.lyricposter`.
     package var publish = false
     /// A shell command run after each new poster, with the poster's path as its last argument.
@@ -293,7 +295,7 @@ extension Follower {
             var render = options.render
             render.karaoke = false
             let watcher = self.watcher
-            let found = NowPlayingSong.find(metadata, lyricsDirectories: options.lyricsDirectories, playerLyrics: options.playerLyrics,
+            let found = NowPlayingSong.find(metadata, places: options.places, playerLyrics: options.playerLyrics,
                                             options: render, sourceCover: { [libraryCover = options.libraryCover] limit in
                 watcher.cover(for: metadata, maxBytes: limit)
                     ?? libraryCover?(metadata.title, metadata.artist, limit).map { .success($0) }

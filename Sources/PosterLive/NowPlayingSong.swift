@@ -9,7 +9,7 @@ import NowPlaying
 ///
 /// | part | 1 | 2 | 3 | 4 |
 /// |---|---|---|---|---|
-/// | lyrics | a sidecar beside `xesam:url` with the same stem (any lyric format, case-insensitive) | the player's own `xesam:asText` (`--player-lyrics first`, the default; `last` moves it after the tags, `off` ignores it) | `--lyrics-dir`: `Artist - Title.*`, then `Title.*` | embedded in the audio file (as ``SongResolver``), else none: a title poster |
+/// | lyrics | a sidecar beside `xesam:url` with the same stem (any lyric format, case-insensitive) | the player's own `xesam:asText` (`--player-lyrics first`, the default; `last` moves it after everything, `off` ignores it) | embedded in the audio file (as ``SongResolver``) | a Lyricsfile beside it, then `--lyrics-dir` (`Artist - Title.*`, `Title.*`, then by the tags inside the files), then `--lrclib-db` (``SongResolver/elsewhere(audioPath:song:places:options:)``), else none: a title poster |
 /// | cover | `mpris:artUrl` (`file://`, `data:` or `http(s)://`) | the embedded picture | `cover`/`folder`/`front`/`album`/`albumart` image in the song's folder | the source's own (MPD's `readpicture`, then `albumart`), when the file is not reachable; else ``PlaceholderCover`` |
 ///
 /// Title, artist and album come from the audio file's tags, then the lyrics, then the player.
@@ -35,7 +35,7 @@ package enum NowPlayingSong {
     }
 
     /// - Parameter sourceCover: the source's own cover for the track, given the cover byte limit.
-    package static func find(_ metadata: MPRIS.Metadata, lyricsDirectories: [String], playerLyrics: PlayerLyrics = .first,
+    package static func find(_ metadata: MPRIS.Metadata, places: LyricsPlaces, playerLyrics: PlayerLyrics = .first,
                             options: RenderOptions,
                             sourceCover: (Int) -> Result<(Data, String), PlayerSourceError>? = { _ in nil }) -> Found {
         var problems: [String] = []
@@ -93,7 +93,8 @@ package enum NowPlayingSong {
         func fromTags() -> Bool {
             guard let local, let tags else { return false }
             do {
-                switch try SongResolver.findLyrics(local, tags: tags, override: nil, options: options) {
+                // The tags only: what lies beyond the file comes after them, from `elsewhere`.
+                switch try SongResolver.findLyrics(local, tags: tags, override: nil, options: options, places: LyricsPlaces(), beyond: false) {
                 case .timed(let found):
                     (song.lyrics, song.lyricsData, song.lyricsSource) = (found.lyrics, found.lyricsData, found.lyricsSource)
                     return true
@@ -101,16 +102,36 @@ package enum NowPlayingSong {
                     problems.append("\(local): \(source): the lyrics are plain text without times")
                 }
             } catch {
+                if !error.reason.hasPrefix("no lyrics") { problems.append(error.description) }
+            }
+            return false
+        }
+        /// A Lyricsfile beside the file, the lyrics folders, the LRCLIB dump.
+        func fromElsewhere() -> Bool {
+            let named = LyricsPlaces.Song(title: tags?.title ?? metadata.title, artist: tags?.artist ?? metadata.artist,
+                                          album: tags?.album ?? metadata.album,
+                                          durationMs: tags?.lengthMs ?? metadata.length.map { Int($0 / 1000) })
+            do {
+                switch try SongResolver.elsewhere(audioPath: local, song: named, places: places, options: options) {
+                case .timed(let found):
+                    (song.lyrics, song.lyricsData, song.lyricsPath, song.lyricsSource) = (found.lyrics, found.lyricsData, found.lyricsPath, found.lyricsSource)
+                    return true
+                case .unsynced(let source, _):
+                    problems.append("\(source): the lyrics are plain text without times")
+                case nil:
+                    break
+                }
+            } catch {
                 problems.append(error.description)
             }
             return false
         }
         // A sidecar first; then the player's own lyrics (or last, with --player-lyrics last);
-        // then --lyrics-dir, then the file's tags.
+        // then the file's tags, a Lyricsfile beside it, --lyrics-dir and --lrclib-db.
         let found = (sidecar.map(fromFile) ?? false)
             || (playerLyrics == .first && fromPlayer())
-            || (lyricsFile(title: title, artist: artist, in: lyricsDirectories).map(fromFile) ?? false)
             || fromTags()
+            || fromElsewhere()
             || (playerLyrics == .last && fromPlayer())
         _ = found
         if song.lyrics.lines.count > options.maxLyricsLines {
@@ -144,31 +165,11 @@ package enum NowPlayingSong {
         known.album = known.album ?? metadata.album
         known.length = known.length ?? metadata.length.map { Timestamp(milliseconds: Int($0 / 1000)) }
         song.lyrics.metadata = known
-        let places = [local == nil ? nil : "no sidecar", playerLyrics == .off ? nil : "none from the player",
-                      lyricsDirectories.isEmpty ? nil : "nothing in --lyrics-dir",
-                      tags == nil ? nil : "none in the tags"].compactMap { $0 }
-        return Found(song: song, problems: problems, searched: places.isEmpty ? "no local file and no --lyrics-dir" : places.joined(separator: ", "))
-    }
-
-    /// `Artist - Title.<ext>`, then `Title.<ext>`, in each folder in turn (case-insensitive; a `/`
-    /// in a name is looked for as `_`).
-    static func lyricsFile(title: String?, artist: String?, in folders: [String]) -> String? {
-        guard let title, !title.isEmpty else { return nil }
-        func safe(_ s: String) -> String { s.replacingOccurrences(of: "/", with: "_").lowercased() }
-        var stems: [String] = []
-        if let artist, !artist.isEmpty { stems.append(safe(artist) + " - " + safe(title)) }
-        stems.append(safe(title))
-        for folder in folders {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
-            for stem in stems {
-                for ext in SongResolver.sidecarExtensions {
-                    if let match = names.first(where: { $0.lowercased() == stem + "." + ext }) {
-                        return (folder as NSString).appendingPathComponent(match)
-                    }
-                }
-            }
-        }
-        return nil
+        let looked = [local == nil ? nil : "no sidecar", playerLyrics == .off ? nil : "none from the player",
+                      tags == nil ? nil : "none in the tags",
+                      places.folders.isEmpty ? nil : "nothing in --lyrics-dir",
+                      places.lrclibDatabase == nil ? nil : "not in the LRCLIB database"].compactMap { $0 }
+        return Found(song: song, problems: problems, searched: looked.isEmpty ? "no local file and no --lyrics-dir" : looked.joined(separator: ", "))
     }
 
     /// The bytes of an `mpris:artUrl`: a local file, a `data:` URL, or an `http(s)://` URL fetched

@@ -15,6 +15,8 @@ package struct LibrarySong: Sendable {
     /// The audio file's (or, for a pair, the lyrics file's) path relative to its library root.
     package var file: String
     package var source: SongSource
+    /// Where its lyrics are looked for beyond its files (the server's `--lyrics-dir`, `--lrclib-db`).
+    package var places = LyricsPlaces()
     package var title: String?
     package var artist: String?
     package var album: String?
@@ -29,7 +31,7 @@ package struct LibrarySong: Sendable {
 
     /// The song prepared for `options`; its files' problems are the client's (422, naming the file).
     @Sendable func session(_ options: RenderOptions) throws -> PosterSession {
-        do { return try PosterSession(source: source, options: options) } catch {
+        do { return try PosterSession(source: source, options: options, places: places) } catch {
             throw APIError(.unprocessableContent, "\(file): \(error.reason)")
         }
     }
@@ -41,14 +43,17 @@ package struct LibrarySong: Sendable {
 /// is done the server serves the songs known so far. Thread-safe.
 package final class Library: Sendable {
     package let roots: [String]
+    /// Where songs' lyrics are looked for beyond their files.
+    package let places: LyricsPlaces
     /// Told, after each walk, what it left out and why: a line per song or folder (at most
     /// `maxReported`), then how many in all.
     private let report: @Sendable (String) -> Void
     private let state = Guarded<(songs: [LibrarySong], byID: [String: Int], scanning: Bool, generation: Int)>(([], [:], false, 0))
     package static let maxReported = 20
 
-    package init(roots: [String], report: @escaping @Sendable (String) -> Void = { _ in }) {
+    package init(roots: [String], places: LyricsPlaces = LyricsPlaces(), report: @escaping @Sendable (String) -> Void = { _ in }) {
         self.roots = roots
+        self.places = places
         self.report = report
     }
 
@@ -96,6 +101,7 @@ package final class Library: Sendable {
                     listed.title = song.title ?? PosterSession.displayName(file)
                     listed.artist = song.artist
                     listed.album = song.album
+                    listed.places = places
                     listed.searchText = Self.searchText(listed)
                     walked.append((song, listed))
                     if walked.count % 4096 == 0 { publish(walked.map(\.entry), generation: generation, done: false) }
@@ -138,7 +144,7 @@ package final class Library: Sendable {
     static func describe(_ song: CatalogSong, walked: LibrarySong, options: RenderOptions) -> LibrarySong {
         var entry = walked
         do {
-            let resolved = try SongResolver.resolve(song.source, options: options, needCover: false)
+            let resolved = try SongResolver.resolve(song.source, options: options, places: walked.places, needCover: false)
             let lyrics = resolved.lyrics
             entry.title = lyrics.metadata.title ?? PosterSession.displayName(resolved.lyricsPath)
             entry.artist = lyrics.metadata.artist

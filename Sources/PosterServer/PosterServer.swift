@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import LyricPoster
+import SongSources
 import LyricsCore
 import NIOCore
 import NowPlaying
@@ -23,6 +24,9 @@ package struct ServerConfiguration: Sendable {
     package var jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
     package var queueFactor = 64
     package var library: [String] = []
+    /// Where songs' lyrics are looked for beyond their files (`--lyrics-dir`, `--lrclib-db`): for
+    /// the library's songs and the followed player's.
+    package var places = LyricsPlaces()
     /// The server's rendering defaults (the command's rendering flags).
     package var defaults = RenderOptions()
     /// Turns a request's rendering parameters (`theme`, `preset`, `size`, …, as CLI flag names
@@ -62,7 +66,6 @@ package struct ServerConfiguration: Sendable {
 package struct FollowSettings: Sendable {
     /// Only this player (the name after `org.mpris.MediaPlayer2.`).
     package var player: String?
-    package var lyricsDirectories: [String] = []
     /// Follow this MPD server instead of the MPRIS players.
     package var mpd: MPDAddress?
     /// MPD's music directory (else asked of MPD over a local socket).
@@ -99,7 +102,7 @@ package enum PosterServer {
     /// and the live hub set up, nothing listening and nothing followed yet. Tests drive its routes
     /// in process (HummingbirdTesting); `run` serves it on a socket.
     package static func make(_ configuration: ServerConfiguration) throws -> Server {
-        let library = Library(roots: configuration.library, report: configuration.log)
+        let library = Library(roots: configuration.library, places: configuration.places, report: configuration.log)
         library.rescan(options: configuration.defaults)
         let metrics = ServerMetrics()
         let renderer = RenderService(configuration: configuration, metrics: metrics)
@@ -116,7 +119,7 @@ package enum PosterServer {
             var options = FollowOptions(render: configuration.defaults, output: "")
             options.render.karaoke = false
             options.player = follow.player
-            options.lyricsDirectories = follow.lyricsDirectories
+            options.places = configuration.places
             options.writesPosters = false
             options.offsetMs = follow.offsetMs
             options.observer = { hub.receive($0) }

@@ -11,7 +11,8 @@ extension PosterSession {
     /// - Parameter oneFrame: the caller renders one picture (`frame`, `card`).
     /// - Parameter firstFrameAt: the instant of the first frame the caller will ask for, if known:
     ///   its lines are the ones shaped while the backdrop is made.
-    package convenience init(source: SongSource, options: RenderOptions, timings: Timings = Timings(),
+    /// - Parameter places: where an audio file's lyrics are looked for beyond the file itself.
+    package convenience init(source: SongSource, options: RenderOptions, places: LyricsPlaces = LyricsPlaces(), timings: Timings = Timings(),
                             oneFrame: Bool = false, firstFrameAt: Timestamp? = nil) throws(PosterError) {
         // Cover and lyrics files: the cover is read first, so that its backdrop is made while the
         // lyrics are read and parsed. A lyrics error is still the one reported when both files
@@ -27,7 +28,7 @@ extension PosterSession {
             }, options: options, timings: timings, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
             return
         }
-        let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options) }
+        let song = try timings.measure("lyrics") { () throws(PosterError) in try SongResolver.resolve(source, options: options, places: places) }
         try self.init(song: song, options: options, timings: timings, oneFrame: oneFrame, firstFrameAt: firstFrameAt)
     }
 }

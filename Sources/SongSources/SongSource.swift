@@ -30,12 +30,14 @@ package enum SongSource: Sendable, Hashable {
     }
 }
 
-/// Finds and reads a song's parts, in this order (the README's precedence table):
+/// Finds and reads a song's parts, in this order (docs/inputs.md's precedence table):
 ///
-/// | part | 1 | 2 | 3 | 4 |
-/// |---|---|---|---|---|
-/// | lyrics | `--lyrics FILE` | a sidecar with the audio file's stem (any lyric format, case-insensitive) | embedded: SYLT when it agrees in time span with the text lyrics (or there are none), else USLT / TXXX / Vorbis `LYRICS` / MP4 `©lyr` | — |
-/// | cover | `--cover FILE` | the embedded picture (the front cover first) | `cover`, `folder`, `front`, `album`, `albumart` `.jpg/.jpeg/.png/.webp` in the audio file's folder, case-insensitive | — |
+/// | part | 1 | 2 | 3 | 4 | 5 | 6 |
+/// |---|---|---|---|---|---|---|
+/// | lyrics | `--lyrics FILE` | a sidecar with the audio file's stem (any lyric format but Lyricsfile, case-insensitive) | embedded: SYLT when it agrees in time span with the text lyrics (or there are none), else USLT / TXXX / Vorbis `LYRICS` / MP4 `©lyr` (timed) | a Lyricsfile beside it (`<stem>.lyricsfile.yaml`, `.yaml`, …) | `--lyrics-dir`: `Artist - Title.*`, `Title.*`, then the files whose `[ar:]`/`[ti:]`/`[al:]`/`[length:]` name the song | `--lrclib-db`: the dump's row for the tags' title, artist, album and duration (±2 s) |
+/// | cover | `--cover FILE` | the embedded picture (the front cover first) | `cover`, `folder`, `front`, `album`, `albumart` `.jpg/.jpeg/.png/.webp` in the audio file's folder, case-insensitive | — | — | — |
+///
+/// Untimed (plain) lyrics from the tags or the dump count only when nothing timed is found.
 package enum SongResolver {
     /// Lyric sidecar extensions, in the order tried.
     package static let sidecarExtensions = ["lrc", "ttml", "yrc", "qrc", "krc", "lys", "lqe", "lyl", "ass", "srt", "vtt", "txt"]
@@ -44,7 +46,8 @@ package enum SongResolver {
     package static let folderCoverExtensions = ["jpg", "jpeg", "png", "webp"]
 
     /// - Parameter needCover: `false` for `inspect`: a song without a cover is not an error.
-    package static func resolve(_ source: SongSource, options: RenderOptions, needCover: Bool = true) throws(PosterError) -> ResolvedSong {
+    package static func resolve(_ source: SongSource, options: RenderOptions, places: LyricsPlaces = LyricsPlaces(),
+                                needCover: Bool = true) throws(PosterError) -> ResolvedSong {
         switch source {
         case .files(let cover, let lyrics):
             return try files(cover: cover, lyrics: lyrics, options: options) { () throws(PosterError) in
@@ -57,7 +60,7 @@ package enum SongResolver {
             } catch {
                 throw PosterError(path: audioPath, reason: Inputs.exists(audioPath) ? error.description : "no such file")
             }
-            var song = try lyricsOf(audioPath, tags: tags, override: lyricsOverride, options: options)
+            var song = try lyricsOf(audioPath, tags: tags, override: lyricsOverride, options: options, places: places)
             do {
                 try coverOf(audioPath, tags: tags, override: coverOverride, options: options, into: &song)
             } catch {
@@ -78,8 +81,8 @@ package enum SongResolver {
     }
 
     private static func lyricsOf(_ audioPath: String, tags: AudioTags, override: String?,
-                                 options: RenderOptions) throws(PosterError) -> ResolvedSong {
-        switch try findLyrics(audioPath, tags: tags, override: override, options: options) {
+                                 options: RenderOptions, places: LyricsPlaces) throws(PosterError) -> ResolvedSong {
+        switch try findLyrics(audioPath, tags: tags, override: override, options: options, places: places) {
         case .timed(let song):
             return song
         case .unsynced(let source, _):
@@ -87,8 +90,10 @@ package enum SongResolver {
         }
     }
 
+    /// - Parameter beyond: `false` looks in the file only (its sidecar and tags), not for a
+    ///   Lyricsfile beside it or in `places` (`follow` puts the player's lyrics between them).
     package static func findLyrics(_ audioPath: String, tags: AudioTags, override: String?,
-                           options: RenderOptions) throws(PosterError) -> Found {
+                                   options: RenderOptions, places: LyricsPlaces = LyricsPlaces(), beyond: Bool = true) throws(PosterError) -> Found {
         let empty = Data()
         func song(_ lyrics: Lyrics, _ data: Data, _ path: String, _ source: String) -> ResolvedSong {
             ResolvedSong(lyrics: lyrics, lyricsData: data, lyricsPath: path, lyricsSource: source,
@@ -127,12 +132,76 @@ package enum SongResolver {
             return .timed(song(synced, data, audioPath, "sylt"))
         }
         if let text { return .timed(song(text.lyrics, text.data, audioPath, text.source)) }
+        // Beyond the file: a Lyricsfile beside it, the lyrics folders, the LRCLIB dump.
+        let named = LyricsPlaces.Song(title: tags.title, artist: tags.artist, album: tags.album, durationMs: tags.lengthMs)
+        if beyond, let found = try elsewhere(audioPath: audioPath, song: named, places: places, options: options) {
+            switch found {
+            case .timed(var resolved):
+                resolved.lyricsPath = resolved.lyricsPath.isEmpty ? audioPath : resolved.lyricsPath
+                return .timed(resolved)
+            case .unsynced:
+                if unsynced == nil { return found }
+            }
+        }
         if let unsynced { return .unsynced(source: unsynced.source, text: unsynced.text) }
         if let firstError { throw PosterError(path: audioPath, reason: firstError) }
         if tags.syncedInFrames {
             throw PosterError(path: audioPath, reason: "sylt: timed in MPEG frames, which is not read; give the lyrics with --lyrics")
         }
-        throw PosterError(path: audioPath, reason: "no lyrics: none embedded and no sidecar (\(sidecarExtensions.map { "." + $0 }.joined(separator: ", "))); give them with --lyrics")
+        var looked = "none embedded and no sidecar (\(sidecarExtensions.map { "." + $0 }.joined(separator: ", ")))"
+        if !places.folders.isEmpty { looked += ", nothing in --lyrics-dir" }
+        if places.lrclibDatabase != nil { looked += ", not in the LRCLIB database" }
+        throw PosterError(path: audioPath, reason: "no lyrics: \(looked); give them with --lyrics")
+    }
+
+    /// Lyrics found beyond the audio file, in the precedence order: a Lyricsfile beside it (when
+    /// there is a file), the lyrics folders, then the LRCLIB dump; `nil` when none has them. A
+    /// file found but unreadable is an error naming it; plain (untimed) lyrics from the dump come
+    /// as ``Found/unsynced(source:text:)``.
+    package static func elsewhere(audioPath: String?, song named: LyricsPlaces.Song, places: LyricsPlaces,
+                                   options: RenderOptions) throws(PosterError) -> Found? {
+        let empty = Data()
+        func song(_ lyrics: Lyrics, _ data: Data, _ path: String, _ source: String) -> ResolvedSong {
+            ResolvedSong(lyrics: lyrics, lyricsData: data, lyricsPath: path, lyricsSource: source,
+                         coverData: empty, coverPath: "", coverSource: "", audio: nil)
+        }
+        if let audioPath, let file = LyricsPlaces.lyricsfile(beside: audioPath) {
+            let (parsed, data) = try readLyrics(file, options: options)
+            return .timed(song(parsed, data, file, "lyricsfile:" + (file as NSString).lastPathComponent))
+        }
+        if let file = places.file(for: named) {
+            let (parsed, data) = try readLyrics(file, options: options)
+            return .timed(song(parsed, data, file, "lyrics-dir:" + (file as NSString).lastPathComponent))
+        }
+        guard let found = try places.lrclib(named), let database = places.lrclibDatabase else { return nil }
+        let source = "lrclib:\(found.trackID)"
+        let origin = "\(database) (track \(found.trackID))"
+        let metadata = Lyrics.Metadata(title: found.title, artist: found.artist, album: found.album,
+                                       length: found.durationMs > 0 ? Timestamp(milliseconds: found.durationMs) : nil)
+        if let synced = found.synced {
+            let data = Data(synced.utf8)
+            guard data.count <= options.maxLyricsBytes else {
+                throw PosterError(path: origin, reason: "synced lyrics of \(data.count) bytes, more than the limit of \(options.maxLyricsBytes)")
+            }
+            do {
+                var lyrics = try LyricsReader.parse(synced, format: .lrc, options: options.readOptions)
+                lyrics.metadata = Lyrics.Metadata(title: lyrics.title ?? metadata.title, artist: lyrics.artist ?? metadata.artist,
+                                                  album: lyrics.album ?? metadata.album, language: lyrics.language,
+                                                  length: lyrics.length ?? metadata.length)
+                if lyrics.lines.contains(where: \.isSung) || lyrics.isInstrumental {
+                    return .timed(song(lyrics, data, origin, source))
+                }
+            } catch {
+                if error != .noTimedLines { throw PosterError(path: origin, reason: "synced lyrics: \(error)") }
+            }
+        }
+        if found.instrumental {
+            var lyrics = Lyrics(format: .lrc, tags: [:], metadata: metadata, lines: [])
+            lyrics.isInstrumental = true
+            return .timed(song(lyrics, Data("[au: instrumental]\n".utf8), origin, source))
+        }
+        if let plain = found.plain { return .unsynced(source: source, text: plain) }
+        return nil
     }
 
     /// Whether SYLT and text lyrics cover the same stretch of the song: their first and last
@@ -243,7 +312,8 @@ extension SongResolver {
     /// `inspect` for an audio file: the lyrics JSON (see ``Lyrics/inspectJSON(pretty:)``) with
     /// `"source": {"lyrics": …, "cover": …}` and `"audio": {"title", "artist", "album", "length_ms"}`
     /// after `encoding`; unsynchronised lyrics come as `"unsynced": "…"` with no lines.
-    package static func inspectJSON(audio: String, lyrics override: String?, options: RenderOptions) throws(PosterError) -> String {
+    package static func inspectJSON(audio: String, lyrics override: String?, options: RenderOptions,
+                                    places: LyricsPlaces = LyricsPlaces()) throws(PosterError) -> String {
         let tags: AudioTags
         do { tags = try MediaTags.read(audio, maxPictureBytes: coverByteLimit(options)) } catch {
             throw PosterError(path: audio, reason: Inputs.exists(audio) ? error.description : "no such file")
@@ -252,7 +322,7 @@ extension SongResolver {
         if coverSource == nil, let file = folderCover(of: audio) { coverSource = "file:" + (file as NSString).lastPathComponent }
         func q(_ value: String?) -> String { JSONText.quoted(value) }
         let audioFields = "{\"title\": \(q(tags.title)), \"artist\": \(q(tags.artist)), \"album\": \(q(tags.album)), \"length_ms\": \(tags.lengthMs.map(String.init) ?? "null")}"
-        switch try findLyrics(audio, tags: tags, override: override, options: options) {
+        switch try findLyrics(audio, tags: tags, override: override, options: options, places: places) {
         case .timed(var song):
             song.lyrics.metadata.length = tags.lengthMs.map(Timestamp.init) ?? song.lyrics.metadata.length
             let json = song.lyrics.inspectJSON()

@@ -1,7 +1,7 @@
 // libFuzzer targets for the lyrics path, one per format: decoding, that format's parser, the
 // timeline, scenes and display-text cleaning. Built by `make fuzz` with AddressSanitizer and
 // coverage instrumentation and linked with libFuzzer (driven through LLVMFuzzerRunDriver, see
-// main.swift; FUZZ_TARGET=lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe or ass). The format is forced, so every input
+// main.swift; FUZZ_TARGET=lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass or lyricsfile). The format is forced, so every input
 // reaches the parser under test whatever its content; `lrc` also runs the content sniffer.
 import Foundation
 import LyricPoster

@@ -2,6 +2,7 @@
 // `Metadata` (a{sv}, through GLib's GVariant and our DBusValue reader), and its URLs go through the
 // file-URL and data-URL decoding that finds the song's lyrics and cover. FUZZ_TARGET=mpris;
 // seeds in Tests/Fuzz/corpus/mpris.
+import SongSources
 import Foundation
 import LyricPoster
 import PosterLive
@@ -17,6 +18,6 @@ func fuzzMPRIS(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     metadata.artURL = metadata.artURL ?? "data:image/png;base64," + text
     var options = RenderOptions()
     options.limits.maxPixels = 1 << 16
-    _ = NowPlayingSong.find(metadata, lyricsDirectories: [], options: options)
+    _ = NowPlayingSong.find(metadata, places: LyricsPlaces(), options: options)
     return 0
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-// One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass (FuzzLyrics.swift),
+// One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, lyricsfile (FuzzLyrics.swift),
 // qrc, krc (FuzzBinaryLyrics.swift),
 // cover (FuzzCover.swift), png (FuzzPNG.swift), tags (FuzzTags.swift), mpris (FuzzMPRIS.swift), mpd (FuzzMPD.swift), push (FuzzPush.swift), subsonic (FuzzSubsonic.swift), manifest (FuzzManifest.swift)
 // choice (FuzzChoice.swift) or request (FuzzRequest.swift).
@@ -25,6 +25,7 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
     "lyl": { data, size in fuzzLyrics(data, size, format: .lyl) },
     "lqe": { data, size in fuzzLyrics(data, size, format: .lqe) },
     "ass": { data, size in fuzzLyrics(data, size, format: .ass) },
+    "lyricsfile": { data, size in fuzzLyrics(data, size, format: .lyricsfile) },
     "qrc": { data, size in fuzzQRC(data, size) },
     "krc": { data, size in fuzzKRC(data, size) },
     "cover": { data, size in fuzzCover(data, size) },
@@ -40,7 +41,7 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
 ]
 let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 guard let target = targets[name] else {
-    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, qrc, krc, cover, png, tags, mpris, mpd, push, subsonic, manifest, choice or request\n".utf8))
+    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, lyricsfile, qrc, krc, cover, png, tags, mpris, mpd, push, subsonic, manifest, choice or request\n".utf8))
     exit(64)
 }
 guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {

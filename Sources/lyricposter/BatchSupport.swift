@@ -136,7 +136,7 @@ struct BatchPlan {
 /// The common run of `lines` and `sequence`: check outputs, prepare the song, render the plan
 /// into `output` with progress and signals handled, write the `--report` copy, and exit 130
 /// after an interruption. `after` runs on a complete result (e.g. the dense sequence).
-func runBatch(source: SongSource, output: String, report: String?, render: RenderOptionGroup,
+func runBatch(source: SongSource, places: LyricsPlaces = LyricsPlaces(), output: String, report: String?, render: RenderOptionGroup,
               batch: BatchOptionGroup, karaoke: Bool = false, alpha: Bool = false, plan: (PosterSession) throws(PosterError) -> BatchPlan,
               after: (BatchRenderer.Result) throws(PosterError) -> Void = { _ in }) throws {
     try checkOutputs([output, report].compactMap { $0 }.filter { $0 != "-" }, inputs: source.paths)
@@ -149,7 +149,7 @@ func runBatch(source: SongSource, output: String, report: String?, render: Rende
     do throws(PosterError) {
         var options = try render.renderOptions(karaoke: karaoke)
         options.textLayer = alpha
-        let session = try PosterSession(source: source, options: options, timings: clock)
+        let session = try PosterSession(source: source, options: options, places: places, timings: clock)
         session.notes.map(\.withFlagHints).forEach(warn)
         let planned = try plan(session)
         let renderer = BatchRenderer(session: session, directory: output, coverPath: session.song.coverPath,

@@ -66,7 +66,7 @@ struct CardCommand: ParsableCommand {
         try picture.checkTargets(out, inputs: song.source.paths)
         let clock = Timings()
         do {
-            let session = try PosterSession(source: song.source, options: try render.renderOptions(), timings: clock, oneFrame: true)
+            let session = try PosterSession(source: song.source, options: try render.renderOptions(), places: song.places, timings: clock, oneFrame: true)
             session.notes.map(\.withFlagHints).forEach(warn)
             let drawn = try picture.draw(png: { () throws(PosterError) in try session.renderCard(choice) },
                                          pixels: { () throws(PosterError) in try session.renderCardPixels(choice) })

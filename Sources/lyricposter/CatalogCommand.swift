@@ -49,6 +49,8 @@ struct CatalogCommand: ParsableCommand {
 
     @OptionGroup var render: RenderOptionGroup
 
+    @OptionGroup var lookup: LyricsPlacesOptions
+
     func validate() throws {
         if summary != nil {
             if !sources.isEmpty || output != nil || shard != nil { throw ValidationError("--summary takes only the output folder") }
@@ -94,8 +96,9 @@ struct CatalogCommand: ParsableCommand {
         let line = Progress(label: "catalog", quiet: quiet)
         let totals: CatalogRunner.Totals
         do {
-            let runner = CatalogRunner(output: output, options: try render.renderOptions(), each: CatalogRunner.Each(rawValue: each) ?? .lines,
+            var runner = CatalogRunner(output: output, options: try render.renderOptions(), each: CatalogRunner.Each(rawValue: each) ?? .lines,
                                        shard: shard, jobs: jobs, columns: columns)
+            runner.places = lookup.places
             totals = try runner.run(CatalogSources(sources, skip: [output]), stop: stop) { totals in
                 line.redraw { seconds in
                     String(format: "catalog: %d songs (%d rendered, %d skipped, %d failed)  %.1f songs/s", totals.songs,

@@ -8,9 +8,10 @@ import MediaTags
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Write lyrics in another format: LRC, enhanced LRC, TTML, SRT, WebVTT or ASS.",
+        abstract: "Write lyrics in another format: LRC, enhanced LRC, TTML, SRT, WebVTT, ASS or Lyricsfile.",
         discussion: """
-            The format comes from the output's extension (.lrc, .ttml or .xml, .srt, .vtt, .ass) or from \
+            The format comes from the output's extension (.lrc, .ttml or .xml, .srt, .vtt, .ass, .yaml for \
+            LRCLIB's Lyricsfile) or from \
             --to, which also names enhanced LRC (elrc: LRC with word timing). What the format cannot carry \
             (word timing in LRC, backing vocals in SRT, ...) is dropped, with a note on stderr saying what \
             and how much. The output is written whole or not at all, never over the input.
@@ -32,6 +33,8 @@ struct ConvertCommand: ParsableCommand {
 
     @Option(name: .customLong("lyrics"), help: ArgumentHelp("With an audio file: the lyrics file to use instead of its sidecar or tags.", valueName: "file"))
     var lyricsOverride: String?
+
+    @OptionGroup var lookup: LyricsPlacesOptions
 
     @Option(help: ArgumentHelp("Format of the input: \(LyricsFormat.fileFormats.map(\.rawValue).joined(separator: ", ")) (detected from the content when omitted).", valueName: "format"))
     var format: String?
@@ -118,7 +121,8 @@ struct ConvertCommand: ParsableCommand {
         options.encoding = encoding
         options.offsetSign = sign
         options.translationLanguage = translationLang
-        let song = try SongResolver.resolve(.audio(input, cover: nil, lyrics: lyricsOverride), options: options, needCover: false)
+        let song = try SongResolver.resolve(.audio(input, cover: nil, lyrics: lyricsOverride), options: options,
+                                            places: lookup.places, needCover: false)
         if output != "-", song.lyricsPath != input, OutputFile.sameFile(output, song.lyricsPath) {
             throw PosterError(path: output, reason: "output would overwrite the input \(song.lyricsPath)")
         }

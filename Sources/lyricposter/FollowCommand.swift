@@ -43,8 +43,7 @@ struct FollowCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("The poster file kept current (default: $XDG_RUNTIME_DIR/lyricposter/now-playing.png, else ~/.cache/lyricposter/now-playing.png).", valueName: "file"))
     var output: String?
 
-    @Option(name: .customLong("lyrics-dir"), help: ArgumentHelp("A folder of lyrics named 'Artist - Title.lrc' or 'Title.lrc' (repeatable; any lyric format).", valueName: "dir"))
-    var lyricsDirs: [String] = []
+    @OptionGroup var lookup: LyricsPlacesOptions
 
     @Flag(help: "Publish org.mpris.MediaPlayer2.lyricposter: the followed player with the current line as its title and the poster as its art.")
     var publish = false
@@ -89,7 +88,7 @@ struct FollowCommand: AsyncParsableCommand {
             throw fail(error)
         }
         options.player = player
-        options.lyricsDirectories = lyricsDirs
+        options.places = lookup.places
         options.publish = publish
         options.exec = exec
         options.events = events

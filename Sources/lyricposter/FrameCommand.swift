@@ -50,7 +50,7 @@ struct FrameCommand: ParsableCommand {
         do {
             var options = try render.renderOptions(karaoke: karaoke.karaoke)
             options.textLayer = alpha.alpha
-            let session = try PosterSession(source: song.source, options: options, timings: clock, oneFrame: true, firstFrameAt: at)
+            let session = try PosterSession(source: song.source, options: options, places: song.places, timings: clock, oneFrame: true, firstFrameAt: at)
             session.notes.map(\.withFlagHints).forEach(warn)
             let drawn = try picture.draw(png: { () throws(PosterError) in try session.render(at: at) },
                                          pixels: { () throws(PosterError) in try session.renderPixels(at: at) })

@@ -20,7 +20,9 @@ struct InspectCommand: ParsableCommand {
     @Option(name: .customLong("lyrics"), help: ArgumentHelp("With an audio file: the lyrics file to use instead of its sidecar or tags.", valueName: "file"))
     var lyricsOverride: String?
 
-    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt, vtt, qrc, krc, lys, lyl, lqe, eslrc or ass (detected from the content when omitted).", valueName: "format"))
+    @OptionGroup var lookup: LyricsPlacesOptions
+
+    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt, vtt, qrc, krc, lys, lyl, lqe, eslrc, ass or lyricsfile (detected from the content when omitted).", valueName: "format"))
     var format: String?
 
     @Option(help: ArgumentHelp("Text encoding of the lyrics file; detected when omitted.", valueName: "name"))
@@ -52,11 +54,12 @@ struct InspectCommand: ParsableCommand {
             options.translationLanguage = translationLang
             do {
                 if text {
-                    let song = try SongResolver.resolve(.audio(lyrics, cover: nil, lyrics: lyricsOverride), options: options, needCover: false)
+                    let song = try SongResolver.resolve(.audio(lyrics, cover: nil, lyrics: lyricsOverride), options: options,
+                                                        places: lookup.places, needCover: false)
                     print("source    lyrics: \(song.lyricsSource), cover: \(song.coverSource.isEmpty ? "none" : song.coverSource)")
                     print(song.lyrics.inspectTable(), terminator: "")
                 } else {
-                    print(try SongResolver.inspectJSON(audio: lyrics, lyrics: lyricsOverride, options: options))
+                    print(try SongResolver.inspectJSON(audio: lyrics, lyrics: lyricsOverride, options: options, places: lookup.places))
                 }
             } catch {
                 throw fail(error)

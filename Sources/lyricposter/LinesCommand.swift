@@ -47,7 +47,7 @@ struct LinesCommand: ParsableCommand {
             return
         }
         var first: String?
-        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, alpha: alpha.alpha,
+        try runBatch(source: song.source, places: song.places, output: output, report: report, render: render, batch: batch, alpha: alpha.alpha,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             BatchPlan(frames: FramePlan.perLine(session.scenes), kind: "lines")
         }, after: { (result: BatchRenderer.Result) throws(PosterError) in

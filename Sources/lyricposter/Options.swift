@@ -46,7 +46,7 @@ struct RenderOptionGroup: ParsableArguments {
             completion: .list(["show", "hide"]))
     var romanisation: String = "show"
 
-    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt, vtt, qrc, krc, lys, lyl, lqe, eslrc or ass (detected from the content when omitted).", valueName: "format"),
+    @Option(help: ArgumentHelp("Lyrics format: lrc, ttml, yrc, srt, vtt, qrc, krc, lys, lyl, lqe, eslrc, ass or lyricsfile (detected from the content when omitted).", valueName: "format"),
             completion: .list(LyricsFormat.fileFormats.map(\.rawValue)))
     var format: String?
 

@@ -40,7 +40,7 @@ struct SequenceCommand: ParsableCommand {
     var output: String { outputFolder ?? song.source.stem + "-sequence" }
 
     func run() throws {
-        try runBatch(source: song.source, output: output, report: report, render: render, batch: batch, karaoke: karaoke.karaoke, alpha: alpha.alpha,
+        try runBatch(source: song.source, places: song.places, output: output, report: report, render: render, batch: batch, karaoke: karaoke.karaoke, alpha: alpha.alpha,
                      plan: { (session: PosterSession) throws(PosterError) -> BatchPlan in
             let start = from ?? Timestamp(milliseconds: 0)
             // An audio file's song stops with its audio, even where its last line would run on.

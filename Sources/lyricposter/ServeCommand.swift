@@ -67,8 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
             completion: .file())
     var passwordFile: String?
 
-    @Option(name: .customLong("lyrics-dir"), help: ArgumentHelp("With --follow: a folder of lyrics named 'Artist - Title.lrc' or 'Title.lrc' (repeatable).", valueName: "dir"))
-    var lyricsDirs: [String] = []
+    @OptionGroup var lookup: LyricsPlacesOptions
 
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may stay open without a complete request.", valueName: "seconds"))
     var idleTimeout: Int = 30
@@ -88,7 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256") }
         guard (1...3600).contains(idleTimeout) else { throw ValidationError("--idle-timeout must be from 1 to 3600 seconds") }
-        if !following, player != nil || !lyricsDirs.isEmpty { throw ValidationError("--player and --lyrics-dir go with --follow") }
+        if !following, player != nil { throw ValidationError("--player goes with --follow") }
         guard abs(offset) <= 60_000 else { throw ValidationError("--offset must be within +/-60000 ms") }
         guard (0...10_000).contains(latency) else { throw ValidationError("--latency must be from 0 to 10000 ms") }
         if !following, offset != 0 || latency != 0 { throw ValidationError("--offset and --latency go with --follow") }
@@ -126,13 +125,13 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.token = effectiveToken
         configuration.library = library
+        configuration.places = lookup.places
         configuration.defaults = defaults
         configuration.jobs = jobs ?? CPUs.available()
         configuration.idleTimeout = idleTimeout
         if following {
             var settings = FollowSettings()
             settings.player = player
-            settings.lyricsDirectories = lyricsDirs
             settings.offsetMs = offset + latency
             if source == "push" {
                 settings.push = true

@@ -48,7 +48,7 @@ struct SheetCommand: ParsableCommand {
         let progress = Progress(label: "sheet", quiet: batch.quiet)
         do throws(PosterError) {
             let options = try render.renderOptions()
-            let session = try PosterSession(source: source, options: options, timings: clock)
+            let session = try PosterSession(source: source, options: options, places: song.places, timings: clock)
             session.notes.map(\.withFlagHints).forEach(warn)
             let frames = FramePlan.perLine(session.scenes)
             let wide = options.preset.width > options.preset.height

@@ -21,6 +21,11 @@ struct SongArguments: ParsableArguments {
             completion: .file(extensions: Completions.lyrics))
     var lyrics: String?
 
+    @OptionGroup var lookup: LyricsPlacesOptions
+
+    /// Where an audio file's lyrics are looked for beyond the file.
+    var places: LyricsPlaces { lookup.places }
+
     func validate() throws {
         if isMany {
             if cover != nil || lyrics != nil { throw ValidationError("--cover and --lyrics go with one audio file, not several songs") }
@@ -103,12 +108,39 @@ struct SongArguments: ParsableArguments {
     }
 }
 
+/// `--lyrics-dir` and `--lrclib-db`: where an audio file's lyrics are looked for beyond its
+/// sidecar and tags (every command that takes an audio file, `follow`, `serve` and `catalog`).
+struct LyricsPlacesOptions: ParsableArguments {
+    @Option(name: .customLong("lyrics-dir"), help: ArgumentHelp("A folder of lyrics for audio files, found by name ('Artist - Title.lrc', 'Title.lrc') or by the [ar:]/[ti:] tags inside (repeatable).", valueName: "dir"),
+            completion: .directory)
+    var lyricsDirs: [String] = []
+
+    @Option(name: .customLong("lrclib-db"), help: ArgumentHelp("A local LRCLIB database dump (SQLite) to look audio files' lyrics up in, by title, artist, album and duration.", valueName: "file"),
+            completion: .file(extensions: ["sqlite3", "sqlite", "db"]))
+    var lrclibDatabase: String?
+
+    var places: LyricsPlaces { LyricsPlaces(folders: lyricsDirs, lrclibDatabase: lrclibDatabase) }
+
+    /// Each folder exists; the dump opens and is LRCLIB's (a file that is not is bad input: exit
+    /// 1 naming it, not a bad flag).
+    func validate() throws {
+        for folder in lyricsDirs where !SongArguments.isFolder(folder) {
+            throw ValidationError("--lyrics-dir \(folder): no such folder")
+        }
+        if let lrclibDatabase {
+            do { _ = try LyricsPlaces.openDump(lrclibDatabase) } catch {
+                throw PosterError(path: lrclibDatabase, reason: LyricsPlaces.reason(error, path: lrclibDatabase))
+            }
+        }
+    }
+}
+
 /// What the shell completes for inputs and named values (bash, zsh and fish scripts from
 /// `--generate-completion-script`, installed by `make install`).
 enum Completions {
     static let audio = ["mp3", "flac", "ogg", "oga", "opus", "m4a", "wav", "aac"]
     static let images = ["png", "jpg", "jpeg", "webp"]
-    static let lyrics = Array(Set(LyricsFormat.fileFormats.map(\.rawValue) + ["txt", "xml"])).sorted()
+    static let lyrics = Array(Set(LyricsFormat.fileFormats.map(\.rawValue) + ["txt", "xml", "yaml", "yml"])).sorted()
     static let songFiles = Array(Set(audio + images + lyrics)).sorted()
     static let videos = ["mp4", "m4v", "mov", "mkv", "webm", "webp", "gif"]
     static var presets: [String] { Preset.all.map(\.name) }

@@ -166,7 +166,7 @@ struct VideoCommand: ParsableCommand {
             options.preset = Preset(name: p.name, width: max(64, p.width / 2), height: max(64, p.height / 2),
                                     arrangement: p.arrangement, isLockScreen: p.isLockScreen, safeArea: p.safeArea)
         }
-        let session = try PosterSession(source: song.source, options: options, timings: clock)
+        let session = try PosterSession(source: song.source, options: options, places: song.places, timings: clock)
         session.notes.map(\.withFlagHints).forEach(warn)
 
         let start = from?.milliseconds ?? 0

@@ -23,7 +23,26 @@ extension Lyrics {
         case .srt: carriedBySubtitles(webVTT: false)
         case .vtt: carriedBySubtitles(webVTT: true)
         case .ass: carriedByASS()
+        case .lyricsfile: carriedByLyricsfile()
         }
+    }
+
+    // MARK: - Lyricsfile
+
+    /// Lines with text in milliseconds (negative times as zero), with their words (no ruby); no
+    /// translations, romanisations, backing vocals or singers; credits as the reader marks them;
+    /// the song's title, artist, album, language and length.
+    private func carriedByLyricsfile() -> SongShape {
+        func ms(_ time: Timestamp) -> Timestamp { Timestamp(milliseconds: max(0, time.milliseconds)) }
+        var result: [LyricLine] = []
+        for line in lines where !line.text.isEmpty {
+            let start = ms(line.start)
+            let end = max(start, ms(line.end))
+            let words = line.words.map { Word(start: ms($0.start), end: max(ms($0.start), ms($0.end)), text: $0.text) }
+            result.append(LyricLine(start: start, end: end, text: line.text, words: words))
+        }
+        Credits.mark(&result)
+        return SongShape(metadata: metadata, agents: [], lines: result)
     }
 
     // MARK: - LRC

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import LyricPoster
 @testable import PosterLive
+import SongSources
 @testable import NowPlaying
 
 @Suite struct PlaybackClockTests {
@@ -119,10 +120,10 @@ import Testing
             FileManager.default.createFile(atPath: folder.appendingPathComponent(name).path, contents: Data())
         }
         let dir = [folder.path]
-        #expect(NowPlayingSong.lyricsFile(title: "thunder", artist: "AC/DC", in: dir)?.hasSuffix("AC_DC - Thunder.LRC") == true)
-        #expect(NowPlayingSong.lyricsFile(title: "Only Title", artist: "Someone", in: dir)?.hasSuffix("Only Title.ttml") == true)
-        #expect(NowPlayingSong.lyricsFile(title: "Missing", artist: nil, in: dir) == nil)
-        #expect(NowPlayingSong.lyricsFile(title: nil, artist: "AC/DC", in: dir) == nil)
+        #expect(LyricsPlaces.named(title: "thunder", artist: "AC/DC", in: dir)?.hasSuffix("AC_DC - Thunder.LRC") == true)
+        #expect(LyricsPlaces.named(title: "Only Title", artist: "Someone", in: dir)?.hasSuffix("Only Title.ttml") == true)
+        #expect(LyricsPlaces.named(title: "Missing", artist: nil, in: dir) == nil)
+        #expect(LyricsPlaces.named(title: nil, artist: "AC/DC", in: dir) == nil)
     }
 }
 

@@ -29,9 +29,11 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
     case eslrc
     /// ASS/SSA subtitles with karaoke tags (`\k`, `\kf`, `\ko`).
     case ass
+    /// LRCLIB's Lyricsfile (YAML): line and word timing, plain text, or instrumental.
+    case lyricsfile
 
     /// The formats a lyrics file can be in (and `--format` can name).
-    public static let fileFormats: [LyricsFormat] = [.lrc, .ttml, .yrc, .srt, .vtt, .qrc, .krc, .lys, .lyl, .lqe, .eslrc, .ass]
+    public static let fileFormats: [LyricsFormat] = [.lrc, .ttml, .yrc, .srt, .vtt, .qrc, .krc, .lys, .lyl, .lqe, .eslrc, .ass, .lyricsfile]
 
     /// Which format `text` is in, judged from its content (a file's name is not trusted: lyric
     /// sites save TTML and YRC as `.lrc`, `.txt` or `.xml`).
@@ -43,6 +45,7 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
     ///   and comments).
     /// - WebVTT: the text starts with `WEBVTT`.
     /// - ASS: a first section `[Script Info]`, or `[Events]` with `Dialogue:` lines.
+    /// - Lyricsfile: top-level YAML keys `version:` and `metadata:` (``Lyricsfile``).
     /// - Line by line: YRC, a line `[digits,digits]` holding `(digits,digits,digits)` word timing
     ///   (JSON credit lines alone do not decide: NetEase's LRC opens with them too); KRC,
     ///   `[digits,digits]<digits,digits,digits>`; QRC, `[digits,digits]` with a `text(digits,digits)`
@@ -66,6 +69,7 @@ public enum LyricsFormat: String, Hashable, Sendable, CaseIterable {
         if trimmed.hasPrefix("WEBVTT") { return .vtt }
         let lines = Array(trimmed.split(whereSeparator: \.isNewline).prefix(400))
         if ASS.isScript(lines) { return .ass }
+        if Lyricsfile.sniff(lines) { return .lyricsfile }
         for line in lines {
             // JSON credit lines open NetEase's LRC as well as its YRC: only a timed YRC line decides.
             if YRC.isLineHeader(line), line.drop(while: \.isWhitespace).first != "{" { return .yrc }
@@ -187,6 +191,7 @@ public enum LyricsReader {
         case .lqe: return try Lyricify.parseQuickExport(text, encoding: encoding, options: options)
         case .eslrc: return try LRC.parseESLyric(text, encoding: encoding, options: options)
         case .ass: return try ASS.parse(text, encoding: encoding)
+        case .lyricsfile: return try Lyricsfile.parse(text, encoding: encoding, options: options)
         }
     }
 }

@@ -17,6 +17,8 @@ extension LyricsWriter {
             case lineEnds
             /// Backing vocals.
             case backingVocals
+            /// Every translation (Lyricsfile carries none).
+            case translations
             /// Translations other than the chosen one.
             case otherTranslations
             case romanisation
@@ -42,6 +44,7 @@ extension LyricsWriter {
             case .lineEnds:
                 return "\(name) keeps a line's end only before a silence of 4 s or more: \(lines("last")) until the next line starts"
             case .backingVocals: return "\(name) carries no backing vocals: \(lines("lose")) theirs"
+            case .translations: return "\(name) carries no translations: \(lines("lose")) theirs"
             case .otherTranslations: return "\(name) carries one translation per line: \(lines("keep")) only the chosen one"
             case .romanisation: return "\(name) carries no romanisation: \(lines("lose")) theirs"
             case .singers: return "\(name) carries no singers: \(lines("lose")) their singer"
@@ -89,19 +92,23 @@ extension LyricsWriter {
             }.count)
         }
         if ![.ttml, .ass].contains(format) { add(.backingVocals, sung.filter { !$0.backgrounds.isEmpty }.count) }
-        if format != .ttml { add(.otherTranslations, sung.filter { $0.translations.count > 1 }.count) }
-        if [.srt, .vtt].contains(format) {
+        if format == .lyricsfile {
+            add(.translations, sung.filter { $0.translation != nil || !$0.translations.isEmpty }.count)
+        } else if format != .ttml {
+            add(.otherTranslations, sung.filter { $0.translations.count > 1 }.count)
+        }
+        if [.srt, .vtt, .lyricsfile].contains(format) {
             add(.romanisation, sung.filter { $0.romanisation != nil || $0.backgrounds.contains { $0.romanisation != nil } }.count)
         }
-        if [.lrc, .enhancedLRC, .srt].contains(format) { add(.singers, sung.filter { $0.agent != nil }.count) }
+        if [.lrc, .enhancedLRC, .srt, .lyricsfile].contains(format) { add(.singers, sung.filter { $0.agent != nil }.count) }
         if [.vtt, .ass].contains(format) {
             let used = Set(sung.compactMap(\.agent))
             add(.singerNames, lyrics.agents.filter { used.contains($0.id) && $0.name != nil }.count)
         }
-        if [.ttml, .srt, .vtt, .ass].contains(format) { add(.gapLines, lines.filter(\.text.isEmpty).count) }
+        if [.ttml, .srt, .vtt, .ass, .lyricsfile].contains(format) { add(.gapLines, lines.filter(\.text.isEmpty).count) }
         if format == .ttml { add(.creditLines, lines.filter { $0.role == .credit && !$0.text.isEmpty }.count) }
         let carried: Set<String> = switch format {
-        case .lrc, .enhancedLRC, .ttml: ["title", "artist", "album", "language", "length"]
+        case .lrc, .enhancedLRC, .ttml, .lyricsfile: ["title", "artist", "album", "language", "length"]
         case .ass: ["title"]
         case .srt, .vtt: []
         }
@@ -112,7 +119,7 @@ extension LyricsWriter {
         // Ruby on the words the format keeps (words it drops are counted above).
         let keptWords: [Word] = switch format {
         case .lrc, .srt: []
-        case .enhancedLRC, .vtt: sung.flatMap(\.words)
+        case .enhancedLRC, .vtt, .lyricsfile: sung.flatMap(\.words)
         case .ttml, .ass: sung.flatMap { $0.words + $0.backgrounds.flatMap(\.words) }
         }
         add(.ruby, keptWords.filter { $0.ruby != nil }.count)

@@ -7,19 +7,20 @@
 /// UTF-8 text with `\n` line ends and a final newline, write display times (any offset already
 /// applied, negative times as zero) and escape what their syntax needs (see each writer).
 ///
-/// | | LRC | enhanced LRC | TTML | SRT | WebVTT | ASS |
-/// |---|---|---|---|---|---|---|
-/// | line start | cs | cs | ms | ms | ms | cs |
-/// | line end | before 4 s of silence¹ | end stamp¹ | ✓ | ✓ | ✓ | ✓ |
-/// | word timing | — | ✓ cs | ✓ | — | starts² | ✓ cs |
-/// | translation | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ |
-/// | translations by language | chosen one | chosen one | ✓ | chosen one | chosen one | chosen one |
-/// | romanisation | ✓ | ✓ | ✓ | — | — | ✓ |
-/// | backing vocals | — | — | ✓ | — | — | ✓ |
-/// | singers (agents) | — | — | ✓ | — | ids | ids |
-/// | gap lines | ✓ | ✓ | — | — | — | — |
-/// | credit lines | as lines³ | as lines³ | — | as cues³ | as cues³ | as lines³ |
-/// | title, artist, album, language, length | ✓ | ✓ | ✓ | — | — | title |
+/// | | LRC | enhanced LRC | TTML | SRT | WebVTT | ASS | Lyricsfile |
+/// |---|---|---|---|---|---|---|---|
+/// | line start | cs | cs | ms | ms | ms | cs | ms |
+/// | line end | before 4 s of silence¹ | end stamp¹ | ✓ | ✓ | ✓ | ✓ | ✓ |
+/// | word timing | — | ✓ cs | ✓ | — | starts² | ✓ cs | ✓ |
+/// | translation | ✓ | ✓ | ✓ | ✓ | ✓ | ✓ | — |
+/// | translations by language | chosen one | chosen one | ✓ | chosen one | chosen one | chosen one | — |
+/// | romanisation | ✓ | ✓ | ✓ | — | — | ✓ | — |
+/// | backing vocals | — | — | ✓ | — | — | ✓ | — |
+/// | singers (agents) | — | — | ✓ | — | ids | ids | — |
+/// | gap lines | ✓ | ✓ | — | — | — | — | — |
+/// | credit lines | as lines³ | as lines³ | — | as cues³ | as cues³ | as lines³ | as lines³ |
+/// | title, artist, album, language, length | ✓ | ✓ | ✓ | — | — | title | ✓ |
+/// | instrumental | `[au: instrumental]` | — | — | — | — | — | ✓ |
 ///
 /// ¹ a bare stamp after a line followed by 4 s or more of silence, and after the last line; others
 /// last until the next stamp (enhanced LRC: word-timed lines end at their own end stamp).
@@ -35,9 +36,9 @@ public enum LyricsWriter {
             switch format {
             case .lrc, .enhancedLRC: true
             case .ttml: line.role == .lyric && !line.text.isEmpty
-            case .srt, .vtt, .ass: !line.text.isEmpty
+            case .srt, .vtt, .ass, .lyricsfile: !line.text.isEmpty
             }
-        }
+        } || (lyrics.isInstrumental && (format == .lyricsfile || format == .lrc))
         guard writable else {
             throw .invalid("nothing to write as \(format.name): \(format == .ttml ? "no sung line" : "no line with text")")
         }
@@ -48,6 +49,7 @@ public enum LyricsWriter {
         case .srt: return Subtitles.Writer(dialect: .srt).write(lyrics)
         case .vtt: return Subtitles.Writer(dialect: .webVTT).write(lyrics)
         case .ass: return ASS.Writer.write(lyrics)
+        case .lyricsfile: return Lyricsfile.Writer.write(lyrics)
         }
     }
 }

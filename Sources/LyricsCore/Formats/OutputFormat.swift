@@ -15,6 +15,8 @@ public enum OutputFormat: String, Hashable, Sendable, CaseIterable {
     case vtt
     /// ASS (v4+) karaoke subtitles: one `Dialogue` per line with `\kf` syllables.
     case ass
+    /// LRCLIB's Lyricsfile (YAML): lines and words with their times, the plain text, the song.
+    case lyricsfile
 
     /// The name people know the format by, for messages (`"SRT"`, `"enhanced LRC"`).
     public var name: String {
@@ -25,6 +27,7 @@ public enum OutputFormat: String, Hashable, Sendable, CaseIterable {
         case .srt: "SRT"
         case .vtt: "WebVTT"
         case .ass: "ASS"
+        case .lyricsfile: "Lyricsfile"
         }
     }
 
@@ -36,6 +39,7 @@ public enum OutputFormat: String, Hashable, Sendable, CaseIterable {
         case .srt: "srt"
         case .vtt: "vtt"
         case .ass: "ass"
+        case .lyricsfile: "lyricsfile.yaml"
         }
     }
 
@@ -47,12 +51,14 @@ public enum OutputFormat: String, Hashable, Sendable, CaseIterable {
         case .srt: .srt
         case .vtt: .vtt
         case .ass: .ass
+        case .lyricsfile: .lyricsfile
         }
     }
 
     /// File extensions that name a format, lower case, without the dot, and what each names.
     public static let extensions: [(name: String, format: OutputFormat)] = [
         ("lrc", .lrc), ("ttml", .ttml), ("xml", .ttml), ("srt", .srt), ("vtt", .vtt), ("ass", .ass),
+        ("lyricsfile", .lyricsfile), ("yaml", .lyricsfile), ("yml", .lyricsfile),
     ]
 
     /// The format a file name asks for by its extension (case-insensitive), or `nil` when the

@@ -89,27 +89,31 @@ extension Lyrics {
             ])
         }
 
+        // Only instrumental lyrics say so: every other file's JSON stays as it was.
+        let instrumental = isInstrumental ? [field("instrumental", "true")] : []
         guard pretty else {
-            return "{" + [
+            return "{" + ([
                 field("encoding", JSONText.quoted(encoding)),
                 field("format", JSONText.quoted(format.rawValue)),
                 field("tags", "{" + tagFields.joined(separator: ",") + "}"),
                 field("offset_ms", String(offsetMs)),
                 field("agents", "[" + agentObjects.joined(separator: ",") + "]"),
+            ] + instrumental + [
                 field("lines", "[" + lineObjects.joined(separator: ",") + "]"),
-            ].joined(separator: ",") + "}"
+            ]).joined(separator: ",") + "}"
         }
         func block(_ open: String, _ items: [String], _ close: String) -> String {
             items.isEmpty ? open + close : open + "\n    " + items.joined(separator: ",\n    ") + "\n  " + close
         }
-        return "{\n  " + [
+        return "{\n  " + ([
             field("encoding", JSONText.quoted(encoding)),
             field("format", JSONText.quoted(format.rawValue)),
             field("tags", block("{", tagFields, "}")),
             field("offset_ms", String(offsetMs)),
             field("agents", block("[", agentObjects, "]")),
+        ] + instrumental + [
             field("lines", block("[", lineObjects, "]")),
-        ].joined(separator: ",\n  ") + "\n}"
+        ]).joined(separator: ",\n  ") + "\n}"
     }
 
     /// A human-readable summary for `lyricposter inspect --text`: encoding, offset, tags, then one
@@ -121,6 +125,7 @@ extension Lyrics {
         out += "encoding  \(encoding)\n"
         out += "offset    \(offsetMs > 0 ? "+" : "")\(offsetMs) ms\n"
         if let length { out += "length    \(length)\n" }
+        if isInstrumental { out += "song      instrumental (no words)\n" }
         let keys = tags.keys.sorted()
         for (position, key) in keys.enumerated() {
             out += (position == 0 ? "tags      " : "          ") + "\(key): \(Self.singleLine(tags[key] ?? ""))\n"

@@ -27,6 +27,10 @@ public struct Lyrics: Hashable, Sendable {
     /// One-line notes about how the file was read that a user may want to act on (an encoding
     /// that was a guess between two); empty when there is nothing to say.
     public var notes: [String] = []
+    /// The song has no words to sing: LRCLIB's `[au: instrumental]`, a Lyricsfile's
+    /// `instrumental: true`, or an LRCLIB dump's instrumental row. Such lyrics have no lines; a
+    /// poster of them shows the cover, the title and "Instrumental".
+    public var isInstrumental = false
 
     public init(format: LyricsFormat = .lrc, encoding: String = "utf-8", tags: [String: String] = [:],
                 metadata: Metadata = Metadata(), offsetMs: Int = 0, agents: [Agent] = [], lines: [LyricLine] = []) {

@@ -33,6 +33,8 @@ extension LRC {
     /// - **Credits.** The leading (and trailing) lines that read as credits (`作词 : …`) get the
     ///   credit role, as do NetEase's JSON credit lines (`{"t":0,"c":[{"tx":"作词: "},…]}`).
     /// - **Order.** Lines are sorted stably by the time as written, so equal times keep file order.
+    /// - **Instrumental.** A file of tags only with `[au: instrumental]` (LRCLIB's mark) reads as
+    ///   instrumental lyrics (no lines, ``Lyrics/isInstrumental``).
     /// - **Offset.** The last `[offset:]` anywhere in the file applies to every time, lines and words;
     ///   results may be negative (a line before the song starts).
     struct Parser {
@@ -101,6 +103,12 @@ extension LRC {
             }
             settle()
             let entries = book.entries()
+            if entries.isEmpty, tags["au"]?.trimmingWhitespace().lowercased() == "instrumental" {
+                // LRCLIB's `[au: instrumental]`: a song without words, not a file without times.
+                var lyrics = Lyrics(format: .lrc, encoding: encoding, tags: tags, metadata: Lyrics.Metadata(tags: tags), lines: [])
+                lyrics.isInstrumental = true
+                return lyrics
+            }
             guard !entries.isEmpty else { throw .noTimedLines }
 
             let offset = tags["offset"].flatMap(TagValue.offset) ?? 0

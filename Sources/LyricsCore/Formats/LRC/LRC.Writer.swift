@@ -44,6 +44,8 @@ extension LRC {
             let tags: [(String, String?)] = [("ti", lyrics.title), ("ar", lyrics.artist), ("al", lyrics.album), ("la", lyrics.language)]
             for case let (key, value?) in tags { out += "[\(key):\(Self.tagValue(value))]\n" }
             if let length = lyrics.length { out += "[length:\(Self.stamp(length))]\n" }
+            // LRCLIB's mark for a song without words, read back as instrumental.
+            if lyrics.isInstrumental, !lyrics.lines.contains(where: \.isSung) { out += "[au: instrumental]\n" }
             if !out.isEmpty { out += "\n" }
 
             let lines = lyrics.lines
