@@ -147,7 +147,7 @@ let package = Package(
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
         .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "CPNG", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
-        .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "LyricsCore", "PosterGraphics", "CTurboJPEG"]),
+        .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "LyricsCore", "LyricsDatabase", "PosterGraphics", "CTurboJPEG"]),
 
         .testTarget(name: "LyricsCoreTests", dependencies: ["LyricsCore", "CZlib", "TestSupport"]),
         .testTarget(name: "LayoutTests", dependencies: ["LyricPoster", "LyricsCore"]),

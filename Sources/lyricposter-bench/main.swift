@@ -19,7 +19,7 @@ while let argument = arguments.popFirst() {
     case "--only": only = arguments.popFirst()
     case "--compare": compare = arguments.popFirst()
     default:
-        print("usage: lyricposter-bench [--runs N] [--work DIR] [--only video|cold|inputs|encoders] [--compare OTHER-LYRICPOSTER]")
+        print("usage: lyricposter-bench [--runs N] [--work DIR] [--only video|cold|inputs|encoders|lrclib] [--compare OTHER-LYRICPOSTER]")
         exit(64)
     }
 }
@@ -105,6 +105,10 @@ if only == "cold" {
 
 if only == "video" {
     try VideoBench.run(inputs: (inputs.photo, inputs.songWords), work: workFolder, runs: runs, cores: cores)
+    exit(0)
+}
+if only == "lrclib" {
+    try LRCLIBBench.run(work: workFolder)
     exit(0)
 }
 
@@ -323,6 +327,8 @@ if let room = memoryRoom(), Double(room) >= 2 * sequenceOnDisk.bytes {
     print("| /dev/shm (tmpfs) | not run: no /dev/shm, or less than twice the output free in it and in memory | | | | | | |")
 }
 print("")
+
+try LRCLIBBench.run(work: workFolder)
 
 // MARK: targets
 

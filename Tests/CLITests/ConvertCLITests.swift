@@ -66,11 +66,11 @@ final class ConvertCLITests: CLITestCase {
         let out = temp("song.docx")
         let result = try run(["convert", ttml, "-o", out])
         XCTAssertEqual(result.status, 64)
-        XCTAssertEqual(result.stderr, "error: \(out): no lyrics format has this extension (choose .lrc, .ttml, .xml, .srt, .vtt, .ass, or name the format with --to: lrc, elrc, ttml, srt, vtt, ass)\n")
+        XCTAssertEqual(result.stderr, "error: \(out): no lyrics format has this extension (choose .lrc, .ttml, .xml, .srt, .vtt, .ass, .lyricsfile, .yaml, .yml, or name the format with --to: lrc, elrc, ttml, srt, vtt, ass, lyricsfile)\n")
         XCTAssertEqual(try files(), [])
         let stdout = try run(["convert", ttml, "-o", "-"])
         XCTAssertEqual(stdout.status, 64)
-        XCTAssertEqual(stdout.stderr, "error: -: standard output has no extension: name the format with --to (lrc, elrc, ttml, srt, vtt, ass)\n")
+        XCTAssertEqual(stdout.stderr, "error: -: standard output has no extension: name the format with --to (lrc, elrc, ttml, srt, vtt, ass, lyricsfile)\n")
         XCTAssertEqual(stdout.stdout, "")
         // A bad --to is a bad flag: argument-parser's usage error.
         let named = try run(["convert", ttml, "-o", temp("x.lrc"), "--to", "docx"])
