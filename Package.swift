@@ -145,7 +145,7 @@ let package = Package(
             ]
         ),
         // libFuzzer targets (lyrics path, cover decoders), instrumented and run only by `make fuzz`.
-        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "PosterGraphics", "CPNG", "MediaTags", "NowPlaying"]),
+        .executableTarget(name: "lyricposter-fuzz", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "PosterLive", "PosterServer", "LyricsCore", "LyricsDatabase", "PosterGraphics", "CPNG", "MediaTags", "NowPlaying"]),
         // Measures the built `lyricposter` (make bench); prints numbers, asserts nothing.
         .executableTarget(name: "lyricposter-bench", dependencies: ["LyricPoster", "SongSources", "PosterBatch", "LyricsCore", "LyricsDatabase", "PosterGraphics", "CTurboJPEG"]),
 
@@ -163,6 +163,8 @@ let package = Package(
         // The package's shape: what the LyricPoster product's clients build and link.
         .testTarget(name: "PackageTests"),
         .testTarget(name: "NowPlayingTests", dependencies: ["Locks", "NowPlaying", "LyricPoster", "SongSources", "PosterLive"]),
+        // Lyrics found beyond the audio file: the LRCLIB dump and the lyrics folder index, in process.
+        .testTarget(name: "SongSourcesTests", dependencies: ["SongSources", "LyricsDatabase", "LyricsCore"]),
         // serve's routes in process (HummingbirdTesting), with the CLI's own request options.
         .testTarget(name: "ServerTests", dependencies: ["PosterServer", "LyricPoster", "PosterGraphics", "lyricposter",
                                                         .product(name: "HummingbirdTesting", package: "hummingbird")]),

@@ -102,6 +102,26 @@ final class ServePushTests: CLITestCase {
         XCTAssertTrue(log.contains("cover: library:night-drive.lrc"), log)
     }
 
+    /// A push without lyrics: the server looks the song up in a local LRCLIB dump (`--lrclib-db`) by
+    /// what the device says (title, artist, album, duration), as for a file; an instrumental row
+    /// makes an instrumental poster.
+    func testAPushedSongFindsItsLyricsInAnLRCLIBDump() throws {
+        try FileManager.default.createDirectory(atPath: temp("library"), withIntermediateDirectories: true)
+        let db = temp("lrclib.sqlite3")
+        let made = try tool("python3", [Self.package.appendingPathComponent("Tests/Fixtures/make-lrclib-db.py").path, db])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let server = try startServer([temp("library"), "--source", "push", "--lrclib-db", db, "--size", "360x640"])
+        XCTAssertEqual(try push(server, ["device_id": "phone", "title": "Paper Moon", "artist": "The Lanterns", "album": "Night Songs",
+                                         "duration_ms": 200_500, "position_ms": 6000, "is_playing": false]).status, 204)
+        let state = try waitForNow(server, "the dump's line") { ($0["text"] as? String) == "Lantern light" }
+        XCTAssertEqual(state["start_ms"] as? Int, 5000, "\(state)")
+        XCTAssertEqual(try push(server, ["device_id": "phone", "title": "Quiet Field", "artist": "The Lanterns", "duration_ms": 180_000,
+                                         "position_ms": 60_000, "is_playing": false]).status, 204)
+        try waitForNow(server, "the instrumental poster") { ($0["text"] as? String) == "Instrumental" }
+        let log = try String(contentsOfFile: temp("serve-\(server.process.processIdentifier).log"), encoding: .utf8)
+        XCTAssertTrue(log.contains("lrclib:1"), log)
+    }
+
     /// `--latency` (with `--offset`) shifts the line shown, as for follow: 5.2 s less 0.5 s is the 4 s line.
     func testLatencyShiftsTheLineShown() throws {
         try FileManager.default.createDirectory(atPath: temp("library"), withIntermediateDirectories: true)
