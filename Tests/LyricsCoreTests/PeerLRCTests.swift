@@ -147,4 +147,23 @@ import Testing
             #expect(lyrics.lines.first.map { $0.words.isEmpty || $0.words.map(\.text).joined() == "Hello" } == true)
         }
     }
+
+    @Test func manyLongLRCXAttachmentsStayCheap() throws {
+        // 2000 lines of 600 characters, each with a [tt] and a [fu] of 600 groups: the groups read
+        // per attachment and per file are bounded, so this reads in well under a second or two.
+        let text = String(repeating: "字", count: 600)
+        let timing = (0..<600).map { "<\($0 * 10),\($0)>" }.joined()
+        let furigana = (0..<600).map { "<じ,\($0),\($0 + 1)>" }.joined()
+        var file = ""
+        for line in 0..<2000 {
+            let stamp = String(format: "[%02d:%02d.00]", line / 60, line % 60)
+            file += "\(stamp)\(text)\n\(stamp)[tt]\(timing)\n\(stamp)[fu]\(furigana)\n"
+        }
+        let clock = ContinuousClock()
+        let started = clock.now
+        let lyrics = try LyricsReader.parse(file)
+        #expect(lyrics.lines.count == 2000)
+        #expect(lyrics.lines.allSatisfy { $0.words.isEmpty || $0.words.map(\.text).joined() == text })
+        #expect(clock.now - started < .seconds(10))
+    }
 }

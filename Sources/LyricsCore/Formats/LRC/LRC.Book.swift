@@ -179,8 +179,17 @@ extension LRC.Parser {
             // Word timing first, then furigana over the words it gave.
             let ordered = attachments.filter { if case .furigana = $0.kind { false } else { true } }
                 + attachments.filter { if case .furigana = $0.kind { true } else { false } }
+            var budget = LRC.LRCX.maxGroupsPerFile
             for attachment in ordered {
                 guard let index = main[attachment.stamp] else { continue }
+                switch attachment.kind {
+                case .timing, .furigana:
+                    let cost = LRC.LRCX.cost(attachment.text)
+                    guard cost <= budget else { continue }
+                    budget -= cost
+                default:
+                    break
+                }
                 switch attachment.kind {
                 case .romanisation:
                     if list[index].romanisation == nil, !attachment.text.isEmpty { list[index].romanisation = attachment.text }

@@ -4,8 +4,17 @@ extension LRC {
     /// line's text, as LyricsKit does; `ms` is from the line's stamp. They attach to the line at
     /// their stamp wherever they stand in the file, before or after it (LyricsKit's second pass).
     enum LRCX {
-        /// The most `<…>` groups read from one attachment (longer values are cut there).
-        static let maxGroups = 2048
+        /// The most `<…>` groups read from one attachment (longer values are cut there): a line's
+        /// characters, at one a group, rarely reach a hundred.
+        static let maxGroups = 512
+        /// The most groups of `[tt]` and `[fu]` read in one file; attachments beyond are dropped.
+        /// Furigana costs groups × words, so this bounds a hostile file's work.
+        static let maxGroupsPerFile = 50_000
+
+        /// What an attachment's value costs of the file's budget: its groups, at most ``maxGroups``.
+        static func cost(_ value: String) -> Int {
+            min(maxGroups, value.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "<") ? 1 : 0) })
+        }
 
         /// The `<…>` groups of an attachment's value, each split at its commas (at most `limit`).
         static func groups(_ value: String, limit: Int) -> [[Substring]] {
