@@ -52,6 +52,7 @@ struct CatalogCommand: ParsableCommand {
     @OptionGroup var lookup: LyricsPlacesOptions
 
     func validate() throws {
+        try lookup.checkFolders()
         if summary != nil {
             if !sources.isEmpty || output != nil || shard != nil { throw ValidationError("--summary takes only the output folder") }
             return

@@ -51,6 +51,7 @@ struct ConvertCommand: ParsableCommand {
     static let formatNames = OutputFormat.allCases.map(\.rawValue).joined(separator: ", ")
 
     func validate() throws {
+        try lookup.checkFolders()
         if output.isEmpty { throw ValidationError("-o needs a path (or - for standard output)") }
         if let to, OutputFormat(rawValue: to) == nil { throw ValidationError("--to must be one of \(Self.formatNames)") }
         guard ["subtract", "add"].contains(offsetSign) else { throw ValidationError("--offset-sign must be subtract or add") }

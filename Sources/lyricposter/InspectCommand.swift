@@ -38,6 +38,7 @@ struct InspectCommand: ParsableCommand {
     var translationLang: String?
 
     func validate() throws {
+        try lookup.checkFolders()
         guard ["subtract", "add"].contains(offsetSign) else { throw ValidationError("--offset-sign must be subtract or add") }
         try validateFormat(format)
         if let encoding, TextDecoding.canonicalName(for: encoding) == nil {

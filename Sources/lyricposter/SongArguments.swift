@@ -27,6 +27,7 @@ struct SongArguments: ParsableArguments {
     var places: LyricsPlaces { lookup.places }
 
     func validate() throws {
+        try lookup.checkFolders()
         if isMany {
             if cover != nil || lyrics != nil { throw ValidationError("--cover and --lyrics go with one audio file, not several songs") }
             return
@@ -121,12 +122,17 @@ struct LyricsPlacesOptions: ParsableArguments {
 
     var places: LyricsPlaces { LyricsPlaces(folders: lyricsDirs, lrclibDatabase: lrclibDatabase) }
 
-    /// Each folder exists; the dump opens and is LRCLIB's (a file that is not is bad input: exit
-    /// 1 naming it, not a bad flag).
-    func validate() throws {
+    /// For commands that run once: each `--lyrics-dir` exists (a typo is a flag error).
+    func checkFolders() throws {
         for folder in lyricsDirs where !SongArguments.isFolder(folder) {
             throw ValidationError("--lyrics-dir \(folder): no such folder")
         }
+    }
+
+    /// The dump opens and is LRCLIB's (a file that is not is bad input: exit 1 naming it, not a
+    /// bad flag). Folders are checked by ``checkFolders()`` where a command runs once: `follow`
+    /// and `serve` look in a folder that appears later.
+    func validate() throws {
         if let lrclibDatabase {
             do { _ = try LyricsPlaces.openDump(lrclibDatabase) } catch {
                 throw PosterError(path: lrclibDatabase, reason: LyricsPlaces.reason(error, path: lrclibDatabase))

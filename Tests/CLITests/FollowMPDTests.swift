@@ -228,7 +228,7 @@ final class FollowMPDTests: FollowTestCase {
         mpc("play")
         XCTAssertTrue(waitFor("line 5 of the first song") { $0.contains { $0.kind == "poster" && $0.track == "First Song" && $0.line == 5 } })
         let first = events().first { $0.kind == "song" && $0.track == "First Song" }
-        XCTAssertEqual(first?.fields["lyrics"] as? String, "file:Tester - First Song.lrc", record)
+        XCTAssertEqual(first?.fields["lyrics"] as? String, "lyrics-dir:Tester - First Song.lrc", record)
         XCTAssertEqual(first?.fields["cover"] as? String, "mpd:readpicture", record)
         let lateness = latenessOnMPDClock(posters.filter { $0.track == "First Song" })
         XCTAssertGreaterThanOrEqual(lateness.count, 3, record)

@@ -113,7 +113,7 @@ final class FollowPlayerTests: FollowTestCase {
         try track(["xesam:title": "On Air", "xesam:artist": ["The Band"], "xesam:url": "https://radio.example/stream",
                    "mpris:trackid": "/t/3"], at: 6)
         XCTAssertTrue(waitFor("the streamed song's line") { events in
-            events.contains { $0.kind == "song" && ($0.fields["lyrics"] as? String) == "file:the band - ON AIR.lrc" }
+            events.contains { $0.kind == "song" && ($0.fields["lyrics"] as? String) == "lyrics-dir:the band - ON AIR.lrc" }
                 && events.contains { $0.kind == "poster" && $0.track == "On Air" && $0.line == 1 }
         })
     }
