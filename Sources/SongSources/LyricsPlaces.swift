@@ -35,16 +35,7 @@ package struct LyricsPlaces: Sendable, Hashable {
     /// A Lyricsfile beside the audio file: `<stem>.lyricsfile.yaml`, `.lyricsfile.yml`,
     /// `.lyricsfile`, `.yaml` or `.yml`, case-insensitively, in that order.
     package static func lyricsfile(beside audioPath: String) -> String? {
-        let url = URL(fileURLWithPath: audioPath)
-        let stem = url.deletingPathExtension().lastPathComponent.lowercased()
-        let folder = url.deletingLastPathComponent().path
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
-        for suffix in lyricsfileSuffixes {
-            if let match = names.first(where: { $0.lowercased() == stem + suffix }) {
-                return (folder as NSString).appendingPathComponent(match)
-            }
-        }
-        return nil
+        SongResolver.beside(audioPath, suffixes: lyricsfileSuffixes)
     }
 
     package static let lyricsfileSuffixes = [".lyricsfile.yaml", ".lyricsfile.yml", ".lyricsfile", ".yaml", ".yml"]
@@ -67,17 +58,8 @@ package struct LyricsPlaces: Sendable, Hashable {
         if let artist, !artist.isEmpty { stems.append(safe(artist) + " - " + safe(title)) }
         stems.append(safe(title))
         let extensions = SongResolver.sidecarExtensions.map { "." + $0 } + lyricsfileSuffixes
-        for folder in folders {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
-            for stem in stems {
-                for ext in extensions {
-                    if let match = names.first(where: { $0.lowercased() == stem + ext }) {
-                        return (folder as NSString).appendingPathComponent(match)
-                    }
-                }
-            }
-        }
-        return nil
+        let names = stems.flatMap { stem in extensions.map { stem + $0 } }
+        return folders.lazy.compactMap { SongResolver.firstFile(in: $0, named: names) }.first
     }
 
     /// The song looked up in the LRCLIB dump, or `nil` when there is no dump, the song has no

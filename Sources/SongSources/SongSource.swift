@@ -219,13 +219,24 @@ package enum SongResolver {
 
     /// The lyrics file beside `audioPath` with the same stem, case-insensitively.
     package static func sidecar(of audioPath: String) -> String? {
+        beside(audioPath, suffixes: sidecarExtensions.map { "." + $0 })
+    }
+
+    /// The file beside `audioPath` named its stem and the first of `suffixes` that one has,
+    /// case-insensitively.
+    package static func beside(_ audioPath: String, suffixes: [String]) -> String? {
         let url = URL(fileURLWithPath: audioPath)
         let stem = url.deletingPathExtension().lastPathComponent.lowercased()
-        let folder = url.deletingLastPathComponent().path
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
-        for ext in sidecarExtensions {
-            if let match = names.first(where: { ($0 as NSString).deletingPathExtension.lowercased() == stem
-                && ($0 as NSString).pathExtension.lowercased() == ext }) {
+        return firstFile(in: url.deletingLastPathComponent().path, named: suffixes.map { stem + $0 })
+    }
+
+    /// The first of `names` (lower case, in order) that `folder` holds, compared case-insensitively
+    /// (of several that differ only in case, the first in sorted order); `nil` when it holds none
+    /// or cannot be read.
+    package static func firstFile(in folder: String, named names: [String]) -> String? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
+        for name in names {
+            if let match = entries.first(where: { $0.lowercased() == name }) {
                 return (folder as NSString).appendingPathComponent(match)
             }
         }
@@ -269,16 +280,8 @@ package enum SongResolver {
 
     /// `cover|folder|front|album|albumart.(jpg|jpeg|png|webp)` in the audio file's folder.
     static func folderCover(of audioPath: String) -> String? {
-        let folder = URL(fileURLWithPath: audioPath).deletingLastPathComponent().path
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.sorted() ?? []
-        for base in folderCoverNames {
-            for ext in folderCoverExtensions {
-                if let match = names.first(where: { $0.lowercased() == base + "." + ext }) {
-                    return (folder as NSString).appendingPathComponent(match)
-                }
-            }
-        }
-        return nil
+        firstFile(in: URL(fileURLWithPath: audioPath).deletingLastPathComponent().path,
+                  named: folderCoverNames.flatMap { base in folderCoverExtensions.map { base + "." + $0 } })
     }
 
     // MARK: - Files
