@@ -94,11 +94,6 @@ package enum SongResolver {
     ///   Lyricsfile beside it or in `places` (`follow` puts the player's lyrics between them).
     package static func findLyrics(_ audioPath: String, tags: AudioTags, override: String?,
                                    options: RenderOptions, places: LyricsPlaces = LyricsPlaces(), beyond: Bool = true) throws(PosterError) -> Found {
-        let empty = Data()
-        func song(_ lyrics: Lyrics, _ data: Data, _ path: String, _ source: String) -> ResolvedSong {
-            ResolvedSong(lyrics: lyrics, lyricsData: data, lyricsPath: path, lyricsSource: source,
-                         coverData: empty, coverPath: "", coverSource: "", audio: nil)
-        }
         if let override {
             let (parsed, data) = try readLyrics(override, options: options)
             return .timed(song(parsed, data, override, "file:" + override))
@@ -135,13 +130,9 @@ package enum SongResolver {
         // Beyond the file: a Lyricsfile beside it, the lyrics folders, the LRCLIB dump.
         let named = LyricsPlaces.Song(title: tags.title, artist: tags.artist, album: tags.album, durationMs: tags.lengthMs)
         if beyond, let found = try elsewhere(audioPath: audioPath, song: named, places: places, options: options) {
-            switch found {
-            case .timed(var resolved):
-                resolved.lyricsPath = resolved.lyricsPath.isEmpty ? audioPath : resolved.lyricsPath
-                return .timed(resolved)
-            case .unsynced:
-                if unsynced == nil { return found }
-            }
+            // Timed lyrics win; plain ones only when the tags had none.
+            if case .timed = found { return found }
+            if unsynced == nil { return found }
         }
         if let unsynced { return .unsynced(source: unsynced.source, text: unsynced.text) }
         if let firstError { throw PosterError(path: audioPath, reason: firstError) }
@@ -154,17 +145,18 @@ package enum SongResolver {
         throw PosterError(path: audioPath, reason: "no lyrics: \(looked); give them with --lyrics")
     }
 
+    /// A song of lyrics alone (the cover is found after them).
+    private static func song(_ lyrics: Lyrics, _ data: Data, _ path: String, _ source: String) -> ResolvedSong {
+        ResolvedSong(lyrics: lyrics, lyricsData: data, lyricsPath: path, lyricsSource: source,
+                     coverData: Data(), coverPath: "", coverSource: "", audio: nil)
+    }
+
     /// Lyrics found beyond the audio file, in the precedence order: a Lyricsfile beside it (when
     /// there is a file), the lyrics folders, then the LRCLIB dump; `nil` when none has them. A
     /// file found but unreadable is an error naming it; plain (untimed) lyrics from the dump come
     /// as ``Found/unsynced(source:text:)``.
     package static func elsewhere(audioPath: String?, song named: LyricsPlaces.Song, places: LyricsPlaces,
                                    options: RenderOptions) throws(PosterError) -> Found? {
-        let empty = Data()
-        func song(_ lyrics: Lyrics, _ data: Data, _ path: String, _ source: String) -> ResolvedSong {
-            ResolvedSong(lyrics: lyrics, lyricsData: data, lyricsPath: path, lyricsSource: source,
-                         coverData: empty, coverPath: "", coverSource: "", audio: nil)
-        }
         if let audioPath, let file = LyricsPlaces.lyricsfile(beside: audioPath) {
             let (parsed, data) = try readLyrics(file, options: options)
             return .timed(song(parsed, data, file, "lyricsfile:" + (file as NSString).lastPathComponent))

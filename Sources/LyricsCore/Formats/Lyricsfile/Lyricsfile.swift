@@ -228,9 +228,15 @@ public enum Lyricsfile {
             }
             var lines: [LyricLine] = []
             let order = read.indices.sorted { (read[$0].start, $0) < (read[$1].start, $1) }
+            // The next later start after each position, in one pass from the end.
+            var nextLater = [Int?](repeating: nil, count: order.count)
+            for position in order.indices.dropLast().reversed() {
+                let following = read[order[position + 1]].start
+                nextLater[position] = following > read[order[position]].start ? following : nextLater[position + 1]
+            }
             for (position, index) in order.enumerated() {
                 let item = read[index]
-                let next = order.dropFirst(position + 1).map { read[$0].start }.first { $0 > item.start }
+                let next = nextLater[position]
                 let end = max(item.start, item.end ?? next ?? duration ?? item.start + 5000)
                 let display = item.text.trimmingWhitespace()
                 var words: [Word] = []
