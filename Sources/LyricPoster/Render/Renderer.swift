@@ -374,17 +374,45 @@ package final class Renderer {
     /// it still reaches 3:1 on the pixels behind it; and the contrast it reaches there.
     func unsungColor(_ block: TextBlock, on canvas: Canvas) -> (color: Color, contrast: Double) {
         let text = layoutEngine.palette.text
-        let luminance = text.relativeLuminance
-        let behind = Self.worstBackground(canvas, block.box, textLuminance: luminance)
-        func reached(_ alpha: Double) -> Double {
-            Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: behind)
+        let target = Renderer.neighbourContrastTarget + 0.1
+        let drawn = Self.dimmedAlpha(text, from: 0.4, over: block.box, on: canvas, target: target)
+        return (text.withAlpha(drawn.alpha), drawn.contrast)
+    }
+
+    /// The least opacity from `start` up, in steps of 0.05, at which `text` over the pixels in
+    /// `rect` reaches `target`, and the contrast reached there (1 where none does).
+    ///
+    /// Text at an opacity is a blend of its colour and each pixel behind it, channel by channel:
+    /// white at half opacity over saturated blue is far darker than over a grey of the blue's
+    /// luminance, so the grey estimate (cheap, no pixels read) only finds where to start, and
+    /// the pixels blended as Cairo blends them (``reachedContrast(_:over:on:alpha:)``) decide.
+    static func dimmedAlpha(_ text: Color, from start: Double, over rect: Rect, on canvas: Canvas,
+                            target: Double) -> (alpha: Double, contrast: Double) {
+        let luminance = text.withAlpha(1).relativeLuminance
+        let behind = worstBackground(canvas, rect, textLuminance: luminance)
+        var alpha = start
+        while alpha < 1, Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: behind) < target {
+            alpha = min(1, alpha + 0.05)
         }
-        var alpha = 0.4
-        while alpha < 1, reached(alpha) < Renderer.neighbourContrastTarget + 0.1 {
-            alpha += 0.05
+        var reached = reachedContrast(text, over: rect, on: canvas, alpha: alpha)
+        while alpha < 1, reached < target {
+            alpha = min(1, alpha + 0.05)
+            reached = reachedContrast(text, over: rect, on: canvas, alpha: alpha)
         }
-        let drawn = min(1, alpha)
-        return (text.withAlpha(drawn), reached(drawn))
+        return (alpha, reached)
+    }
+
+    /// The contrast of `text` at `alpha` against the pixels in `rect` it contrasts least with:
+    /// the brightest of them (the darkest under dark text), blended with the text channel by
+    /// channel as Cairo blends 8-bit sRGB, against the same pixel unblended; never more than the
+    /// grey estimate.
+    static func reachedContrast(_ text: Color, over rect: Rect, on canvas: Canvas, alpha: Double) -> Double {
+        let luminance = text.withAlpha(1).relativeLuminance
+        let quantile = luminance >= 0.18 ? 1.0 : 0.0
+        let behind = canvas.luminance(in: rect, quantile: quantile)
+        let glyph = canvas.luminance(in: rect, quantile: quantile, overlay: text.withAlpha(alpha))
+        return min(Color.contrast(glyph, behind),
+                   Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: behind))
     }
 
     /// Any dimmed line (or title) still under 3:1 is drawn more opaque, as far as needed; the
@@ -392,15 +420,10 @@ package final class Renderer {
     func raiseDimmedOpacity(on canvas: Canvas, layout: inout FrameLayout, contrasts: inout [String: Double]) {
         for i in layout.blocks.indices where Self.isDimmed(layout.blocks[i].role) || layout.blocks[i].role == .title {
             let block = layout.blocks[i]
-            let luminance = block.color.withAlpha(1).relativeLuminance
-            let background = Self.worstBackground(canvas, block.box, textLuminance: luminance)
-            func reached(_ alpha: Double) -> Double {
-                Background.blendedContrast(textLuminance: luminance, alpha: alpha, backgroundLuminance: background)
-            }
-            var alpha = block.color.alpha
-            while alpha < 1, reached(alpha) < Renderer.neighbourContrastTarget { alpha = min(1, alpha + 0.05) }
-            layout.blocks[i].color = block.color.withAlpha(alpha)
-            contrasts[block.role.rawValue] = min(contrasts[block.role.rawValue] ?? .infinity, reached(alpha))
+            let drawn = Self.dimmedAlpha(block.color, from: block.color.alpha, over: block.box, on: canvas,
+                                         target: Renderer.neighbourContrastTarget)
+            layout.blocks[i].color = block.color.withAlpha(drawn.alpha)
+            contrasts[block.role.rawValue] = min(contrasts[block.role.rawValue] ?? .infinity, drawn.contrast)
         }
     }
 

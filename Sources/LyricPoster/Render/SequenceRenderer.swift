@@ -114,7 +114,7 @@ final class FrameBases: Sendable {
 package final class SequenceRenderer {
     /// Bumped whenever the same inputs would render different pixels or bytes, so resumed batches
     /// re-render.
-    package static let version = 15
+    package static let version = 16
 
     let renderer: Renderer
     private let options: RenderOptions
