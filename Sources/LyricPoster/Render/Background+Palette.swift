@@ -10,6 +10,9 @@ extension Background {
         var vibrant: Color?
         /// A second colourful hue, clearly apart from `vibrant` (for two-colour gradients).
         var second: Color?
+        /// The share of the cover's samples in `vibrant`'s and `second`'s hue families (0…1): a
+        /// hue a few small spots give is an accent, not a colour of the cover's gradient.
+        var vibrantShare = 0.0, secondShare = 0.0
         var muted: Color
         /// The colour most of the cover is (the `block` theme's ground): see ``dominantColour(_:)``.
         var dominant: Color
@@ -29,8 +32,10 @@ extension Background {
             top = dominantColour(cover, rows: topRows) ?? averageColour(cover, rows: topRows)
             bottom = dominantColour(cover, rows: bottomRows) ?? averageColour(cover, rows: bottomRows)
             let hues = vibrantColours(cover)
-            vibrant = hues.first
-            second = hues.count > 1 ? hues[1] : nil
+            vibrant = hues.first?.colour
+            second = hues.count > 1 ? hues[1].colour : nil
+            vibrantShare = hues.first?.share ?? 0
+            secondShare = hues.count > 1 ? hues[1].share : 0
             muted = mutedColour(cover) ?? average
             dominant = dominantColour(cover) ?? average
             bands = (0..<6).map { k in
@@ -69,15 +74,20 @@ extension Background {
 
     /// Two clearly different colours of the cover for a gradient, in the cover's own order: the
     /// mean of its top third at the top and of its bottom third at the bottom; where those are
-    /// alike, its two most colourful hues (or its quiet colour and its vibrant one). Never neon,
-    /// and each moved halfway (in luminance) towards the cover's own lightness, so a dark cover
-    /// gives a dark poster and a light one a light poster, in the cover's hues.
+    /// alike, its two most colourful hues (or its quiet colour and its vibrant one) where each
+    /// covers at least ``gradientHueShare`` of it, else its quiet colour and the colour most of it
+    /// is. Never neon, and each moved halfway (in luminance) towards the cover's own lightness, so
+    /// a dark cover gives a dark poster and a light one a light poster, in the cover's hues.
     static func gradientColours(_ colours: CoverColours) -> (Color, Color) {
         func distance(_ a: Color, _ b: Color) -> Double { abs(a.red - b.red) + abs(a.green - b.green) + abs(a.blue - b.blue) }
         var top = colours.top, bottom = colours.bottom
         if distance(top, bottom) < 0.3 {
-            top = colours.second ?? colours.muted
-            bottom = colours.vibrant ?? colours.average
+            // Orange street lights on a blue-grey photo are not its colour: covers unlike but
+            // for a few spots of one hue would all end in that hue.
+            let vibrant = colours.vibrantShare >= gradientHueShare ? colours.vibrant : nil
+            let second = vibrant != nil && colours.secondShare >= gradientHueShare ? colours.second : nil
+            top = second ?? colours.muted
+            bottom = vibrant ?? colours.dominant
         }
         top = capped(top, saturation: 0.85)
         bottom = capped(bottom, saturation: 0.85)
@@ -89,6 +99,9 @@ extension Background {
         let anchor = colours.average.relativeLuminance
         return (towardLightness(of: anchor, top), towardLightness(of: anchor, bottom))
     }
+
+    /// The least share of a cover's samples a colourful hue needs to be an end of its gradient.
+    static let gradientHueShare = 0.08
 
     /// Gradient stops from `a` to `b` that travel round the hue circle (the shorter way) with
     /// saturation and value changing evenly, instead of a straight line through RGB, which
@@ -234,21 +247,27 @@ extension Background {
 
     /// The cover's colourful hue families, busiest first: hues of bright, saturated pixels are
     /// binned (weighted by saturation); the busiest bin's mean colour, then — if one has at least
-    /// a sixth of its weight — the busiest bin at least 60° of hue away from it.
-    static func vibrantColours(_ image: Bitmap) -> [Color] {
+    /// a sixth of its weight — the busiest bin at least 60° of hue away from it; each with the
+    /// share of all samples in its bin and the two beside it.
+    static func vibrantColours(_ image: Bitmap) -> [(colour: Color, share: Double)] {
         var weights = [Double](repeating: 0, count: 24)
+        var counts = [Int](repeating: 0, count: 24)
+        var total = 0
         var sums = [(Double, Double, Double)](repeating: (0, 0, 0), count: 24)
         forEachSample(of: image) { pixel in
+            total += 1
             guard pixel.saturation > 0.35, pixel.value > 0.35 else { return }
             let bin = min(23, Int(pixel.hue * 24))
+            counts[bin] += 1
             weights[bin] += pixel.saturation
             sums[bin].0 += pixel.r * pixel.saturation
             sums[bin].1 += pixel.g * pixel.saturation
             sums[bin].2 += pixel.b * pixel.saturation
         }
-        func mean(_ bin: Int) -> Color {
+        func mean(_ bin: Int) -> (colour: Color, share: Double) {
             let w = weights[bin]
-            return Color(red: sums[bin].0 / w, green: sums[bin].1 / w, blue: sums[bin].2 / w)
+            let family = [(bin + 23) % 24, bin, (bin + 1) % 24].reduce(0) { $0 + counts[$1] }
+            return (Color(red: sums[bin].0 / w, green: sums[bin].1 / w, blue: sums[bin].2 / w), Double(family) / Double(max(1, total)))
         }
         guard let best = weights.indices.max(by: { weights[$0] < weights[$1] }), weights[best] > 0 else { return [] }
         let apart = weights.indices.filter { min(abs($0 - best), 24 - abs($0 - best)) >= 4 && weights[$0] >= weights[best] / 6 }
