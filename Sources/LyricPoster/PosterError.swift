@@ -129,7 +129,7 @@ public enum LineChoiceProblem: Sendable, Equatable, CustomStringConvertible {
         case .pastTheEnd(let range, let available):
             return "lines \(LineChoice.describe(range)): the lyrics have \(available) line\(available == 1 ? "" : "s")"
         case .nothingSungAfter(let time): return "\(time): no line is sung at or after that time"
-        case .tooManyLines(let count, let limit): return "the quote spans \(count) lines, more than the \(limit) a card takes"
+        case .tooManyLines(let count, let limit): return "the choice spans \(count) lines, more than the \(limit) a card takes"
         case .emptyQuote: return "the quote is empty"
         case .other(let reason): return reason
         }

@@ -117,11 +117,22 @@ public final class PreparedSong: Sendable {
 
     /// ``card(lines:)`` on the calling thread.
     public func cardBlocking(lines: ClosedRange<Int>) throws(PosterError) -> Poster {
-        try limiter.blocking { () throws(PosterError) in try self.card(.numbers(lines)) }
+        try limiter.blocking { () throws(PosterError) in try self.card(.numbers([lines])) }
     }
 
     /// A share card of lines `lines` (numbered from 1).
     public func card(lines: ClosedRange<Int>) async throws(PosterError) -> Poster {
+        try await limiter.run { () throws(PosterError) in try self.card(.numbers([lines])) }
+    }
+
+    /// ``card(lines:)`` of several ranges on the calling thread.
+    public func cardBlocking(lines: [ClosedRange<Int>]) throws(PosterError) -> Poster {
+        try limiter.blocking { () throws(PosterError) in try self.card(.numbers(lines)) }
+    }
+
+    /// A share card of the lines in `lines` (numbered from 1; ranges in ascending order, not
+    /// overlapping), with "…" between ranges that leave lines out: `[3...3, 7...8]`.
+    public func card(lines: [ClosedRange<Int>]) async throws(PosterError) -> Poster {
         try await limiter.run { () throws(PosterError) in try self.card(.numbers(lines)) }
     }
 
@@ -131,8 +142,11 @@ public final class PreparedSong: Sendable {
     }
 
     private func card(_ choice: LineChoice) throws(PosterError) -> Poster {
-        guard case .numbers(let range) = choice, range.lowerBound >= 1 else {
+        guard case .numbers(let ranges) = choice, let first = ranges.first, first.lowerBound >= 1 else {
             throw .lineChoice(path: song.lyricsName, .other("lines are numbered from 1"))
+        }
+        guard zip(ranges, ranges.dropFirst()).allSatisfy({ $0.upperBound < $1.lowerBound }) else {
+            throw .lineChoice(path: song.lyricsName, .other("line ranges must be in ascending order and not overlap"))
         }
         let (pixels, report) = try session.renderCardPixels(choice)
         return Poster(pixels, report: report)

@@ -50,6 +50,8 @@ package struct RenderOptions: Sendable {
     package var maxLyricsLines = 100_000
     /// Longest text shown per lyric line, in characters; longer lines end in "…".
     package var maxLineCharacters = DisplayText.maxCharacters
+    /// Most lines a card's choice may give (``LineChoice/maxLines`` by default).
+    package var maxCardLines = LineChoice.maxLines
     package var compression: PNG.Compression = .fast
     /// The folder prepared backdrops are kept in between runs (see BackdropCache), or nil for none,
     /// the default: a library writes nowhere it was not asked to. The `lyricposter` command gives
@@ -523,8 +525,8 @@ package final class PosterSession: Sendable {
 
     /// The card's scene and how many lyric lines it shows.
     private func cardScene(_ choice: LineChoice) throws(PosterError) -> (Scene, lines: Int) {
-        let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath)
-        return (scenes.quote(indices), indices.count)
+        let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath, limit: options.maxCardLines)
+        return (scenes.quote(indices, gaps: LineChoice.gaps(in: indices, lyrics: lyrics)), indices.count)
     }
 
     /// A card whose lines did not fit whole is refused.

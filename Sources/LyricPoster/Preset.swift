@@ -95,5 +95,14 @@ public struct Preset: Hashable, Sendable, CustomStringConvertible {
         return .split
     }
 
+    /// The same canvas with `factor` times as many pixels each way (a 1080² card at 2 is 2160²):
+    /// every size scales with it, so the picture is the same, sharper.
+    public func scaled(by factor: Int) -> Preset {
+        var scaled = self
+        scaled.width = width * factor
+        scaled.height = height * factor
+        return scaled
+    }
+
     public var description: String { "\(name) (\(width)×\(height))" }
 }

@@ -40,8 +40,10 @@ package enum RequestFuzzing {
             // Query values as the routes check them.
             _ = try? Routes.integer(text, name: "at", in: -Routes.maxTimeMs...Routes.maxTimeMs)
             _ = try? Routes.flag(text, name: "karaoke")
-            if let choice = try? Routes.choice(lines: text, quote: nil), case .numbers(let range) = choice {
-                precondition(range.count <= LineChoice.maxLines && range.lowerBound >= 1, "at most eight lines from 1")
+            if let choice = try? Routes.choice(lines: text, quote: nil), case .numbers(let ranges) = choice {
+                precondition(LineChoice.count(ranges) <= LineChoice.maxLines && ranges.allSatisfy { $0.lowerBound >= 1 },
+                             "at most eight lines from 1")
+                precondition(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }, "ascending, apart")
             }
         }
     }

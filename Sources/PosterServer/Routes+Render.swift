@@ -81,9 +81,11 @@ extension Routes {
     static func choice(lines: String?, quote: String?) throws -> LineChoice {
         switch (lines, quote) {
         case (let lines?, nil):
-            guard let range = LineChoice.parseNumbers(lines) else { throw APIError(.badRequest, "lines: a line number or a range such as 7-9") }
-            guard range.count <= LineChoice.maxLines else { throw APIError(.badRequest, "lines: at most \(LineChoice.maxLines)") }
-            return .numbers(range)
+            guard let ranges = LineChoice.parseNumbers(lines) else {
+                throw APIError(.badRequest, "lines: line numbers or ranges such as 7, 7-9 or 3,7-8, ascending")
+            }
+            guard LineChoice.count(ranges) <= LineChoice.maxLines else { throw APIError(.badRequest, "lines: at most \(LineChoice.maxLines)") }
+            return .numbers(ranges)
         case (nil, let quote?):
             guard !LineChoice.normalise(quote).isEmpty, quote.utf8.count <= 1024 else {
                 throw APIError(.badRequest, "quote: some text, at most 1024 bytes")

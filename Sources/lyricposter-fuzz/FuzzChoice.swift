@@ -1,7 +1,7 @@
 // libFuzzer target for choosing a share card's lines: the input is a choice (`--lines` text or a
-// `--quote`), a NUL byte, then LRC lyrics. Every choice must resolve to consecutive sung lines in
-// order, at most eight, or fail with an error that names the lyrics file; a quote that resolves
-// must match its lines' text. FUZZ_TARGET=choice; seeds in Tests/Fuzz/corpus/choice.
+// `--quote`), a NUL byte, then LRC lyrics. Every choice must resolve to sung lines in order, at
+// most eight, consecutive except between ranges of numbers (where the card's "…" rows go), or fail
+// with an error that names the lyrics file. FUZZ_TARGET=choice; seeds in Tests/Fuzz/corpus/choice.
 import Foundation
 import LyricPoster
 import LyricsCore
@@ -15,9 +15,12 @@ func fuzzChoice(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let lyrics = try? LyricsReader.load(lyricsBytes, format: .lrc) else { return 0 }
     let scenes = SceneBuilder(lyrics: lyrics)
     var choices: [LineChoice] = [.quote(choiceText)]
-    if let range = LineChoice.parseNumbers(choiceText) {
-        precondition(range.lowerBound >= 1, "line numbers count from 1")
-        choices.append(.numbers(range))
+    var skips = false
+    if let ranges = LineChoice.parseNumbers(choiceText) {
+        precondition(ranges.allSatisfy { $0.lowerBound >= 1 }, "line numbers count from 1")
+        precondition(zip(ranges, ranges.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound }, "ascending, apart")
+        choices.append(.numbers(ranges))
+        skips = zip(ranges, ranges.dropFirst()).contains { $0.upperBound + 1 < $1.lowerBound }
     }
     if let t = Timestamp.parse(choiceText) { choices.append(.at(t, count: 1 + Int(bytes[0] % 8))) }
     let numbered = lyrics.numberedLines
@@ -27,8 +30,13 @@ func fuzzChoice(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             precondition(!indices.isEmpty && indices.count <= LineChoice.maxLines, "one to eight lines")
             let positions = indices.map { numbered.firstIndex(of: $0) ?? -1 }
             precondition(!positions.contains(-1), "only numbered (sung) lines")
-            precondition(zip(positions, positions.dropFirst()).allSatisfy { $1 == $0 + 1 }, "consecutive, in order")
-            _ = scenes.quote(indices)
+            precondition(zip(positions, positions.dropFirst()).allSatisfy { $1 > $0 }, "in order")
+            let gaps = LineChoice.gaps(in: indices, lyrics: lyrics)
+            if case .numbers = choice { precondition(gaps.isEmpty == !skips, "a gap exactly where the numbers skip") } else {
+                precondition(gaps.isEmpty, "a quote or a time gives consecutive lines")
+            }
+            let scene = scenes.quote(indices, gaps: gaps)
+            precondition(scene.lines.filter { $0.role == .ellipsis }.count == gaps.count, "one … row a gap")
         } catch {
             precondition(error.path == "fuzz.lrc", "errors name the lyrics file")
         }

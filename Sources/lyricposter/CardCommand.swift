@@ -9,9 +9,10 @@ struct CardCommand: ParsableCommand {
         commandName: "card",
         abstract: "Render a share card of lyric lines you choose.",
         discussion: """
-        Choose 1 to \(LineChoice.maxLines) consecutive lines by number (as `inspect --text` numbers them), by a quote from their text, or by time. Every chosen line is drawn whole, never cut; a choice that cannot fit the canvas is refused.
+        Choose up to \(LineChoice.maxLines) lines (--max-lines allows up to \(LineChoice.maxLinesLimit)) by number (as `inspect --text` numbers them), by a quote from their text, or by time. Numbers may skip lines (3,7-8): the card marks each skip with "…". Every chosen line is drawn whole, never cut; a choice that cannot fit the canvas is refused.
 
         Examples: lyricposter card cover.jpg song.lrc --lines 7-9 --preset feed
+                  lyricposter card song.flac --lines 3,7-8 --align left --scale 2
                   lyricposter card song.flac --quote "under the bridge" --theme block
                   lyricposter card song.flac --at 1:23 --count 3 -o card.png
         """
@@ -19,7 +20,7 @@ struct CardCommand: ParsableCommand {
 
     @OptionGroup var song: SongArguments
 
-    @Option(help: ArgumentHelp("Line numbers, e.g. 7 or 7-9 (see `lyricposter inspect --text`).", valueName: "A-B"))
+    @Option(help: ArgumentHelp("Line numbers, e.g. 7, 7-9 or 3,7-8 (see `lyricposter inspect --text`).", valueName: "A-B,…"))
     var lines: String?
 
     @Option(help: ArgumentHelp("The line(s) whose text contains this (case, width and spacing ignored; may run into the next line).", valueName: "text"))
@@ -31,6 +32,15 @@ struct CardCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --at: how many lines from there (default 1).", valueName: "n"))
     var count: Int?
 
+    @Option(help: ArgumentHelp("Most lines the choice may give (default \(LineChoice.maxLines), at most \(LineChoice.maxLinesLimit)).", valueName: "n"))
+    var maxLines: Int?
+
+    @Option(help: ArgumentHelp("Align the lines left, center or right (default: the theme's).", valueName: "side"))
+    var align: String?
+
+    @Option(help: ArgumentHelp("Draw the card at 2 or 3 times the canvas's pixels each way (a 1080² card at 2 is 2160²).", valueName: "n"))
+    var scale: Int?
+
     @OptionGroup var picture: PictureOutputGroup
 
     @OptionGroup var render: RenderOptionGroup
@@ -41,24 +51,42 @@ struct CardCommand: ParsableCommand {
         if given == 0 { throw ValidationError("choose the lines: --lines A-B, --quote TEXT or --at TIME [--count N]") }
         if given > 1 { throw ValidationError("choose the lines one way: --lines, --quote or --at") }
         if count != nil, at == nil { throw ValidationError("--count goes with --at") }
-        if let count, !(1...LineChoice.maxLines).contains(count) {
-            throw ValidationError("--count must be from 1 to \(LineChoice.maxLines)")
+        if let maxLines, !(1...LineChoice.maxLinesLimit).contains(maxLines) {
+            throw ValidationError("--max-lines must be from 1 to \(LineChoice.maxLinesLimit)")
+        }
+        let limit = maxLines ?? LineChoice.maxLines
+        if let count, !(1...limit).contains(count) {
+            throw ValidationError("--count must be from 1 to \(limit)" + (maxLines == nil ? " (--max-lines allows up to \(LineChoice.maxLinesLimit))" : ""))
         }
         if let lines {
-            guard let range = LineChoice.parseNumbers(lines) else {
-                throw ValidationError("--lines must be a line number or a range such as 7-9, counting from 1, the first no larger than the last")
+            guard let ranges = LineChoice.parseNumbers(lines) else {
+                throw ValidationError("--lines must be line numbers or ranges such as 7, 7-9 or 3,7-8, counting from 1, in ascending order, not overlapping")
             }
-            if range.count > LineChoice.maxLines {
-                throw ValidationError("--lines \(lines): \(range.count) lines; a card takes at most \(LineChoice.maxLines)")
+            let n = LineChoice.count(ranges)
+            if n > limit {
+                throw ValidationError("--lines \(lines): \(n) lines; a card takes at most \(limit)" + (maxLines == nil ? " (--max-lines allows up to \(LineChoice.maxLinesLimit))" : ""))
             }
         }
+        if let align, Theme.Alignment(rawValue: align.lowercased()) == nil || align.lowercased() == "auto" {
+            throw ValidationError("--align must be left, center or right")
+        }
+        if let scale, !(1...3).contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
         if let quote, LineChoice.normalise(quote).isEmpty { throw ValidationError("--quote needs some text") }
     }
 
     var choice: LineChoice {
-        if let lines, let range = LineChoice.parseNumbers(lines) { return .numbers(range) }
+        if let lines, let ranges = LineChoice.parseNumbers(lines) { return .numbers(ranges) }
         if let quote { return .quote(quote) }
         return .at(at ?? .zero, count: count ?? 1)
+    }
+
+    /// The render options with the card's own: its alignment, scale and line cap.
+    func options() throws(PosterError) -> RenderOptions {
+        var options = try render.renderOptions()
+        if let align, let side = Theme.Alignment(rawValue: align.lowercased()) { options.theme.alignment = side }
+        if let scale { options.preset = options.preset.scaled(by: scale) }
+        if let maxLines { options.maxCardLines = maxLines }
+        return options
     }
 
     func run() throws {
@@ -66,7 +94,7 @@ struct CardCommand: ParsableCommand {
         try picture.checkTargets(out, inputs: song.source.paths)
         let clock = Timings()
         do {
-            let session = try PosterSession(source: song.source, options: try render.renderOptions(), places: song.places, timings: clock, oneFrame: true)
+            let session = try PosterSession(source: song.source, options: try options(), places: song.places, timings: clock, oneFrame: true)
             session.notes.map(\.withFlagHints).forEach(warn)
             let drawn = try picture.draw(png: { () throws(PosterError) in try session.renderCard(choice) },
                                          pixels: { () throws(PosterError) in try session.renderCardPixels(choice) })

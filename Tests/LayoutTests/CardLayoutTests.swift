@@ -93,10 +93,14 @@ final class CardLayoutTests: XCTestCase {
     // MARK: Choosing lines
 
     func testLineNumbersParse() {
-        XCTAssertEqual(LineChoice.parseNumbers("7"), 7...7)
-        XCTAssertEqual(LineChoice.parseNumbers("3-5"), 3...5)
-        XCTAssertEqual(LineChoice.parseNumbers(" 3 - 5 "), 3...5)
-        for bad in ["", "0", "5-2", "-3", "3-", "a-b", "1-2-3", "3.5"] { XCTAssertNil(LineChoice.parseNumbers(bad), bad) }
+        XCTAssertEqual(LineChoice.parseNumbers("7"), [7...7])
+        XCTAssertEqual(LineChoice.parseNumbers("3-5"), [3...5])
+        XCTAssertEqual(LineChoice.parseNumbers(" 3 - 5 "), [3...5])
+        XCTAssertEqual(LineChoice.parseNumbers("3, 7-8"), [3...3, 7...8])
+        XCTAssertEqual(LineChoice.parseNumbers("1,2,3"), [1...1, 2...2, 3...3])
+        for bad in ["", "0", "5-2", "-3", "3-", "a-b", "1-2-3", "3.5", ",", "3,", ",3", "5,3", "3-5,4", "3,3", "2,,4"] {
+            XCTAssertNil(LineChoice.parseNumbers(bad), bad)
+        }
     }
 
     func testQuotesMatchIgnoringCaseWidthAndSpacing() throws {
@@ -125,12 +129,17 @@ final class CardLayoutTests: XCTestCase {
             try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: "song.lrc").map { lyrics.lines[$0].text }
         }
         // The gap at 00:14 has no number: line 4 is the one after it.
-        XCTAssertEqual(try texts(.numbers(3...4)), ["Third line here", "After the break 🎵"])
+        XCTAssertEqual(try texts(.numbers([3...4])), ["Third line here", "After the break 🎵"])
+        XCTAssertEqual(try texts(.numbers([1...1, 3...3])), ["Short line", "Third line here"])
+        let skipping = try LineChoice.numbers([1...1, 3...4]).resolve(in: lyrics, scenes: scenes, lyricsPath: "song.lrc")
+        XCTAssertEqual(LineChoice.gaps(in: skipping, lyrics: lyrics), [0], "a gap after the first line only: 3 and 4 follow on")
+        XCTAssertEqual(scenes.quote(skipping, gaps: [0]).lines.map(\.role), [.quote, .ellipsis, .quote, .quote])
         XCTAssertEqual(try texts(.at(Timestamp(milliseconds: 11_000), count: 2)), ["Third line here", "After the break 🎵"])
         // Between lines (the interlude): the next line.
         XCTAssertEqual(try texts(.at(Timestamp(milliseconds: 20_000), count: 1)), ["After the break 🎵"])
         XCTAssertEqual(try texts(.at(Timestamp(milliseconds: 0), count: 1)), ["Short line"])
-        XCTAssertThrowsError(try texts(.numbers(9...10)))
+        XCTAssertThrowsError(try texts(.numbers([9...10])))
+        XCTAssertThrowsError(try texts(.numbers([1...1, 9...10])))
         XCTAssertThrowsError(try texts(.at(Timestamp(milliseconds: 3_600_000), count: 1)))
     }
 }

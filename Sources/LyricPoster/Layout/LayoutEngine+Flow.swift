@@ -39,7 +39,7 @@ extension LayoutEngine {
         let blur = theme.depthBlur * Double(distance) * geometry.unit
         let isQuote = line.role == .quote
         let isCurrent = line.role == .current || isQuote
-        if isQuote { mainLook.size = (mainLook.size * scale).rounded() }
+        if isQuote || line.role == .ellipsis { mainLook.size = (mainLook.size * scale).rounded() }
         // The current line gets the whole region first (its share of it when lines are sung
         // together); a neighbour at most a third of it. Quotes shrink together, not one by one.
         let budget = isQuote ? .infinity : isCurrent ? area.height * share : area.height / 3

@@ -58,7 +58,7 @@ extension LayoutEngine {
         let gap = 0.42 * geometry.currentSize * scale
         var blocks: [TextBlock] = []
         var y = 0.0
-        for line in scene.lines where line.role == .quote {
+        for line in scene.lines where line.role == .quote || line.role == .ellipsis {
             let g = group(line, area: area, distance: 0, scale: scale)
             if !blocks.isEmpty { y += gap }
             blocks += g.blocks.shifted(by: y)

@@ -69,6 +69,7 @@ package final class LayoutEngine {
         case .previous, .next:
             return Look(size: g.neighbourSize, weight: t.neighbourWeight, color: text.withAlpha(t.neighbourOpacity), maxLines: 2)
         case .interlude: return Look(size: g.neighbourSize, weight: 700, color: text.withAlpha(0.85), maxLines: 1)
+        case .ellipsis: return Look(size: g.neighbourSize, weight: 700, color: text.withAlpha(t.neighbourOpacity), maxLines: 1)
         case .translation:
             return Look(size: g.neighbourSize * t.translationScale, weight: 400, color: text.withAlpha(t.translationOpacity), maxLines: 2)
         case .romanisation:

@@ -220,6 +220,7 @@ package struct PosterGeometry: Hashable, Sendable {
         case .auto: break
         case .left: lyricsAlignment = .left
         case .center: lyricsAlignment = .center
+        case .right: lyricsAlignment = .right
         }
     }
 

@@ -222,7 +222,8 @@ extension Renderer {
                 switch block.role {
                 case .current, .previous, .next, .quote: part = "line"
                 case .ruby: part = "ruby|" + block.text
-                case .translation, .romanisation, .background, .title, .artist, .interlude, .elapsed, .total: part = block.role.rawValue
+                case .translation, .romanisation, .background, .title, .artist, .interlude, .elapsed, .total, .ellipsis:
+                    part = block.role.rawValue
                 }
                 let key = "\(block.line.map(String.init) ?? "-")|\(part)"
                 seen[key, default: 0] += 1

@@ -502,7 +502,8 @@ package final class Renderer {
 
     static func isDimmed(_ role: Scene.Role) -> Bool {
         switch role {
-        case .previous, .next, .translation, .romanisation, .background, .artist, .interlude, .elapsed, .total, .ruby: return true
+        case .previous, .next, .translation, .romanisation, .background, .artist, .interlude, .elapsed, .total, .ruby, .ellipsis:
+            return true
         case .current, .title, .quote: return false
         }
     }

@@ -1,42 +1,57 @@
 import Foundation
 import LyricsCore
 
-/// Which lyric lines a share card shows: a range of line numbers, the lines a quote is taken
+/// Which lyric lines a share card shows: ranges of line numbers, the lines a quote is taken
 /// from, or the line sung at a time and those after it. Resolved against the lyrics into indices
-/// of their lines (sung lines only, in order, consecutive).
+/// of their lines (sung lines only, in order; consecutive except between ranges of numbers).
 package enum LineChoice: Hashable, Sendable {
-    /// Line numbers `first...last`, 1-based, as `inspect --text` numbers them.
-    case numbers(ClosedRange<Int>)
+    /// Line numbers, 1-based, as `inspect --text` numbers them: ranges in ascending order, none
+    /// overlapping (`3,7-8` is `[3...3, 7...8]`). A card marks each gap between them with "…".
+    case numbers([ClosedRange<Int>])
     /// The line(s) whose text contains this quote (see ``normalise(_:)``).
     case quote(String)
     /// The line sung at this time (or, between lines, the next one) and `count − 1` after it.
     case at(Timestamp, count: Int)
 
-    /// Most lines one card takes.
+    /// Most lines one card takes by default.
     package static let maxLines = 8
+    /// Most lines a card may be allowed (`--max-lines`); whether they fit is the canvas's say.
+    package static let maxLinesLimit = 16
 
-    /// Parses `--lines`: `7` or `3-5` (spaces allowed around the dash). Nil when malformed.
-    package static func parseNumbers(_ text: String) -> ClosedRange<Int>? {
-        let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let first = parts.first.flatMap({ Int($0) }), first >= 1 else { return nil }
-        if parts.count == 1 { return first...first }
-        guard let last = Int(parts[1]), last >= first else { return nil }
-        return first...last
+    /// Parses `--lines`: `7`, `3-5`, or such ranges joined by commas (`3,7-8`), in ascending
+    /// order and not overlapping; spaces allowed around the dash and commas. Nil when malformed.
+    package static func parseNumbers(_ text: String) -> [ClosedRange<Int>]? {
+        var ranges: [ClosedRange<Int>] = []
+        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let parts = item.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let first = parts.first.flatMap({ Int($0) }), first >= 1 else { return nil }
+            var range = first...first
+            if parts.count == 2 {
+                guard let last = Int(parts[1]), last >= first else { return nil }
+                range = first...last
+            }
+            if let previous = ranges.last, range.lowerBound <= previous.upperBound { return nil }
+            ranges.append(range)
+        }
+        return ranges.isEmpty ? nil : ranges
     }
 
-    /// The indices into `lyrics.lines` of the chosen lines, in order. `lyricsPath` names the
-    /// file in errors (a choice the lyrics cannot satisfy is an input error).
-    package func resolve(in lyrics: Lyrics, scenes: SceneBuilder, lyricsPath: String) throws(PosterError) -> [Int] {
+    /// How many lines `ranges` number.
+    package static func count(_ ranges: [ClosedRange<Int>]) -> Int { ranges.reduce(0) { $0 + $1.count } }
+
+    /// The indices into `lyrics.lines` of the chosen lines, in order; at most `limit` of them.
+    /// `lyricsPath` names the file in errors (a choice the lyrics cannot satisfy is an input error).
+    package func resolve(in lyrics: Lyrics, scenes: SceneBuilder, lyricsPath: String, limit: Int = LineChoice.maxLines) throws(PosterError) -> [Int] {
         let numbered = lyrics.numberedLines
         guard !numbered.isEmpty else { throw .lineChoice(path: lyricsPath, .noLines) }
         let chosen: [Int]
         switch self {
-        case .numbers(let range):
-            guard range.upperBound <= numbered.count else {
-                throw .lineChoice(path: lyricsPath, .pastTheEnd(range, available: numbered.count))
+        case .numbers(let ranges):
+            if let past = ranges.first(where: { $0.upperBound > numbered.count }) {
+                throw .lineChoice(path: lyricsPath, .pastTheEnd(past, available: numbered.count))
             }
-            chosen = Array(numbered[(range.lowerBound - 1)...(range.upperBound - 1)])
+            chosen = ranges.flatMap { numbered[($0.lowerBound - 1)...($0.upperBound - 1)] }
         case .quote(let quote):
             chosen = try Self.match(quote, in: lyrics, numbered: numbered, lyricsPath: lyricsPath)
         case .at(let time, let count):
@@ -50,15 +65,28 @@ package enum LineChoice: Hashable, Sendable {
             }
             chosen = Array(numbered[first..<min(numbered.count, first + count)])
         }
-        guard chosen.count <= Self.maxLines else {
-            throw .lineChoice(path: lyricsPath, .tooManyLines(chosen.count, limit: Self.maxLines))
+        guard chosen.count <= limit else {
+            throw .lineChoice(path: lyricsPath, .tooManyLines(chosen.count, limit: limit))
         }
         return chosen
+    }
+
+    /// Where a card of `chosen` (indices into `lyrics.lines`) skips lines: the positions in
+    /// `chosen` after which the next chosen line is not the next numbered line.
+    package static func gaps(in chosen: [Int], lyrics: Lyrics) -> Set<Int> {
+        let position = Dictionary(lyrics.numberedLines.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        var gaps = Set<Int>()
+        for k in chosen.indices.dropLast() {
+            if let a = position[chosen[k]], let b = position[chosen[k + 1]], b != a + 1 { gaps.insert(k) }
+        }
+        return gaps
     }
 
     package static func describe(_ range: ClosedRange<Int>) -> String {
         range.count == 1 ? "\(range.lowerBound)" : "\(range.lowerBound)-\(range.upperBound)"
     }
+
+    package static func describe(_ ranges: [ClosedRange<Int>]) -> String { ranges.map { describe($0) }.joined(separator: ",") }
 
     // MARK: Quotes
 

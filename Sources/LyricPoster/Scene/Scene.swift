@@ -20,6 +20,8 @@ package struct Scene: Hashable, Sendable {
         case quote
         /// A reading (furigana) drawn small above the characters of the current line it reads.
         case ruby
+        /// "…" between a card's chosen lines where lines between them are left out.
+        case ellipsis
     }
 
     /// A reading over part of a line: the characters `range` (extended grapheme clusters of the

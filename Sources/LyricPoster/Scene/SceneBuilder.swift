@@ -247,15 +247,20 @@ package struct SceneBuilder: Sendable {
 
 extension SceneBuilder {
     /// The scene of a share card: the lines at `indices` (into the timeline's lines, sung lines,
-    /// in order), every one a `quote`, with the song's title and artist. Its time is the first
+    /// in order), every one a `quote`, with the song's title and artist, and an `ellipsis` line
+    /// after each position in `gaps` (where the card leaves lines out). Its time is the first
     /// chosen line's start.
-    package func quote(_ indices: [Int]) -> Scene {
-        let lines = indices.map { index in
+    package func quote(_ indices: [Int], gaps: Set<Int> = []) -> Scene {
+        var lines: [Scene.Line] = []
+        for (k, index) in indices.enumerated() {
             var line = line(index, .quote)
             // Lines chosen together are one voice on a card: a duet's second singer is marked in
             // centred themes only, and never moved to the other side.
             line.voice = .lead
-            return line
+            lines.append(line)
+            if gaps.contains(k), k + 1 < indices.count {
+                lines.append(Scene.Line(role: .ellipsis, text: "…", translation: nil, language: nil, lineIndex: nil))
+            }
         }
         let time = indices.first.map { timeline.lines[$0].start } ?? .zero
         // No duration: a card is not an instant of the song, so it has no progress bar.

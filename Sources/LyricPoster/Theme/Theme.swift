@@ -32,7 +32,7 @@ public struct Theme: Hashable, Sendable {
         case solid
     }
 
-    package enum Alignment: String, Hashable, Sendable, CaseIterable { case auto, left, center }
+    package enum Alignment: String, Hashable, Sendable, CaseIterable { case auto, left, center, right }
 
     /// Light text on a darkened backdrop, dark text on a light frosted one, or whichever the
     /// cover's measured backdrop suits (`auto`).
