@@ -254,7 +254,6 @@ package final class PosterSession: Sendable {
     package init(cover: Result<CoverBytes, PosterError>, song readSong: () throws(PosterError) -> ResolvedSong, options: RenderOptions,
                  timings: Timings, allowUntitled: Bool = false, fonts sharedFonts: FontLibrary? = nil, oneFrame: Bool = false,
                  firstFrameAt: Timestamp? = nil) throws(PosterError) {
-        self.options = options
         self.timings = timings
         // A song without cover bytes gets its placeholder (seeded with the title) once the
         // lyrics are read.
@@ -275,6 +274,8 @@ package final class PosterSession: Sendable {
             }
         })
         let side = try text.get()
+        // The options with the writing resolved for the song (`auto`: columns or rows).
+        self.options = side.options
         let song = side.song, lyrics = Self.displayed(song.lyrics)
         let geometry = options.geometry
         let background: Background
@@ -310,7 +311,7 @@ package final class PosterSession: Sendable {
         self.fonts = fonts
         self.coverDigest = coverDigest
         self.lyricsDigest = Digest.sha256(song.lyricsData)
-        self.idle = Guarded([try SequenceRenderer(background: background, fonts: fonts, options: options, timings: timings, bases: bases,
+        self.idle = Guarded([try SequenceRenderer(background: background, fonts: fonts, options: side.options, timings: timings, bases: bases,
                                                engine: side.engine, warmed: side.warmed, spare: side.spare)])
     }
 
@@ -325,6 +326,26 @@ package final class PosterSession: Sendable {
         return shown
     }
 
+    /// How `lyrics` are written on `preset` for the theme's `writing`: `auto` is columns for
+    /// lyrics in Chinese or Japanese alone (every sung line's letters Han or kana, no Latin or
+    /// Hangul word) on a portrait canvas, rows otherwise.
+    package static func writing(_ writing: Theme.Writing, lyrics: Lyrics, preset: Preset) -> Theme.Writing {
+        guard writing == .auto else { return writing }
+        guard preset.height > preset.width else { return .horizontal }
+        var letters = 0
+        for line in lyrics.lines where line.isSung {
+            for scalar in line.text.unicodeScalars where scalar.properties.isAlphabetic {
+                switch scalar.value {
+                case 0x3040...0x30FF, 0x31F0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFF, 0x3005, 0x3007:
+                    letters += 1
+                default:
+                    return .horizontal
+                }
+            }
+        }
+        return letters > 0 ? .vertical : .horizontal
+    }
+
     /// The line an instrumental song's poster shows.
     public static let instrumentalText = "Instrumental"
 
@@ -332,6 +353,7 @@ package final class PosterSession: Sendable {
     /// has shaped the first frame's lines, with the frame's canvas when one frame is wanted.
     private struct TextSide {
         var song: ResolvedSong
+        var options: RenderOptions
         var scenes: SceneBuilder
         var fonts: Result<FontLibrary, PosterError>
         var engine: TextEngine?
@@ -343,6 +365,8 @@ package final class PosterSession: Sendable {
     private static func textSide(song: ResolvedSong, options: RenderOptions, timings: Timings, allowUntitled: Bool,
                                  fonts sharedFonts: FontLibrary?, oneFrame: Bool, firstFrameAt: Timestamp?) throws(PosterError) -> TextSide {
         let lyrics = Self.displayed(song.lyrics)
+        var options = options
+        options.theme.writing = Self.writing(options.theme.writing, lyrics: lyrics, preset: options.preset)
         if lyrics.lines.count > options.maxLyricsLines {
             throw .tooManyLines(path: song.lyricsPath, count: lyrics.lines.count, limit: options.maxLyricsLines)
         }
@@ -371,7 +395,7 @@ package final class PosterSession: Sendable {
         scenes.timeSensitive = options.theme.showProgress
         scenes.karaoke = options.karaoke
         scenes.lineFill = options.theme.lineProgressFill
-        var side = TextSide(song: song, scenes: scenes, fonts: fonts)
+        var side = TextSide(song: song, options: options, scenes: scenes, fonts: fonts)
         // A text engine for the first renderer, its fonts loaded by laying out the first frame's
         // scene, or else the first sung one (colours do not matter to shaping); the renderer
         // starts from what it shaped.

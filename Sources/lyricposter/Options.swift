@@ -32,6 +32,10 @@ struct RenderOptionGroup: ParsableArguments {
             completion: .list(Completions.themes))
     var theme: String = "card"
 
+    @Option(help: ArgumentHelp("Lyrics in rows (horizontal), in columns read top to bottom and right to left (vertical), or in columns for Chinese and Japanese lyrics on a portrait canvas (auto). Default: the theme's, horizontal.", valueName: "mode"),
+            completion: .list(Theme.Writing.allCases.map(\.rawValue)))
+    var writing: String?
+
     @Option(help: ArgumentHelp("Lyric lines shown before the current one (default: the theme's, 2 for card).", valueName: "n"))
     var before: Int?
 
@@ -109,6 +113,9 @@ struct RenderOptionGroup: ParsableArguments {
 
     func validate() throws {
         if preset != nil, size != nil { throw ValidationError("--preset and --size cannot be used together") }
+        if let writing, Theme.Writing(rawValue: writing.lowercased()) == nil {
+            throw ValidationError("--writing must be horizontal, vertical or auto")
+        }
         if let preset, Preset.named(preset) == nil {
             throw ValidationError("unknown preset '\(preset)' (choose from \(Preset.all.map(\.name).joined(separator: ", ")))")
         }
@@ -162,6 +169,7 @@ struct RenderOptionGroup: ParsableArguments {
         options.backdropCache = BackdropCache.defaultFolder
         options.karaoke = karaoke
         options.theme = try ThemeFile.load(theme)
+        if let writing, let mode = Theme.Writing(rawValue: writing.lowercased()) { options.theme.writing = mode }
         options.translations = SceneBuilder.TranslationMode(rawValue: translations) ?? .show
         options.romanisation = SceneBuilder.RomanisationMode(rawValue: romanisation) ?? .show
         options.format = format.flatMap(LyricsFormat.init(rawValue:))

@@ -62,6 +62,7 @@ final class ThemeKeyTests: XCTestCase {
             ("shadowOpacity", { $0.shadowOpacity += 0.01 }), ("showTitle", { $0.showTitle.toggle() }),
             ("showArtist", { $0.showArtist.toggle() }), ("showAlbum", { $0.showAlbum.toggle() }),
             ("showProgress", { $0.showProgress.toggle() }), ("lineProgressFill", { $0.lineProgressFill.toggle() }),
+            ("writing", { $0.writing = $0.writing == .vertical ? .horizontal : .vertical }),
         ]
         XCTAssertEqual(Set(changes.map(\.0)), Set(Mirror(reflecting: Theme.card).children.compactMap(\.label)),
                        "a field with no change here")

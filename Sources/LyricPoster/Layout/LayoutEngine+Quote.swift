@@ -21,6 +21,26 @@ extension LayoutEngine {
         } else {
             area = lyricsArea(below: blocks)
         }
+        if theme.writing == .vertical {
+            let columns = verticalQuote(scene, area: area)
+            var captions: [TextBlock] = []
+            if classic, let extent = columns.extent {
+                // Classic's attribution goes under the columns, on the band with them.
+                var titleLook = look(for: .title)
+                titleLook.size = geometry.neighbourSize
+                var artistLook = look(for: .artist)
+                artistLook.size = geometry.translationSize
+                let below = Rect(x: area.minX, y: extent.maxY + 0.5 * geometry.neighbourSize, width: area.width,
+                                 height: max(0, Double(geometry.preset.height) - extent.maxY))
+                captions = captionBlocks(title: scene.title, byline: byline(scene), language: scene.language, area: below,
+                                         alignment: .center, centred: false, titleLook: titleLook, artistLook: artistLook)
+            }
+            blocks += columns.blocks + captions
+            var layout = FrameLayout(blocks: blocks, focus: columns.extent)
+            if classic { layout.band = classicBand(around: columns.blocks + captions) }
+            layout.overflow = columns.overflow
+            return layout
+        }
         var stack: [TextBlock] = []
         var height = 0.0
         var scale = 1.0

@@ -34,6 +34,7 @@ package final class LayoutEngine {
         var alignment: TextStyle.Alignment
         var italic: Bool
         var minScale: Double
+        var vertical: Bool
     }
 
     /// A shaped text at the size it fits: `cut` when even the smallest size allowed did not fit
@@ -98,7 +99,11 @@ package final class LayoutEngine {
         let titleCard = isTitleCard(scene)
         var blocks = titleCard && geometry.layout != .classic ? [] : captions(scene)
         let lyric: (blocks: [TextBlock], focus: Rect?, band: Rect?)
-        if geometry.layout == .classic {
+        if theme.writing == .vertical {
+            let area = geometry.layout == .classic ? classicArea : lyricsArea(below: titleCard ? [] : blocks)
+            let columns = verticalFlow(scene, area: area)
+            lyric = (columns.blocks, columns.focus, geometry.layout == .classic ? classicBand(around: columns.blocks) : nil)
+        } else if geometry.layout == .classic {
             lyric = classicRows(scene)
         } else {
             let flowed = flow(scene, area: lyricsArea(below: titleCard ? [] : blocks))
@@ -107,6 +112,19 @@ package final class LayoutEngine {
         blocks += lyric.blocks
         blocks += progressLabels(scene)
         return FrameLayout(blocks: blocks, focus: lyric.focus, band: lyric.band)
+    }
+
+    /// Classic's lyric region: the rows' span across the lyrics' width.
+    var classicArea: Rect {
+        Rect(x: geometry.lyrics.minX, y: geometry.classicTop, width: geometry.lyrics.width,
+             height: geometry.classicBottom - geometry.classicTop)
+    }
+
+    /// Classic's band around `blocks`: the full width, their height and a little more.
+    func classicBand(around blocks: [TextBlock]) -> Rect? {
+        guard let extent = blocks.map(\.box).reduce(nil, { (r: Rect?, b) in r?.union(b) ?? b }) else { return nil }
+        let pad = 7 * geometry.unit
+        return Rect(x: 0, y: extent.minY - pad, width: Double(geometry.preset.width), height: extent.height + 2 * pad)
     }
 
     /// The lyrics' region, moved down where the captions above it (a wrapped title) reach into it.
@@ -135,28 +153,31 @@ package final class LayoutEngine {
     /// fits (at a line break, so at a word or grapheme boundary) and marked to fade out there;
     /// then re-wrapped at the narrowest width that keeps the same number of lines, so wrapped
     /// lines come out balanced (no lone last word).
+    ///
+    /// With `vertical`, `width` is the columns' length and `maxLines` their number (see
+    /// ``TextStyle/vertical``).
     func fit(_ text: String, look: Look, language: String?, width: Double, alignment: TextStyle.Alignment,
-             maxHeight: Double = .infinity, minScale: Double = 0.75) -> Fitted {
+             maxHeight: Double = .infinity, minScale: Double = 0.75, vertical: Bool = false) -> Fitted {
         let key = FitKey(text: text, size: look.size, weight: look.weight, maxLines: look.maxLines,
                          maxHeight: maxHeight.isFinite ? maxHeight.rounded() : -1, language: language,
-                         width: width, alignment: alignment, italic: look.italic, minScale: minScale)
+                         width: width, alignment: alignment, italic: look.italic, minScale: minScale, vertical: vertical)
         if let cached = fitCache[key] { return cached }
         let fitted = shape(text, look: look, language: language, width: width, alignment: alignment,
-                           maxHeight: maxHeight, minScale: minScale)
+                           maxHeight: maxHeight, minScale: minScale, vertical: vertical)
         if fitCache.count >= Self.fitCacheLimit { fitCache.removeAll(keepingCapacity: true) }
         fitCache[key] = fitted
         return fitted
     }
 
     private func shape(_ text: String, look: Look, language: String?, width: Double, alignment: TextStyle.Alignment,
-                       maxHeight: Double, minScale: Double) -> Fitted {
+                       maxHeight: Double, minScale: Double, vertical: Bool) -> Fitted {
         // Several paragraphs (a translation gathered from several same-stamp lines) become line
         // breaks inside one paragraph, so that the line limit applies to the whole block.
         let text = text.replacingOccurrences(of: "\n", with: "\u{2028}")
         let families = FontSetup.families(for: language, preferring: theme.fontFamily)
         func style(_ size: Double) -> TextStyle {
             TextStyle(families: families, size: size, weight: look.weight, language: language,
-                      alignment: alignment, lineHeight: Self.lineHeight, italic: look.italic)
+                      alignment: alignment, lineHeight: Self.lineHeight, italic: look.italic, vertical: vertical)
         }
         func fits(_ layout: TextLayout) -> Bool {
             layout.lineCount <= look.maxLines && layout.extentRect.height <= maxHeight + 0.5

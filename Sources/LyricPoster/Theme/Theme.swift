@@ -34,6 +34,10 @@ public struct Theme: Hashable, Sendable {
 
     package enum Alignment: String, Hashable, Sendable, CaseIterable { case auto, left, center, right }
 
+    /// How lyric lines are written: in rows, in columns read top to bottom and right to left
+    /// (縦書き), or in columns for Chinese and Japanese lyrics on a portrait canvas (`auto`).
+    package enum Writing: String, Hashable, Sendable, CaseIterable { case horizontal, vertical, auto }
+
     /// Light text on a darkened backdrop, dark text on a light frosted one, or whichever the
     /// cover's measured backdrop suits (`auto`).
     package enum SchemeChoice: String, Hashable, Sendable, CaseIterable { case auto, dark, light }
@@ -91,6 +95,8 @@ public struct Theme: Hashable, Sendable {
     package var showProgress: Bool
     /// Fill the current line left to right over its duration when it has no word timing.
     package var lineProgressFill: Bool
+    /// Rows or columns (``Writing``); a session resolves `auto` for its song before laying out.
+    package var writing: Writing = .horizontal
 
     /// The default: the current look of LyricPoster.
     public static let card = Theme(
@@ -218,6 +224,7 @@ extension Theme {
             ("after", "\(after)"), ("alignment", alignment.rawValue), ("margin", "\(margin)"), ("shadowRadius", "\(shadowRadius)"),
             ("shadowOpacity", "\(shadowOpacity)"), ("showTitle", "\(showTitle)"), ("showArtist", "\(showArtist)"),
             ("showAlbum", "\(showAlbum)"), ("showProgress", "\(showProgress)"), ("lineProgressFill", "\(lineProgressFill)"),
+            ("writing", writing.rawValue),
         ]
     }
 }

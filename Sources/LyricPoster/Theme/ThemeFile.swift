@@ -123,6 +123,7 @@ public enum ThemeFile {
             try lines.finish()
         }
         if let align = try reader.choice("align", Theme.Alignment.self) { theme.alignment = align }
+        if let writing = try reader.choice("writing", Theme.Writing.self) { theme.writing = writing }
         theme.margin = try reader.number("margin", 0...300) ?? theme.margin
         if var shadow = try reader.object("shadow") {
             theme.shadowRadius = try shadow.number("radius", 0...60) ?? theme.shadowRadius

@@ -118,7 +118,7 @@ extension Canvas {
     /// fonts, and is released under the lock too.
     func show(_ layout: TextLayout) {
         holdsFonts = true
-        FontLock.held { pango_cairo_show_layout(cr, layout.handle) }
+        FontLock.held { layout.show(on: cr) }
     }
 
     /// With `blur` > 0 the text itself is drawn blurred by that many pixels (depth of field).
