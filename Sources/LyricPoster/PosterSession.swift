@@ -52,6 +52,9 @@ package struct RenderOptions: Sendable {
     package var maxLineCharacters = DisplayText.maxCharacters
     /// Most lines a card's choice may give (``LineChoice/maxLines`` by default).
     package var maxCardLines = LineChoice.maxLines
+    /// A picture (PNG, JPEG, WebP) the backdrop is made from instead of the cover, as the theme
+    /// makes it (blurred, or sharp under a scrim); the cover still shows where the theme shows it.
+    package var backgroundPicture: String?
     package var compression: PNG.Compression = .fast
     /// The folder prepared backdrops are kept in between runs (see BackdropCache), or nil for none,
     /// the default: a library writes nowhere it was not asked to. The `lyricposter` command gives
@@ -74,6 +77,7 @@ package struct RenderOptions: Sendable {
          "\(linesBefore)", "\(linesAfter)", "\(theme)", "\(karaoke)", "\(translations)", "\(romanisation)", format?.rawValue ?? "-",
          language ?? "-", encoding ?? "-", "\(maxLineCharacters)", "\(offsetSign)", compression.rawValue]
             + (textLayer ? ["text-layer"] : []) + (translationLanguage.map { ["translation-lang=\($0)"] } ?? [])
+            + (backgroundPicture.map { ["background=\($0)"] } ?? [])
     }
 }
 
@@ -295,7 +299,8 @@ package final class PosterSession: Sendable {
         case nil:
             let placeholder = allowUntitled ? lyrics.metadata.title ?? "" : nil
             background = try Self.prepareBackdrop(coverData: song.coverData, coverPath: song.coverPath, placeholder: placeholder,
-                                                  geometry: geometry, theme: options.theme, limits: options.limits, timings: timings)
+                                                  geometry: geometry, theme: options.theme, limits: options.limits, timings: timings,
+                                                  picture: options.backgroundPicture)
         }
         self.pendingStore = Guarded(store)
         self.storesOnFirstRender = !oneFrame
@@ -433,6 +438,12 @@ package final class PosterSession: Sendable {
     /// and theme, else decoded and prepared, with where to store it.
     static func backdrop(cover: CoverBytes, options: RenderOptions, timings: Timings) throws(PosterError) -> Backdrop {
         let geometry = options.geometry
+        // A backdrop of the user's own picture is made each time: the cache is keyed by the cover.
+        if options.backgroundPicture != nil {
+            return .made(try prepareBackdrop(coverData: cover.data, coverPath: cover.path, placeholder: nil, geometry: geometry,
+                                             theme: options.theme, limits: options.limits, timings: timings,
+                                             picture: options.backgroundPicture), store: nil)
+        }
         let slot = options.backdropCache.map { BackdropStore(key: BackdropCache.key(cover: cover.data, options: options), folder: $0) }
         if let slot, let cached = timings.measure("cache", { BackdropCache.load(key: slot.key, geometry: geometry, in: slot.folder) }) {
             return .cached(cached.background, coverDigest: cached.coverDigest, slot: slot)
@@ -453,7 +464,7 @@ package final class PosterSession: Sendable {
     /// backdrop. `placeholder`: the title to seed a made-up cover with when there are no cover
     /// bytes (`follow`), or nil.
     static func prepareBackdrop(coverData: Data, coverPath: String, placeholder: String?, geometry: PosterGeometry,
-                                theme: Theme, limits: DecodeLimits, timings: Timings) throws(PosterError) -> Background {
+                                theme: Theme, limits: DecodeLimits, timings: Timings, picture: String? = nil) throws(PosterError) -> Background {
         // The backdrop's canvas (8 MB at 1080×1920, cleared) is made while the cover decodes:
         // its page faults and clearing do not come after the decode.
         let w = geometry.preset.width, h = geometry.preset.height
@@ -464,9 +475,17 @@ package final class PosterSession: Sendable {
             }
         }, { try? Canvas(width: w, height: h, ownPixels: true) })
         let decoded = try cover.get()
+        let photo = try picture.map { (path) throws(PosterError) -> Bitmap in
+            try timings.measure("decode") { () throws(PosterError) -> Bitmap in
+                let data = try Inputs.read(path, limit: Inputs.coverByteLimit(maxPixels: limits.maxPixels))
+                do throws(ImageError) { return try ImageDecoder.decode(data, limits: limits, minimumSize: (w, h)) } catch {
+                    throw .cover(path: path, CoverProblem(error))
+                }
+            }
+        }
         return try timings.measure("background") { () throws(PosterError) -> Background in
-            do { return try Background.prepare(cover: decoded, geometry: geometry, theme: theme, canvas: fresh) } catch {
-                throw PosterError(path: coverPath, reason: "\(error)")
+            do { return try Background.prepare(cover: decoded, geometry: geometry, theme: theme, canvas: fresh, picture: photo) } catch {
+                throw PosterError(path: picture ?? coverPath, reason: "\(error)")
             }
         }
     }

@@ -139,7 +139,7 @@ struct BatchPlan {
 func runBatch(source: SongSource, places: LyricsPlaces = LyricsPlaces(), output: String, report: String?, render: RenderOptionGroup,
               batch: BatchOptionGroup, karaoke: Bool = false, alpha: Bool = false, plan: (PosterSession) throws(PosterError) -> BatchPlan,
               after: (BatchRenderer.Result) throws(PosterError) -> Void = { _ in }) throws {
-    try checkOutputs([output, report].compactMap { $0 }.filter { $0 != "-" }, inputs: source.paths)
+    try checkOutputs([output, report].compactMap { $0 }.filter { $0 != "-" }, inputs: source.paths + render.inputPaths)
     let stop = StopFlag()
     stop.installSignalHandlers()
     let clock = Timings()

@@ -91,7 +91,7 @@ struct CardCommand: ParsableCommand {
 
     func run() throws {
         let out = picture.output ?? (song.source.stem + "-card.png")
-        try picture.checkTargets(out, inputs: song.source.paths)
+        try picture.checkTargets(out, inputs: song.source.paths + render.inputPaths)
         let clock = Timings()
         do {
             let session = try PosterSession(source: song.source, options: try options(), places: song.places, timings: clock, oneFrame: true)

@@ -45,7 +45,7 @@ struct FrameCommand: ParsableCommand {
 
     func run() throws {
         let out = outputPath
-        try picture.checkTargets(out, inputs: song.source.paths)
+        try picture.checkTargets(out, inputs: song.source.paths + render.inputPaths)
         let clock = Timings()
         do {
             var options = try render.renderOptions(karaoke: karaoke.karaoke)

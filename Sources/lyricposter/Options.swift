@@ -36,6 +36,10 @@ struct RenderOptionGroup: ParsableArguments {
             completion: .list(Theme.Writing.allCases.map(\.rawValue)))
     var writing: String?
 
+    @Option(help: ArgumentHelp("What the lyrics stand on: a picture of your own (a PNG, JPEG or WebP file, made into the backdrop as the theme makes the cover's), or the cover blurred (cover), the cover sharp (photo), its colour (solid) or its colours (gradient). Default: the theme's.", valueName: "file|style"),
+            completion: .file(extensions: ["png", "jpg", "jpeg", "webp"]))
+    var background: String?
+
     @Option(help: ArgumentHelp("Lyric lines shown before the current one (default: the theme's, 2 for card).", valueName: "n"))
     var before: Int?
 
@@ -113,6 +117,9 @@ struct RenderOptionGroup: ParsableArguments {
 
     func validate() throws {
         if preset != nil, size != nil { throw ValidationError("--preset and --size cannot be used together") }
+        if let background, Self.backgroundStyle(background) == nil, !Inputs.exists(background) {
+            throw ValidationError("--background \(background): no such file; a picture, or one of cover, photo, solid, gradient")
+        }
         if let writing, Theme.Writing(rawValue: writing.lowercased()) == nil {
             throw ValidationError("--writing must be horizontal, vertical or auto")
         }
@@ -154,6 +161,23 @@ struct RenderOptionGroup: ParsableArguments {
         }
     }
 
+    /// Files read besides the song's (a `--background` picture), which no output may overwrite.
+    var inputPaths: [String] {
+        guard let background, Self.backgroundStyle(background) == nil else { return [] }
+        return [background]
+    }
+
+    /// The backdrop style a `--background` word names (a file of that name is `./cover`).
+    static func backgroundStyle(_ text: String) -> Theme.BackgroundStyle? {
+        switch text.lowercased() {
+        case "cover": return .blurredCover
+        case "photo": return .cover
+        case "solid": return .solid
+        case "gradient": return .gradient
+        default: return nil
+        }
+    }
+
     func parseSize(_ text: String) -> (Int, Int)? {
         let parts = text.lowercased().split(separator: "x")
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
@@ -170,6 +194,9 @@ struct RenderOptionGroup: ParsableArguments {
         options.karaoke = karaoke
         options.theme = try ThemeFile.load(theme)
         if let writing, let mode = Theme.Writing(rawValue: writing.lowercased()) { options.theme.writing = mode }
+        if let background {
+            if let style = Self.backgroundStyle(background) { options.theme.background = style } else { options.backgroundPicture = background }
+        }
         options.translations = SceneBuilder.TranslationMode(rawValue: translations) ?? .show
         options.romanisation = SceneBuilder.RomanisationMode(rawValue: romanisation) ?? .show
         options.format = format.flatMap(LyricsFormat.init(rawValue:))

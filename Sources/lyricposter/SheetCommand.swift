@@ -41,7 +41,7 @@ struct SheetCommand: ParsableCommand {
     }
 
     func renderSheet(_ source: SongSource, to output: String) throws {
-        try checkOutputs([output], inputs: source.paths)
+        try checkOutputs([output], inputs: source.paths + render.inputPaths)
         let stop = StopFlag()
         stop.installSignalHandlers()
         let clock = Timings()

@@ -113,7 +113,7 @@ struct VideoCommand: ParsableCommand {
 
     func run() throws {
         let out = outputPath
-        try checkOutputs([out], inputs: song.source.paths + [audio].compactMap { $0 })
+        try checkOutputs([out], inputs: song.source.paths + [audio].compactMap { $0 } + render.inputPaths)
         let clock = Timings()
         let progress = Progress(label: "video", quiet: runOptions.quiet)
         let stop = StopFlag()

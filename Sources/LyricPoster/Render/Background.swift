@@ -31,8 +31,13 @@ package struct Background: Sendable {
     }
 
     /// The same, drawn on `fresh` (a canvas that owns its pixels, made ahead for it) when it has
-    /// the poster's size.
-    static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme, canvas fresh: Canvas?) throws(GraphicsError) -> Background {
+    /// the poster's size. With `picture`, the backdrop is made from it instead of the cover (its
+    /// colours, its scheme, the scrims fitted to it), as the theme makes it: blurred, or sharp;
+    /// themes of a flat colour or a gradient show it sharp. The card still shows the cover.
+    package static func prepare(cover: Bitmap, geometry: PosterGeometry, theme: Theme, canvas fresh: Canvas?,
+                        picture: Bitmap? = nil) throws(GraphicsError) -> Background {
+        var theme = theme
+        if picture != nil, theme.background == .solid || theme.background == .gradient { theme.background = .cover }
         let w = geometry.preset.width, h = geometry.preset.height
         // Drawn into memory of its own: the scrim reads it and the backdrop takes it, no copies.
         let canvas: Canvas
@@ -44,12 +49,13 @@ package struct Background: Sendable {
         // The backdrop is made from the artwork inside any plain frame the cover has (a border,
         // a letterbox): blurred and stretched over the canvas, a frame's hard edge would show as
         // dark bars at its sides. The sharp card keeps the cover whole.
-        let inner = cover.frameFreeRect()
-        let artwork = cover.cropped(x: inner.x, y: inner.y, width: inner.width, height: inner.height)
+        let source = picture ?? cover
+        let inner = source.frameFreeRect()
+        let artwork = source.cropped(x: inner.x, y: inner.y, width: inner.width, height: inner.height)
         // Drawn small (the blur's base, the scheme's probe, the card's shadow), the pictures are
         // read from their halvings rather than whole.
         let artworkLevels = BitmapLevels(artwork)
-        let coverLevels = inner.width == cover.width && inner.height == cover.height ? artworkLevels : BitmapLevels(cover)
+        let coverLevels = picture == nil && inner.width == cover.width && inner.height == cover.height ? artworkLevels : BitmapLevels(cover)
 
         let colours = CoverColours(artwork)
         let average = colours.average
