@@ -566,6 +566,26 @@ package final class PosterSession: Sendable {
         return made
     }
 
+    /// The frame at `time` for an e-ink panel of `palette` (an indexed PNG; see
+    /// ``SequenceRenderer/renderEInk(_:palette:)``), on the calling thread.
+    package func renderEInk(at time: Timestamp, palette: EInkPalette) throws(PosterError) -> RenderedFrame {
+        try withRenderer { (renderer) throws(PosterError) in try renderer.renderEInk(scenes.scene(at: time), palette: palette) }
+    }
+
+    /// `scene` (one of this song's) for an e-ink panel of `palette`, on the calling thread.
+    package func renderEInk(_ scene: Scene, palette: EInkPalette) throws(PosterError) -> RenderedFrame {
+        try withRenderer { (renderer) throws(PosterError) in try renderer.renderEInk(scene, palette: palette) }
+    }
+
+    /// The share card of `choice` for an e-ink panel of `palette`, refused as ``renderCard(_:)``
+    /// refuses one.
+    package func renderEInkCard(_ choice: LineChoice, palette: EInkPalette) throws(PosterError) -> RenderedFrame {
+        let (scene, lines) = try cardScene(choice)
+        let frame = try withRenderer { (renderer) throws(PosterError) in try renderer.renderEInk(scene, palette: palette) }
+        try checkCard(frame.report, lines: lines)
+        return frame
+    }
+
     /// The card's scene and how many lyric lines it shows.
     private func cardScene(_ choice: LineChoice) throws(PosterError) -> (Scene, lines: Int) {
         let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath, limit: options.maxCardLines)

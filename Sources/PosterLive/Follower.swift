@@ -3,6 +3,7 @@ import LyricPoster
 import LyricsCore
 import SongSources
 import NowPlaying
+import PosterGraphics
 import Synchronization
 
 /// What `follow` is asked to do.
@@ -34,6 +35,12 @@ package struct FollowOptions: Sendable {
     /// Render posters and keep `output` current (`follow`). False: only tell the observer, which
     /// renders what it needs itself (`serve --follow`).
     package var writesPosters = true
+    /// How often the poster changes: every line, once a verse or once a song (e-ink panels take
+    /// half a minute to refresh).
+    package var every: PreparedSong.Every = .line
+    /// Write each poster for an e-ink panel of these colours (an indexed PNG; see
+    /// ``PosterSession/renderEInk(_:palette:)``).
+    package var palette: EInkPalette?
     /// A cover for a track that has none of its own (no file, no art URL, none from the source):
     /// `serve`'s library song of the same title and artist. Given the title, the artist and the
     /// cover byte limit.
@@ -308,13 +315,13 @@ extension Follower {
             let track = JSONText.quoted(title)
             for problem in found.problems { log(problem) }
             do {
-                song = try PreparedSong(found.song, title: title, options: render)
+                song = try PreparedSong(found.song, title: title, options: render, every: options.every, palette: options.palette)
             } catch {
                 // A cover that does not decode is replaced; anything else leaves the song without a poster.
                 log("\(error.description); using a plain backdrop")
                 var plain = found.song
                 plain.coverData = Data()
-                song = try? PreparedSong(plain, title: title, options: render)
+                song = try? PreparedSong(plain, title: title, options: render, every: options.every, palette: options.palette)
             }
             guard let song else {
                 log("cannot prepare a poster for \(name)")
@@ -418,7 +425,18 @@ extension Follower {
 }
 
 /// One followed song, ready to render: the session (cover, backdrop, fonts) and its per-line plan.
-struct PreparedSong: Sendable {
+package struct PreparedSong: Sendable {
+    /// When a new poster is made.
+    package enum Every: String, Sendable, CaseIterable {
+        /// At every line (and interlude).
+        case line
+        /// At the first line of each verse: the song's start, then each line after a gap or a
+        /// blank line (the interludes themselves make no poster).
+        case verse
+        /// Once, at the song's start.
+        case song
+    }
+
     /// One render at a time (the loop and the task rendering ahead share the session); a pthread
     /// mutex, which ThreadSanitizer sees.
     let lock = NSLock()
@@ -428,11 +446,40 @@ struct PreparedSong: Sendable {
     /// The title events name the song by.
     let title: String
 
-    init(_ song: ResolvedSong, title: String, options: RenderOptions) throws(PosterError) {
+    let palette: EInkPalette?
+
+    init(_ song: ResolvedSong, title: String, options: RenderOptions, every: Every = .line, palette: EInkPalette? = nil) throws(PosterError) {
         self.title = title
         self.song = song
+        self.palette = palette
         session = try PosterSession(song: song, options: options, allowUntitled: true)
-        frames = FramePlan.perLine(session.scenes)
+        frames = Self.thinned(FramePlan.perLine(session.scenes), every: every, lyrics: session.lyrics)
+    }
+
+    /// `frames` (a per-line plan) kept `every` line, verse or song: the first line of each verse
+    /// (the first sung line, and each one after an interlude or a blank line), or of the song
+    /// alone; the first poster from the song's start, each one on screen until the next.
+    package static func thinned(_ frames: [PlannedFrame], every: Every, lyrics: Lyrics) -> [PlannedFrame] {
+        guard every != .line, let first = frames.first, let last = frames.last else { return frames }
+        var starts: [Int] = []
+        for k in frames.indices where frames[k].scene.state == .lyric {
+            guard let line = frames[k].scene.lineIndex else { continue }
+            let afterGap = k == 0 || frames[k - 1].scene.state != .lyric
+            let afterBlank = line > 0 && lyrics.lines.indices.contains(line - 1) && !lyrics.lines[line - 1].isSung
+            if starts.isEmpty || afterGap || afterBlank { starts.append(k) }
+            if every == .song { break }
+        }
+        guard !starts.isEmpty else {
+            var whole = first
+            whole.endMs = last.endMs
+            return [whole]
+        }
+        return starts.enumerated().map { n, k in
+            var frame = frames[k]
+            if n == 0 { frame.startMs = first.startMs }
+            frame.endMs = n + 1 < starts.count ? frames[starts[n + 1]].startMs : last.endMs
+            return frame
+        }
     }
 
     /// The frame on screen at `ms`: the last one starting at or before it (the first before any).
@@ -449,7 +496,10 @@ struct PreparedSong: Sendable {
     func render(_ index: Int, log: (String) -> Void) -> [UInt8]? {
         lock.lock()
         defer { lock.unlock() }
-        do { return try session.render(frames[index].scene).png } catch {
+        do {
+            if let palette { return try session.renderEInk(frames[index].scene, palette: palette).png }
+            return try session.render(frames[index].scene).png
+        } catch {
             log(error.description)
             return nil
         }

@@ -9,7 +9,7 @@ struct CardCommand: ParsableCommand {
         commandName: "card",
         abstract: "Render a share card of lyric lines you choose.",
         discussion: """
-        Choose up to \(LineChoice.maxLines) lines (--max-lines allows up to \(LineChoice.maxLinesLimit)) by number (as `inspect --text` numbers them), by a quote from their text, or by time. Numbers may skip lines (3,7-8): the card marks each skip with "…". Every chosen line is drawn whole, never cut; a choice that cannot fit the canvas is refused.
+        Choose up to \(LineChoice.maxLines) lines (--max-lines allows up to \(LineChoice.maxLinesLimit)) by number (as `inspect --text` numbers them), by a quote from their text, or by time. Numbers may skip lines (3,7-8): the card marks each skip with an ellipsis row. Every chosen line is drawn whole, never cut; a choice that cannot fit the canvas is refused.
 
         Examples: lyricposter card cover.jpg song.lrc --lines 7-9 --preset feed
                   lyricposter card song.flac --lines 3,7-8 --align left --scale 2
@@ -20,7 +20,7 @@ struct CardCommand: ParsableCommand {
 
     @OptionGroup var song: SongArguments
 
-    @Option(help: ArgumentHelp("Line numbers, e.g. 7, 7-9 or 3,7-8 (see `lyricposter inspect --text`).", valueName: "A-B,…"))
+    @Option(help: ArgumentHelp("Line numbers, e.g. 7, 7-9 or 3,7-8 (see `lyricposter inspect --text`).", valueName: "A-B,..."))
     var lines: String?
 
     @Option(help: ArgumentHelp("The line(s) whose text contains this (case, width and spacing ignored; may run into the next line).", valueName: "text"))
@@ -38,15 +38,18 @@ struct CardCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Align the lines left, center or right (default: the theme's).", valueName: "side"))
     var align: String?
 
-    @Option(help: ArgumentHelp("Draw the card at 2 or 3 times the canvas's pixels each way (a 1080² card at 2 is 2160²).", valueName: "n"))
+    @Option(help: ArgumentHelp("Draw the card at 2 or 3 times the canvas's pixels each way (a 1080x1080 card at 2 is 2160x2160).", valueName: "n"))
     var scale: Int?
 
     @OptionGroup var picture: PictureOutputGroup
 
     @OptionGroup var render: RenderOptionGroup
 
+    @OptionGroup var eink: EInkOptionGroup
+
     func validate() throws {
         try song.validateOne("card")
+        try eink.validate(render: render, output: picture.output, alpha: false)
         let given = [lines != nil, quote != nil, at != nil].filter { $0 }.count
         if given == 0 { throw ValidationError("choose the lines: --lines A-B, --quote TEXT or --at TIME [--count N]") }
         if given > 1 { throw ValidationError("choose the lines one way: --lines, --quote or --at") }
@@ -82,7 +85,7 @@ struct CardCommand: ParsableCommand {
 
     /// The render options with the card's own: its alignment, scale and line cap.
     func options() throws(PosterError) -> RenderOptions {
-        var options = try render.renderOptions()
+        var options = try eink.renderOptions(render, karaoke: false)
         if let align, let side = Theme.Alignment(rawValue: align.lowercased()) { options.theme.alignment = side }
         if let scale { options.preset = options.preset.scaled(by: scale) }
         if let maxLines { options.maxCardLines = maxLines }
@@ -91,13 +94,18 @@ struct CardCommand: ParsableCommand {
 
     func run() throws {
         let out = picture.output ?? (song.source.stem + "-card.png")
-        try picture.checkTargets(out, inputs: song.source.paths + render.inputPaths)
+        try picture.checkTargets(out, inputs: song.source.paths + render.inputPaths + [eink.palette].compactMap { $0 })
         let clock = Timings()
         do {
             let session = try PosterSession(source: song.source, options: try options(), places: song.places, timings: clock, oneFrame: true)
             session.notes.map(\.withFlagHints).forEach(warn)
-            let drawn = try picture.draw(png: { () throws(PosterError) in try session.renderCard(choice) },
+            let drawn: PictureOutputGroup.Drawn
+            if let palette = try eink.resolvedPalette() {
+                drawn = .png(try session.renderEInkCard(choice, palette: palette))
+            } else {
+                drawn = try picture.draw(png: { () throws(PosterError) in try session.renderCard(choice) },
                                          pixels: { () throws(PosterError) in try session.renderCardPixels(choice) })
+            }
             try picture.deliver(drawn, to: out, clock: clock, alongside: session.storeBackdrop)
         } catch {
             throw fail(error)

@@ -69,9 +69,17 @@ struct FollowCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How late the source's sound reaches you, in milliseconds (Bluetooth speakers, Music Assistant or Snapcast groups): line changes wait this long. Added to --offset.", valueName: "ms"))
     var latency: Int = 0
 
+    @Option(help: ArgumentHelp("How often the poster changes: at every line, at the first line of each verse (after a gap or a blank line), or once a song (e-ink panels take half a minute to refresh).", valueName: "line|verse|song"),
+            completion: .list(PreparedSong.Every.allCases.map(\.rawValue)))
+    var every: String = "line"
+
     @OptionGroup var render: RenderOptionGroup
 
+    @OptionGroup var eink: EInkOptionGroup
+
     func validate() throws {
+        guard PreparedSong.Every(rawValue: every) != nil else { throw ValidationError("--every must be line, verse or song") }
+        try eink.validate(render: render, output: output, alpha: false)
         if output == "" || events == "" || exec == "" || player == "" { throw ValidationError("-o, --events, --exec and --player need a value") }
         guard abs(offset) <= 60_000 else { throw ValidationError("--offset must be within +/-60000 ms") }
         guard (0...10_000).contains(latency) else { throw ValidationError("--latency must be from 0 to 10000 ms") }
@@ -84,9 +92,13 @@ struct FollowCommand: AsyncParsableCommand {
         // Many songs, one after another: each one's pixel buffers stay in the heap for the next's.
         MallocTuning.keepFreedBuffers()
         var options: FollowOptions
-        do { options = FollowOptions(render: try render.renderOptions(), output: output ?? FollowOptions.defaultOutput) } catch {
+        do {
+            options = FollowOptions(render: try eink.renderOptions(render, karaoke: false), output: output ?? FollowOptions.defaultOutput)
+            options.palette = try eink.resolvedPalette()
+        } catch {
             throw fail(error)
         }
+        options.every = PreparedSong.Every(rawValue: every) ?? .line
         options.player = player
         options.places = lookup.places
         options.publish = publish

@@ -28,8 +28,11 @@ struct FrameCommand: ParsableCommand {
 
     @OptionGroup var alpha: AlphaOptionGroup
 
+    @OptionGroup var eink: EInkOptionGroup
+
     func validate() throws {
         try song.validateOne("frame")
+        try eink.validate(render: render, output: picture.output, alpha: alpha.alpha)
         if alpha.alpha, picture.format == .jpeg { throw ValidationError("--alpha needs .png or .webp: JPEG has no transparency") }
     }
 
@@ -45,15 +48,21 @@ struct FrameCommand: ParsableCommand {
 
     func run() throws {
         let out = outputPath
-        try picture.checkTargets(out, inputs: song.source.paths + render.inputPaths)
+        try picture.checkTargets(out, inputs: song.source.paths + render.inputPaths + [eink.palette].compactMap { $0 })
         let clock = Timings()
         do {
-            var options = try render.renderOptions(karaoke: karaoke.karaoke)
+            let palette = try eink.resolvedPalette()
+            var options = try eink.renderOptions(render, karaoke: karaoke.karaoke)
             options.textLayer = alpha.alpha
             let session = try PosterSession(source: song.source, options: options, places: song.places, timings: clock, oneFrame: true, firstFrameAt: at)
             session.notes.map(\.withFlagHints).forEach(warn)
-            let drawn = try picture.draw(png: { () throws(PosterError) in try session.render(at: at) },
+            let drawn: PictureOutputGroup.Drawn
+            if let palette {
+                drawn = .png(try session.renderEInk(at: at, palette: palette))
+            } else {
+                drawn = try picture.draw(png: { () throws(PosterError) in try session.render(at: at) },
                                          pixels: { () throws(PosterError) in try session.renderPixels(at: at) })
+            }
             let frame = drawn.report
             if at > session.scenes.duration {
                 note("--at \(at) is after the end of the song (\(session.scenes.duration)): the closing picture is drawn")

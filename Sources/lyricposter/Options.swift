@@ -28,9 +28,9 @@ struct RenderOptionGroup: ParsableArguments {
     @Option(help: ArgumentHelp("Custom canvas size, e.g. 1200x1600 (instead of --preset).", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("The look: a built-in theme (\(Theme.builtIn.map(\.name).joined(separator: ", "))) or a theme file (JSON). See `lyricposter themes`.", valueName: "name|file"),
+    @Option(help: ArgumentHelp("The look: a built-in theme (\(Theme.builtIn.map(\.name).joined(separator: ", "))) or a theme file (JSON). See `lyricposter themes`. (default: card; paper for an e-ink palette)", valueName: "name|file"),
             completion: .list(Completions.themes))
-    var theme: String = "card"
+    var theme: String?
 
     @Option(help: ArgumentHelp("Lyrics in rows (horizontal), in columns read top to bottom and right to left (vertical), or in columns for Chinese and Japanese lyrics on a portrait canvas (auto). Default: the theme's, horizontal.", valueName: "mode"),
             completion: .list(Theme.Writing.allCases.map(\.rawValue)))
@@ -139,10 +139,10 @@ struct RenderOptionGroup: ParsableArguments {
             throw ValidationError("--romanisation must be show or hide")
         }
         try validateFormat(format)
-        if theme.isEmpty { throw ValidationError("--theme needs a name or a file") }
+        if let theme, theme.isEmpty { throw ValidationError("--theme needs a name or a file") }
         // A name that is no built-in theme is a bad flag value, as a bad --preset is (64); a theme
         // file that cannot be used is a bad input (1, naming the file).
-        if Theme.named(theme) == nil, !theme.contains("/"), !theme.hasSuffix(".json"), !FileManager.default.fileExists(atPath: theme) {
+        if let theme, Theme.named(theme) == nil, !theme.contains("/"), !theme.hasSuffix(".json"), !FileManager.default.fileExists(atPath: theme) {
             throw ValidationError("unknown theme '\(theme)' (choose from \(Theme.builtIn.map(\.name).joined(separator: ", ")), or give a theme file)")
         }
         if let duration, duration.milliseconds <= 0 { throw ValidationError("--duration must be longer than 0") }
@@ -188,11 +188,12 @@ struct RenderOptionGroup: ParsableArguments {
     /// The options, with the theme read (a theme file's problems are input errors, exit 1).
     /// `karaoke`: the command renders instants (frame, sequence, video, serve) and fills the sung
     /// line (its own `--karaoke` flag, which only those commands list).
-    func renderOptions(karaoke: Bool = false) throws(PosterError) -> RenderOptions {
+    /// `defaultTheme`: the theme without `--theme` (paper for e-ink pictures).
+    func renderOptions(karaoke: Bool = false, defaultTheme: String = Theme.card.name) throws(PosterError) -> RenderOptions {
         var options = RenderOptions()
         options.backdropCache = BackdropCache.defaultFolder
         options.karaoke = karaoke
-        options.theme = try ThemeFile.load(theme)
+        options.theme = try ThemeFile.load(theme ?? defaultTheme)
         if let writing, let mode = Theme.Writing(rawValue: writing.lowercased()) { options.theme.writing = mode }
         if let background {
             if let style = Self.backgroundStyle(background) { options.theme.background = style } else { options.backgroundPicture = background }

@@ -60,7 +60,7 @@ final class CLITests: CLITestCase {
         var result = try run(["themes", "--json"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let themes = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-        XCTAssertEqual(themes.compactMap { $0["name"] as? String }, ["card", "classic", "immersive", "minimal", "block"])
+        XCTAssertEqual(themes.compactMap { $0["name"] as? String }, ["card", "classic", "immersive", "minimal", "block", "paper"])
         XCTAssertEqual(themes.filter { $0["default"] as? Bool == true }.count, 1)
         let out = temp("themes.png")
         result = try run(["themes", "--preview", Self.package.path + "/" + cover, "-o", out, "--preset", "square"])
@@ -68,7 +68,7 @@ final class CLITests: CLITestCase {
         let png = try Data(contentsOf: URL(fileURLWithPath: out))
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
         func be32(_ at: Int) -> Int { png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        XCTAssertEqual(be32(16), 5 * 270 + 6 * 16, "five square cells of 270 px and their gaps")
+        XCTAssertEqual(be32(16), 6 * 270 + 7 * 16, "six square cells of 270 px and their gaps")
         XCTAssertEqual(try run(["themes", "--preview", Self.package.path + "/" + cover, "-o", temp("again.png"), "--preset", "square"]).status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: temp("again.png"))), png)
         result = try run(["themes", "-o", out])
@@ -285,7 +285,7 @@ final class CLITests: CLITestCase {
         let list = try run(["themes"])
         XCTAssertEqual(list.status, 0)
         XCTAssertEqual(list.stdout.split(separator: "\n").map { String($0.prefix { $0 != " " }) },
-                       ["card", "classic", "immersive", "minimal", "block"])
+                       ["card", "classic", "immersive", "minimal", "block", "paper"])
         let bad = try write(#"{"sizes": {"curent": 60}}"#, to: "bad.json")
         let out = temp("t.png")
         try assertFails(["frame", cover, lyrics, "--at", "1", "--theme", bad, "-o", out], path: bad, reason: "sizes.curent: unknown key")

@@ -49,7 +49,7 @@ final class ThemeFileTests: XCTestCase {
     }
 
     func testBuiltInsAreDistinct() {
-        XCTAssertEqual(Theme.builtIn.map(\.name), ["card", "classic", "immersive", "minimal", "block"])
+        XCTAssertEqual(Theme.builtIn.map(\.name), ["card", "classic", "immersive", "minimal", "block", "paper"])
         XCTAssertEqual(Set(Theme.builtIn.map(\.layout)).count, 5)
         XCTAssertEqual(Theme.named("Immersive"), .immersive)
     }

@@ -64,6 +64,8 @@ package final class LayoutEngine {
 
     func look(for role: Scene.Role) -> Look {
         let g = geometry, t = theme, text = palette.text
+        // Paper (e-ink) has no thin strokes: what other themes set regular is bold there.
+        let regular = t.background == .paper ? 700 : 400
         switch role {
         // The current line wraps as far as its room allows (the height limit is what binds).
         case .current, .quote: return Look(size: g.currentSize, weight: t.currentWeight, color: currentColor, maxLines: 64)
@@ -72,17 +74,17 @@ package final class LayoutEngine {
         case .interlude: return Look(size: g.neighbourSize, weight: 700, color: text.withAlpha(0.85), maxLines: 1)
         case .ellipsis: return Look(size: g.neighbourSize, weight: 700, color: text.withAlpha(t.neighbourOpacity), maxLines: 1)
         case .translation:
-            return Look(size: g.neighbourSize * t.translationScale, weight: 400, color: text.withAlpha(t.translationOpacity), maxLines: 2)
+            return Look(size: g.neighbourSize * t.translationScale, weight: regular, color: text.withAlpha(t.translationOpacity), maxLines: 2)
         case .romanisation:
-            return Look(size: g.neighbourSize * t.translationScale * 0.9, weight: 400,
+            return Look(size: g.neighbourSize * t.translationScale * 0.9, weight: regular,
                         color: text.withAlpha(t.translationOpacity * 0.9), maxLines: 2, italic: true)
         case .ruby:
-            return Look(size: g.currentSize * 0.42, weight: 400, color: currentColor.withAlpha(t.translationOpacity), maxLines: 1)
+            return Look(size: g.currentSize * 0.42, weight: regular, color: currentColor.withAlpha(t.translationOpacity), maxLines: 1)
         case .background:
-            return Look(size: g.neighbourSize * t.translationScale, weight: 400, color: text.withAlpha(t.translationOpacity * 0.85), maxLines: 2)
+            return Look(size: g.neighbourSize * t.translationScale, weight: regular, color: text.withAlpha(t.translationOpacity * 0.85), maxLines: 2)
         case .title: return Look(size: g.titleSize, weight: 700, color: text, maxLines: 2)
-        case .artist: return Look(size: g.artistSize, weight: 400, color: text.withAlpha(t.artistOpacity), maxLines: 1)
-        case .elapsed, .total: return Look(size: g.artistSize * 0.8, weight: 400, color: text.withAlpha(0.7), maxLines: 1)
+        case .artist: return Look(size: g.artistSize, weight: regular, color: text.withAlpha(t.artistOpacity), maxLines: 1)
+        case .elapsed, .total: return Look(size: g.artistSize * 0.8, weight: regular, color: text.withAlpha(0.7), maxLines: 1)
         }
     }
 

@@ -201,8 +201,9 @@ extension Background {
             let duet = lightened(duetHue, step: 0.02) { $0.relativeLuminance >= 0.55 }
             return Palette(scheme: .dark, text: theme.textColor, current: accent, duet: duet)
         }
-        let ink = darkened(colours.muted, to: 14)
-        let current = accent == theme.textColor ? ink
+        // Paper's type is black: a tinted ink would fall to a panel's coloured ink, or dither.
+        let ink = theme.background == .paper ? Color.black : darkened(colours.muted, to: 14)
+        let current = accent == theme.textColor || theme.background == .paper ? ink
             : darkened(capped(theme.accentColor ?? colours.vibrant ?? accent, saturation: 0.8), to: 8)
         return Palette(scheme: .light, text: ink, current: current, duet: darkened(duetHue, to: 8))
     }

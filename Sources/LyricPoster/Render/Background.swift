@@ -76,7 +76,8 @@ package struct Background: Sendable {
             let rect = cardRect(slot, cover: cover)
             card = (rect, geometry.cardRadius * rect.width / max(1, slot.width))
         }
-        let shadow = Color.black.withAlpha(scheme == .dark ? 0.5 : 0.28)
+        // On paper (e-ink) a soft shadow would only be dithered into a halo of dots.
+        let shadow = Color.black.withAlpha(theme.background == .paper ? 0 : scheme == .dark ? 0.5 : 0.28)
         let (base, layer) = Fork.both({ () -> Result<Bitmap?, GraphicsError> in
             Result { () throws(GraphicsError) in
                 try drawBackdrop(on: canvas, artwork: artworkLevels, colours: colours, palette: palette, tint: tint, zones: zones, full: full,
@@ -101,7 +102,12 @@ package struct Background: Sendable {
                 let l = average.relativeLuminance
                 let hairline = max(1.5, 2 * geometry.unit)
                 if l < 0.03 { canvas.stroke(card.rect, color: Color.white.withAlpha(0.2), lineWidth: hairline, cornerRadius: card.radius) }
-                if l > 0.8 { canvas.stroke(card.rect, color: Color.black.withAlpha(0.12), lineWidth: hairline, cornerRadius: card.radius) }
+                if l > 0.8 {
+                    // On paper, a line a panel can show (a faint one would dither to dots).
+                    let paper = theme.background == .paper
+                    canvas.stroke(card.rect, color: Color.black.withAlpha(paper ? 0.85 : 0.12), lineWidth: paper ? 2 * hairline : hairline,
+                                  cornerRadius: card.radius)
+                }
             }
         }
         return Background(geometry: geometry, bitmap: try canvas.takeBitmap(), tint: tint, average: average, vibrant: colours.vibrant,
@@ -244,6 +250,8 @@ package struct Background: Sendable {
             canvas.fillVerticalGradient(full, stops: gradientStops(colours))
         case .solid:
             canvas.fill(colours.dominant)
+        case .paper:
+            canvas.fill(.white)
         }
         try canvas.finish()
         return nil

@@ -228,6 +228,34 @@ package final class SequenceRenderer {
         return RenderedFrame(png: png, report: report, scene: scene, change: change, digest: sha256)
     }
 
+    /// `scene` drawn whole and made an e-ink panel's picture: quantised to `palette` (an indexed
+    /// PNG of its colours), the pictures dithered by error diffusion and the text in the nearest
+    /// colours, crisp (see ``EInkQuantizer``).
+    package func renderEInk(_ scene: Scene, palette: EInkPalette) throws(PosterError) -> RenderedFrame {
+        do {
+            let frame = try renderer.render(scene, timings: timings)
+            let pixels = try timings.measure("convert") { () throws(GraphicsError) in try frame.canvas.pixels(opaque: true) }
+            let indices = try timings.measure("quantise") { () throws(GraphicsError) -> [UInt8] in
+                let mask = try Self.textMask(frame.layout, width: pixels.width, height: pixels.height)
+                return EInkQuantizer.quantize(pixels, palette: palette, textMask: mask)
+            }
+            let png = try timings.measure("encode") { () throws(GraphicsError) in
+                try IndexedPNG.encode(indices: indices, width: pixels.width, height: pixels.height, palette: palette)
+            }
+            return RenderedFrame(png: png, report: FrameReport(scene: scene, frame: frame), scene: scene)
+        } catch {
+            throw PosterError(path: "frame", reason: "\(error)")
+        }
+    }
+
+    /// How much of each pixel the text of `layout` covers (0–255), drawn on its own.
+    package static func textMask(_ layout: FrameLayout, width: Int, height: Int) throws(GraphicsError) -> [UInt8] {
+        let canvas = try Canvas(width: width, height: height)
+        for block in layout.blocks { try canvas.draw(block.layout, at: block.origin, color: .white) }
+        let rgba = try canvas.pixels(opaque: false)
+        return stride(from: 3, to: rgba.bytes.count, by: 4).map { rgba.bytes[$0] }
+    }
+
     /// What this frame (`scene` in the middle of `motion`, drawn over `base` where `rows` differ
     /// from it, or whole) changed against the one before, which it then becomes. `redrawn`: the
     /// rows a sung-line redraw touched over the frame before.

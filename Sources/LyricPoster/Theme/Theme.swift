@@ -30,6 +30,8 @@ public struct Theme: Hashable, Sendable {
         case gradient
         /// One flat colour: the cover's dominant hue (its average where it has none).
         case solid
+        /// Plain white, as paper (the e-ink look).
+        case paper
     }
 
     package enum Alignment: String, Hashable, Sendable, CaseIterable { case auto, left, center, right }
@@ -193,7 +195,33 @@ public struct Theme: Hashable, Sendable {
         return t
     }()
 
-    public static let builtIn: [Theme] = [.card, .classic, .immersive, .minimal, .block]
+    /// Made for e-ink panels (``EInk``) and print: black type, bold throughout (no thin strokes,
+    /// no dimmed lines, no shadows), on white around the sharp cover card; the sung line stands
+    /// out by size alone, so it survives a palette of two colours.
+    public static let paper: Theme = {
+        var t = Theme.card
+        t.name = "paper"
+        t.description = "Bold black type on white around the sharp cover: for e-ink panels and print"
+        t.background = .paper
+        t.scheme = .light
+        t.backgroundBrightness = 1
+        t.backgroundSaturation = 1
+        t.scrim = [0, 0, 0]
+        t.currentSize = 70
+        t.neighbourSize = 44
+        t.currentWeight = 800
+        t.neighbourWeight = 700
+        t.neighbourOpacity = 1
+        t.opacityFalloff = 0
+        t.translationOpacity = 1
+        t.artistOpacity = 1
+        t.shadowOpacity = 0
+        t.before = 1
+        t.after = 2
+        return t
+    }()
+
+    public static let builtIn: [Theme] = [.card, .classic, .immersive, .minimal, .block, .paper]
 
     public static func named(_ name: String) -> Theme? { builtIn.first { $0.name == name.lowercased() } }
 }

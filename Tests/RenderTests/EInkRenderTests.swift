@@ -1,0 +1,73 @@
+import Foundation
+import LyricPoster
+import LyricsCore
+import PosterGraphics
+import XCTest
+
+/// E-ink frames from the engine: goldens in two palettes, every pixel a palette colour, the
+/// picture dithered and the text not.
+final class EInkRenderTests: XCTestCase {
+    /// The paper theme's frame over a vivid cover, quantised to `palette`: indices, the mask of
+    /// the text, and the frame's own pixels.
+    func eink(_ palette: EInkPalette, preset: Preset = .custom(width: 400, height: 240)) throws -> (indices: [UInt8], mask: [UInt8], pixels: PixelBuffer) {
+        let cover = try makeCover(top: Color(red: 1, green: 0.1, blue: 0.45), bottom: Color(red: 0.05, green: 0.7, blue: 1), stripes: true)
+        let frame = try renderFrame(cover: cover, lrc: ThemeRenderTests.song, at: 9_500, preset: preset, theme: .paper)
+        let pixels = try frame.canvas.pixels(opaque: true)
+        let mask = try SequenceRenderer.textMask(frame.layout, width: pixels.width, height: pixels.height)
+        return (EInkQuantizer.quantize(pixels, palette: palette, textMask: mask), mask, pixels)
+    }
+
+    /// `indices` in `palette`'s colours on a canvas (for goldens).
+    func canvas(_ indices: [UInt8], palette: EInkPalette, width: Int, height: Int) throws -> Canvas {
+        let rgb = EInkQuantizer.expand(indices: indices, palette: palette)
+        var argb = [UInt8](repeating: 255, count: width * height * 4)
+        for i in 0..<(width * height) {
+            argb[4 * i] = rgb[3 * i + 2]
+            argb[4 * i + 1] = rgb[3 * i + 1]
+            argb[4 * i + 2] = rgb[3 * i]
+        }
+        let canvas = try Canvas(width: width, height: height)
+        canvas.draw(Bitmap(width: width, height: height, stride: width * 4, pixels: argb),
+                    in: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        try canvas.finish()
+        return canvas
+    }
+
+    func testGoldenEInkFrames() throws {
+        for palette in [EInkPalette.inky7, .mono] {
+            let (indices, _, pixels) = try eink(palette)
+            try assertGolden(try canvas(indices, palette: palette, width: pixels.width, height: pixels.height),
+                             named: "eink-\(palette.name)-9500", threshold: 1, maxShare: 0.002)
+        }
+    }
+
+    func testPicturesAreDitheredAndTextIsNot() throws {
+        for palette in EInkPalette.builtIn {
+            let (indices, mask, pixels) = try eink(palette)
+            XCTAssertTrue(indices.allSatisfy { Int($0) < palette.colours.count }, palette.name)
+            var text = 0, textWrong = 0
+            for i in indices.indices where mask[i] >= 128 {
+                text += 1
+                let own = RGB(pixels.bytes[3 * i], pixels.bytes[3 * i + 1], pixels.bytes[3 * i + 2])
+                if indices[i] != EInkQuantizer.nearest(own, in: palette) { textWrong += 1 }
+            }
+            XCTAssertGreaterThan(text, 500, "\(palette.name): the text is there")
+            XCTAssertEqual(textWrong, 0, "\(palette.name): \(textWrong) of \(text) text pixels are not their own nearest colour")
+            // The cover card, a gradient with stripes, comes out in several colours mixed: dithered.
+            let geometry = PosterGeometry(preset: .custom(width: 400, height: 240), before: Theme.paper.before, after: Theme.paper.after,
+                                          theme: .paper)
+            let card = try XCTUnwrap(geometry.card)
+            var used = Set<UInt8>(), changes = 0
+            let y = Int(card.midY)
+            var last: UInt8?
+            for x in Int(card.minX + 4)..<Int(card.maxX - 4) {
+                let index = indices[y * pixels.width + x]
+                used.insert(index)
+                if let last, last != index { changes += 1 }
+                last = index
+            }
+            XCTAssertGreaterThanOrEqual(used.count, 2, "\(palette.name): the picture uses several colours")
+            XCTAssertGreaterThan(changes, 10, "\(palette.name): and mixes them (\(changes) changes along a row)")
+        }
+    }
+}
