@@ -17,7 +17,7 @@ RUN export DEBIAN_FRONTEND=noninteractive \
  && apt-get install -y --no-install-recommends \
         make pkg-config \
         libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev \
-        libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libsqlite3-dev \
+        libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libsqlite3-dev libqrencode-dev \
         libglib2.0-dev libxml2-dev
 # (The apt lists stay: check-runtime-libs.sh below reads them. This stage is not shipped.)
 WORKDIR /src

@@ -10,11 +10,11 @@ OUT ?= out
 # a single-node Slurm (slurm-wlm, munge) for the catalogue on a real cluster, and debootstrap (a clean
 # Debian root filesystem that the .deb is installed into).
 BUILD_PACKAGES = pkg-config libcairo2-dev libpango1.0-dev libfontconfig-dev libfreetype-dev libpng-dev zlib1g-dev \
-           libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev libsqlite3-dev \
+           libturbojpeg0-dev libdeflate-dev libisal-dev libssl-dev libwebp-dev libtag1-dev libglib2.0-dev libxml2-dev libsqlite3-dev libqrencode-dev \
            fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES = $(BUILD_PACKAGES) curl ffmpeg python3-mutagen dbus mpv mpv-mpris playerctl python3-dbus python3-gi python3-yaml time \
            chromium chromium-driver python3-selenium wrk nginx vlc-bin vlc-plugin-base slurm-wlm munge debootstrap \
-           groff-base mpd mpc supysonic python3-waitress sqlite3
+           groff-base mpd mpc supysonic python3-waitress sqlite3 zbar-tools
 BIN = .build/release/lyricposter
 # Release builds link the Swift runtime statically: the binary then needs only the Debian
 # libraries of deploy/runtime-packages.txt, wherever it is installed.

@@ -61,6 +61,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // libqrencode: the QR code of a URL a share card may carry (card --qr), in PosterGraphics.
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         // SQLite: a local dump of LRCLIB's lyrics database (--lrclib-db), in LyricsDatabase only.
         .systemLibrary(
             name: "CSQLite",
@@ -104,7 +110,7 @@ let package = Package(
         // the compressed formats (QRC, KRC).
         .target(name: "LyricsCore", dependencies: ["CZlib", .product(name: "Yams", package: "Yams")]),
         // The only target that touches C: Cairo, Pango, fontconfig, image codecs.
-        .target(name: "PosterGraphics", dependencies: ["Locks", "CCairoPango", "CTurboJPEG", "CPNG", "CPixels", "CCrypto", "CWebP"]),
+        .target(name: "PosterGraphics", dependencies: ["Locks", "CCairoPango", "CTurboJPEG", "CPNG", "CPixels", "CCrypto", "CWebP", "CQRencode"]),
         // The bundled fonts as a package resource (Bundle.module), for programs built with the
         // library; an installed binary reads them from share/lyricposter/fonts.
         .target(name: "BundledFonts", path: "fonts", exclude: ["README.md"], resources: bundledFonts.map { .copy($0) }),

@@ -23,6 +23,8 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
     case cardDoesNotFit(path: String, lines: Int, width: Int, height: Int)
     /// A card's choice of lines that the lyrics cannot satisfy (see ``LineChoiceProblem``).
     case lineChoice(path: String, LineChoiceProblem)
+    /// A card's QR code has no corner free of its text: it never covers a line.
+    case qrHasNoRoom(path: String, width: Int, height: Int)
     /// Any other failure, as one line.
     case failed(path: String, reason: String)
 
@@ -35,7 +37,8 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .input(let path, _), .lyrics(let path, _), .tooManyLines(let path, _, _), .nothingToSing(let path),
-             .cover(let path, _), .cardDoesNotFit(let path, _, _, _), .lineChoice(let path, _), .failed(let path, _):
+             .cover(let path, _), .cardDoesNotFit(let path, _, _, _), .lineChoice(let path, _), .failed(let path, _),
+             .qrHasNoRoom(let path, _, _):
             return path
         }
     }
@@ -51,6 +54,8 @@ public enum PosterError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cardDoesNotFit(_, let lines, let width, let height):
             return "the \(lines) chosen line\(lines == 1 ? "" : "s") do not fit a \(width)×\(height) card whole, even at half size; choose fewer lines"
         case .lineChoice(_, let problem): return problem.description
+        case .qrHasNoRoom(_, let width, let height):
+            return "the QR code finds no corner of the \(width)×\(height) card free of the chosen lines; choose fewer lines"
         case .failed(_, let reason): return reason
         }
     }

@@ -55,6 +55,8 @@ package struct RenderOptions: Sendable {
     /// A picture (PNG, JPEG, WebP) the backdrop is made from instead of the cover, as the theme
     /// makes it (blurred, or sharp under a scrim); the cover still shows where the theme shows it.
     package var backgroundPicture: String?
+    /// A text (a URL) a share card carries as a QR code, in a corner where no text is.
+    package var qr: String?
     package var compression: PNG.Compression = .fast
     /// The folder prepared backdrops are kept in between runs (see BackdropCache), or nil for none,
     /// the default: a library writes nowhere it was not asked to. The `lyricposter` command gives
@@ -77,7 +79,7 @@ package struct RenderOptions: Sendable {
          "\(linesBefore)", "\(linesAfter)", "\(theme)", "\(karaoke)", "\(translations)", "\(romanisation)", format?.rawValue ?? "-",
          language ?? "-", encoding ?? "-", "\(maxLineCharacters)", "\(offsetSign)", compression.rawValue]
             + (textLayer ? ["text-layer"] : []) + (translationLanguage.map { ["translation-lang=\($0)"] } ?? [])
-            + (backgroundPicture.map { ["background=\($0)"] } ?? [])
+            + (backgroundPicture.map { ["background=\($0)"] } ?? []) + (qr.map { ["qr=\($0)"] } ?? [])
     }
 }
 
@@ -592,8 +594,12 @@ package final class PosterSession: Sendable {
         return (scenes.quote(indices, gaps: LineChoice.gaps(in: indices, lyrics: lyrics)), indices.count)
     }
 
-    /// A card whose lines did not fit whole is refused.
+    /// A card whose lines did not fit whole is refused, as is one whose QR code found no corner
+    /// free of text.
     private func checkCard(_ report: FrameReport, lines: Int) throws(PosterError) {
+        if options.qr != nil, report.qr == nil {
+            throw .qrHasNoRoom(path: song.lyricsPath, width: options.preset.width, height: options.preset.height)
+        }
         guard report.overflow else { return }
         throw .cardDoesNotFit(path: song.lyricsPath, lines: lines, width: options.preset.width, height: options.preset.height)
     }

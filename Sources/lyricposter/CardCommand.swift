@@ -3,6 +3,7 @@ import Foundation
 import LyricPoster
 import SongSources
 import LyricsCore
+import PosterGraphics
 
 struct CardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,6 +42,9 @@ struct CardCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Draw the card at 2 or 3 times the canvas's pixels each way (a 1080x1080 card at 2 is 2160x2160).", valueName: "n"))
     var scale: Int?
 
+    @Option(help: ArgumentHelp("Put a QR code of this text (a URL: the song, your profile) in a corner of the card where no line is; refused when no corner is free.", valueName: "url"))
+    var qr: String?
+
     @OptionGroup var picture: PictureOutputGroup
 
     @OptionGroup var render: RenderOptionGroup
@@ -74,6 +78,9 @@ struct CardCommand: ParsableCommand {
             throw ValidationError("--align must be left, center or right")
         }
         if let scale, !(1...3).contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
+        if let qr {
+            do throws(QRCodeError) { _ = try QRCode(qr) } catch { throw ValidationError("--qr: \(error)") }
+        }
         if let quote, LineChoice.normalise(quote).isEmpty { throw ValidationError("--quote needs some text") }
     }
 
@@ -89,6 +96,7 @@ struct CardCommand: ParsableCommand {
         if let align, let side = Theme.Alignment(rawValue: align.lowercased()) { options.theme.alignment = side }
         if let scale { options.preset = options.preset.scaled(by: scale) }
         if let maxLines { options.maxCardLines = maxLines }
+        options.qr = qr
         return options
     }
 

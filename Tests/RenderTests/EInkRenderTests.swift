@@ -12,8 +12,7 @@ final class EInkRenderTests: XCTestCase {
     func eink(_ palette: EInkPalette, preset: Preset = .custom(width: 400, height: 240)) throws -> (indices: [UInt8], mask: [UInt8], pixels: PixelBuffer) {
         let cover = try makeCover(top: Color(red: 1, green: 0.1, blue: 0.45), bottom: Color(red: 0.05, green: 0.7, blue: 1), stripes: true)
         let frame = try renderFrame(cover: cover, lrc: ThemeRenderTests.song, at: 9_500, preset: preset, theme: .paper)
-        let pixels = try frame.canvas.pixels(opaque: true)
-        let mask = try SequenceRenderer.textMask(frame.layout, width: pixels.width, height: pixels.height)
+        let (pixels, mask) = try SequenceRenderer.crispText(try frame.canvas.pixels(opaque: true), layout: frame.layout)
         return (EInkQuantizer.quantize(pixels, palette: palette, textMask: mask), mask, pixels)
     }
 
@@ -53,6 +52,9 @@ final class EInkRenderTests: XCTestCase {
             }
             XCTAssertGreaterThan(text, 500, "\(palette.name): the text is there")
             XCTAssertEqual(textWrong, 0, "\(palette.name): \(textWrong) of \(text) text pixels are not their own nearest colour")
+            // Type takes two colours, its ink's and its ground's: no third at its edges.
+            let textColours = Set(indices.indices.filter { mask[$0] >= 128 }.map { indices[$0] })
+            XCTAssertLessThanOrEqual(textColours.count, 2, "\(palette.name): the text's pixels take \(textColours.count) colours")
             // The cover card, a gradient with stripes, comes out in several colours mixed: dithered.
             let geometry = PosterGeometry(preset: .custom(width: 400, height: 240), before: Theme.paper.before, after: Theme.paper.after,
                                           theme: .paper)

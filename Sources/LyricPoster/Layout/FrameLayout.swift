@@ -66,5 +66,7 @@ package struct FrameLayout {
     /// For a share card: the chosen lines did not fit the canvas whole even at the smallest size
     /// allowed (nothing is cut; the card is refused).
     package var overflow = false
+    /// For a share card with a QR code: the square it fills, clear of every text block.
+    package var qr: Rect?
     package var missingGlyphs: Int { blocks.reduce(0) { $0 + $1.layout.missingGlyphs } }
 }

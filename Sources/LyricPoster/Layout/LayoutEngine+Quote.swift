@@ -12,14 +12,47 @@ extension LayoutEngine {
     /// refused by its caller). Themes without captions (classic) get the title and artist under
     /// the lines, on the band with them.
     func quoteLayout(_ scene: Scene) -> FrameLayout {
+        guard let qr else { return quoteLayout(scene, reserving: nil) }
+        // The QR code takes a corner: bottom right, bottom left, top right, top left, the first
+        // where no text and no cover card is; the lyrics' region gives up the band it stands in.
+        let w = Double(geometry.preset.width), h = Double(geometry.preset.height)
+        let side = Canvas.qrSide(qr, within: (0.17 * min(w, h)).rounded())
+        let margin = (0.045 * min(w, h)).rounded()
+        let corners = [Point(x: w - margin - side, y: h - margin - side), Point(x: margin, y: h - margin - side),
+                       Point(x: w - margin - side, y: margin), Point(x: margin, y: margin)]
+        let clearance = 0.02 * min(w, h)
+        for corner in corners {
+            let rect = Rect(x: corner.x, y: corner.y, width: side, height: side)
+            var layout = quoteLayout(scene, reserving: rect)
+            let guarded = rect.insetBy(dx: -clearance, dy: -clearance)
+            let blocked = layout.blocks.contains { $0.box.intersects(guarded) } || (theme.card && geometry.card?.intersects(guarded) == true)
+            if !blocked, !layout.overflow {
+                layout.qr = rect
+                return layout
+            }
+        }
+        return quoteLayout(scene, reserving: nil)
+    }
+
+    /// The card's layout with `reserved` (a QR code's square) kept out of the lyrics' region.
+    private func quoteLayout(_ scene: Scene, reserving reserved: Rect?) -> FrameLayout {
         let classic = geometry.layout == .classic
         var blocks = classic ? [] : captions(scene)
-        let area: Rect
+        var area: Rect
         if classic {
             area = Rect(x: geometry.lyrics.minX, y: geometry.classicTop, width: geometry.lyrics.width,
                         height: geometry.classicBottom - geometry.classicTop)
         } else {
             area = lyricsArea(below: blocks)
+        }
+        if let reserved {
+            let gap = 0.02 * Double(min(geometry.preset.width, geometry.preset.height))
+            if reserved.midY > area.midY {
+                area = Rect(x: area.x, y: area.y, width: area.width, height: max(0, min(area.maxY, reserved.minY - gap) - area.minY))
+            } else {
+                let top = max(area.minY, reserved.maxY + gap)
+                area = Rect(x: area.x, y: top, width: area.width, height: max(0, area.maxY - top))
+            }
         }
         if theme.writing == .vertical {
             let columns = verticalQuote(scene, area: area)

@@ -15,6 +15,8 @@ package final class LayoutEngine {
     /// Every line casts the soft shadow (not only the sung line and the title): for the text
     /// layer, which is laid over pictures nobody has measured.
     package var shadowsEverywhere = false
+    /// The QR code a share card carries (``quoteLayout(_:)`` finds its corner).
+    package var qr: QRCode?
     var captionCache: (key: [String?], blocks: [TextBlock])?
     /// Fitted layouts by everything that shapes them: a line shown as "next", then "previous",
     /// then again in a repeated chorus is shaped once. Cleared when full, so memory stays bounded.

@@ -59,6 +59,8 @@ public struct FrameReport: Codable, Equatable, Sendable {
     public var droppedAfter = 0
     /// A card whose chosen lines did not fit whole (not in JSON; the card is refused).
     public var overflow = false
+    /// Where a card's QR code is, in pixels (`qr` in JSON, absent without one).
+    public var qr: Box?
 
     enum CodingKeys: String, CodingKey {
         case width, height
@@ -69,6 +71,7 @@ public struct FrameReport: Codable, Equatable, Sendable {
         case boxes
         case scheme
         case contrasts
+        case qr
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -82,6 +85,7 @@ public struct FrameReport: Codable, Equatable, Sendable {
         try c.encode(boxes, forKey: .boxes)
         try c.encode(scheme, forKey: .scheme)
         try c.encode(contrasts, forKey: .contrasts)
+        try c.encodeIfPresent(qr, forKey: .qr)
     }
 
     init(scene: Scene, frame: Renderer.Frame) {
@@ -101,6 +105,10 @@ public struct FrameReport: Codable, Equatable, Sendable {
         droppedBefore = max(0, before.asked - before.drawn)
         droppedAfter = max(0, after.asked - after.drawn)
         overflow = frame.layout.overflow
+        qr = frame.layout.qr.map { r in
+            Box(role: "qr", text: "", x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height), fontSize: 0,
+                color: "#000000FF", cut: false, lines: 0)
+        }
         boxes = frame.layout.blocks.map { b in
             let r = b.box
             return Box(role: b.role.rawValue, text: b.text, x: round(r.x), y: round(r.y), width: round(r.width),

@@ -116,6 +116,7 @@ package final class Renderer {
                             contrasts: inout [String: Double], beforeSung: ((Int) -> Void)? = nil) throws(GraphicsError) {
         let geometry = background.geometry
         if let band = layout.band { drawClassicBand(band, on: canvas, layout: layout) }
+        if let rect = layout.qr, let code = layoutEngine.qr { canvas.draw(code, in: rect) }
         let focusRole: Scene.Role = scene.state == .quote ? .quote : .current
         contrasts[focusRole.rawValue] = checkCurrentLine(on: canvas, layout: layout, role: focusRole)
         raiseDimmedOpacity(on: canvas, layout: &layout, contrasts: &contrasts)

@@ -159,6 +159,9 @@ package final class SequenceRenderer {
         }
         let layoutEngine = LayoutEngine(geometry: background.geometry, text: engine, theme: options.theme, palette: background.palette)
         layoutEngine.shadowsEverywhere = options.textLayer
+        if let text = options.qr {
+            do throws(QRCodeError) { layoutEngine.qr = try QRCode(text) } catch { throw PosterError(path: "QR code", reason: error.description) }
+        }
         if let warmed { layoutEngine.adoptFits(from: warmed) }
         renderer = Renderer(background: background, layoutEngine: layoutEngine)
         renderer.spareCanvas = spare
@@ -236,8 +239,8 @@ package final class SequenceRenderer {
             let frame = try renderer.render(scene, timings: timings)
             let pixels = try timings.measure("convert") { () throws(GraphicsError) in try frame.canvas.pixels(opaque: true) }
             let indices = try timings.measure("quantise") { () throws(GraphicsError) -> [UInt8] in
-                let mask = try Self.textMask(frame.layout, width: pixels.width, height: pixels.height)
-                return EInkQuantizer.quantize(pixels, palette: palette, textMask: mask)
+                let (crisp, mask) = try Self.crispText(pixels, layout: frame.layout)
+                return EInkQuantizer.quantize(crisp, palette: palette, textMask: mask)
             }
             let png = try timings.measure("encode") { () throws(GraphicsError) in
                 try IndexedPNG.encode(indices: indices, width: pixels.width, height: pixels.height, palette: palette)
@@ -248,12 +251,40 @@ package final class SequenceRenderer {
         }
     }
 
-    /// How much of each pixel the text of `layout` covers (0–255), drawn on its own.
-    package static func textMask(_ layout: FrameLayout, width: Int, height: Int) throws(GraphicsError) -> [UInt8] {
+    /// `pixels` (a frame of `layout`, opaque RGB) made ready for a panel's few colours, and the
+    /// mask of what must not be dithered: every pixel the text touches becomes wholly its ink
+    /// (half covered or more) or wholly what is behind it (the ground, worked out from the pixel,
+    /// the ink and the coverage), so an edge takes no third colour (a grey edge's nearest colour
+    /// on a seven-colour panel is green); the QR code's square is kept as drawn.
+    package static func crispText(_ pixels: PixelBuffer, layout: FrameLayout) throws(GraphicsError) -> (PixelBuffer, [UInt8]) {
+        precondition(pixels.channels == 3, "opaque RGB")
+        let width = pixels.width, height = pixels.height
+        // The text alone, each block in its ink, over transparency: straight RGBA.
         let canvas = try Canvas(width: width, height: height)
-        for block in layout.blocks { try canvas.draw(block.layout, at: block.origin, color: .white) }
-        let rgba = try canvas.pixels(opaque: false)
-        return stride(from: 3, to: rgba.bytes.count, by: 4).map { rgba.bytes[$0] }
+        for block in layout.blocks { try canvas.draw(block.layout, at: block.origin, color: block.color.withAlpha(1)) }
+        let ink = try canvas.pixels(opaque: false).bytes
+        var out = pixels.bytes
+        var mask = [UInt8](repeating: 0, count: width * height)
+        for i in 0..<(width * height) {
+            let coverage = Int(ink[4 * i + 3])
+            guard coverage > 0 else { continue }
+            mask[i] = 255
+            if coverage >= 128 {
+                for c in 0..<3 { out[3 * i + c] = ink[4 * i + c] }
+            } else {
+                let k = Double(coverage) / 255
+                for c in 0..<3 {
+                    let ground = (Double(pixels.bytes[3 * i + c]) - k * Double(ink[4 * i + c])) / (1 - k)
+                    out[3 * i + c] = UInt8(max(0, min(255, ground.rounded())))
+                }
+            }
+        }
+        if let qr = layout.qr {
+            let x0 = max(0, Int(qr.minX)), x1 = min(width, Int(qr.maxX.rounded(.up)))
+            let y0 = max(0, Int(qr.minY)), y1 = min(height, Int(qr.maxY.rounded(.up)))
+            for y in y0..<max(y0, y1) { for x in x0..<max(x0, x1) { mask[y * width + x] = 255 } }
+        }
+        return (PixelBuffer(width: width, height: height, channels: 3, bytes: out), mask)
     }
 
     /// What this frame (`scene` in the middle of `motion`, drawn over `base` where `rows` differ
