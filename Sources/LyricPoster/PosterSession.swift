@@ -588,6 +588,24 @@ package final class PosterSession: Sendable {
         return frame
     }
 
+    /// A card of the cover, the title and the artist alone, no lyric line (for a song without
+    /// lyrics): the song's closing title card.
+    package var coverCardScene: Scene {
+        var scene = scenes.quote([])
+        scene.state = .outro
+        return scene
+    }
+
+    /// ``coverCardScene`` rendered and encoded on the calling thread.
+    package func renderCoverCard() throws(PosterError) -> RenderedFrame {
+        try withRenderer { (renderer) throws(PosterError) in try renderer.render(coverCardScene, whole: true) }
+    }
+
+    /// ``coverCardScene`` as pixels, as ``renderPixels(at:)`` makes a frame's.
+    package func renderCoverCardPixels() throws(PosterError) -> (PixelBuffer, FrameReport) {
+        try withRenderer { (renderer) throws(PosterError) in try renderer.renderPixelBuffer(coverCardScene, whole: true) }
+    }
+
     /// The card's scene and how many lyric lines it shows.
     private func cardScene(_ choice: LineChoice) throws(PosterError) -> (Scene, lines: Int) {
         let indices = try choice.resolve(in: lyrics, scenes: scenes, lyricsPath: song.lyricsPath, limit: options.maxCardLines)

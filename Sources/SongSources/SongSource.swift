@@ -46,8 +46,10 @@ package enum SongResolver {
     package static let folderCoverExtensions = ["jpg", "jpeg", "png", "webp"]
 
     /// - Parameter needCover: `false` for `inspect`: a song without a cover is not an error.
+    /// - Parameter needLyrics: `false` for a cover-only card: an audio file without lyrics (or
+    ///   with plain ones) gives a song of no lines, named by its tags.
     package static func resolve(_ source: SongSource, options: RenderOptions, places: LyricsPlaces = LyricsPlaces(),
-                                needCover: Bool = true) throws(PosterError) -> ResolvedSong {
+                                needCover: Bool = true, needLyrics: Bool = true) throws(PosterError) -> ResolvedSong {
         switch source {
         case .files(let cover, let lyrics):
             return try files(cover: cover, lyrics: lyrics, options: options) { () throws(PosterError) in
@@ -60,7 +62,12 @@ package enum SongResolver {
             } catch {
                 throw PosterError(path: audioPath, reason: Inputs.exists(audioPath) ? error.description : "no such file")
             }
-            var song = try lyricsOf(audioPath, tags: tags, override: lyricsOverride, options: options, places: places)
+            var song: ResolvedSong
+            do {
+                song = try lyricsOf(audioPath, tags: tags, override: lyricsOverride, options: options, places: places)
+            } catch where !needLyrics && lyricsOverride == nil {
+                song = Self.song(Lyrics(format: .lrc, tags: [:], metadata: Lyrics.Metadata(), lines: []), Data(), audioPath, "none")
+            }
             do {
                 try coverOf(audioPath, tags: tags, override: coverOverride, options: options, into: &song)
             } catch {

@@ -42,6 +42,9 @@ struct CardCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Draw the card at 2 or 3 times the canvas's pixels each way (a 1080x1080 card at 2 is 2160x2160).", valueName: "n"))
     var scale: Int?
 
+    @Flag(help: "A card of the cover, the title and the artist alone, no lyric line: for a song without lyrics (its lyrics, if it has any, are not shown).")
+    var coverOnly = false
+
     @Option(help: ArgumentHelp("Put a QR code of this text (a URL: the song, your profile) in a corner of the card where no line is; refused when no corner is free.", valueName: "url"))
     var qr: String?
 
@@ -54,8 +57,21 @@ struct CardCommand: ParsableCommand {
     func validate() throws {
         try song.validateOne("card")
         try eink.validate(render: render, output: picture.output, alpha: false)
+        if let align, Theme.Alignment(rawValue: align.lowercased()) == nil || align.lowercased() == "auto" {
+            throw ValidationError("--align must be left, center or right")
+        }
+        if let scale, !(1...3).contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
+        if let qr {
+            do throws(QRCodeError) { _ = try QRCode(qr) } catch { throw ValidationError("--qr: \(error)") }
+        }
         let given = [lines != nil, quote != nil, at != nil].filter { $0 }.count
-        if given == 0 { throw ValidationError("choose the lines: --lines A-B, --quote TEXT or --at TIME [--count N]") }
+        if coverOnly {
+            guard given == 0, count == nil, maxLines == nil else {
+                throw ValidationError("--cover-only shows no lines: leave out --lines, --quote, --at, --count and --max-lines")
+            }
+            return
+        }
+        if given == 0 { throw ValidationError("choose the lines: --lines A-B, --quote TEXT or --at TIME [--count N], or --cover-only for the cover alone") }
         if given > 1 { throw ValidationError("choose the lines one way: --lines, --quote or --at") }
         if count != nil, at == nil { throw ValidationError("--count goes with --at") }
         if let maxLines, !(1...LineChoice.maxLinesLimit).contains(maxLines) {
@@ -73,13 +89,6 @@ struct CardCommand: ParsableCommand {
             if n > limit {
                 throw ValidationError("--lines \(lines): \(n) lines; a card takes at most \(limit)" + (maxLines == nil ? " (--max-lines allows up to \(LineChoice.maxLinesLimit))" : ""))
             }
-        }
-        if let align, Theme.Alignment(rawValue: align.lowercased()) == nil || align.lowercased() == "auto" {
-            throw ValidationError("--align must be left, center or right")
-        }
-        if let scale, !(1...3).contains(scale) { throw ValidationError("--scale must be 1, 2 or 3") }
-        if let qr {
-            do throws(QRCodeError) { _ = try QRCode(qr) } catch { throw ValidationError("--qr: \(error)") }
         }
         if let quote, LineChoice.normalise(quote).isEmpty { throw ValidationError("--quote needs some text") }
     }
@@ -105,11 +114,27 @@ struct CardCommand: ParsableCommand {
         try picture.checkTargets(out, inputs: song.source.paths + render.inputPaths + [eink.palette].compactMap { $0 })
         let clock = Timings()
         do {
-            let session = try PosterSession(source: song.source, options: try options(), places: song.places, timings: clock, oneFrame: true)
+            let options = try options()
+            let session: PosterSession
+            if coverOnly {
+                // The song's cover, title and artist; its lyrics, if found, are not shown.
+                var bare = try clock.measure("lyrics") { () throws(PosterError) in
+                    try SongResolver.resolve(song.source, options: options, places: song.places, needLyrics: false)
+                }
+                bare.lyrics.lines = []
+                bare.lyrics.isInstrumental = false
+                session = try PosterSession(song: bare, options: options, timings: clock, allowUntitled: true, oneFrame: true)
+            } else {
+                session = try PosterSession(source: song.source, options: options, places: song.places, timings: clock, oneFrame: true)
+            }
             session.notes.map(\.withFlagHints).forEach(warn)
             let drawn: PictureOutputGroup.Drawn
             if let palette = try eink.resolvedPalette() {
-                drawn = .png(try session.renderEInkCard(choice, palette: palette))
+                drawn = .png(coverOnly ? try session.renderEInk(session.coverCardScene, palette: palette)
+                                       : try session.renderEInkCard(choice, palette: palette))
+            } else if coverOnly {
+                drawn = try picture.draw(png: { () throws(PosterError) in try session.renderCoverCard() },
+                                         pixels: { () throws(PosterError) in try session.renderCoverCardPixels() })
             } else {
                 drawn = try picture.draw(png: { () throws(PosterError) in try session.renderCard(choice) },
                                          pixels: { () throws(PosterError) in try session.renderCardPixels(choice) })

@@ -98,4 +98,37 @@ final class CardOptionsCLITests: CLITestCase {
             XCTAssertFalse(FileManager.default.fileExists(atPath: out), "\(arguments) wrote a file")
         }
     }
+
+    func testACoverOnlyCardForASongWithoutLyrics() throws {
+        // A song with tags and a folder cover, and no lyrics anywhere.
+        let folder = temp("quiet")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let audio = folder + "/song.mp3"
+        let made = try tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=1", "-metadata", "title=Quiet Harbour",
+                                       "-metadata", "artist=Nobody Sings", audio])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        try FileManager.default.copyItem(atPath: cover, toPath: folder + "/cover.jpg")
+        let refused = try run(["card", audio, "--lines", "1", "-o", temp("never.png")])
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("no lyrics"), refused.stderr)
+        for theme in ["card", "classic", "immersive", "minimal", "block", "paper"] {
+            let out = temp("cover-\(theme).png"), json = temp("cover-\(theme).json")
+            let result = try run(["card", audio, "--cover-only", "--theme", theme, "-o", out, "--report", json])
+            XCTAssertEqual(result.status, 0, "\(theme): \(result.stderr)")
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+            let roles = (object["boxes"] as? [[String: Any]] ?? []).compactMap { $0["role"] as? String }
+            XCTAssertFalse(roles.contains { ["quote", "current", "previous", "next", "ellipsis"].contains($0) }, "\(theme): no lyric line: \(roles)")
+            if theme != "classic" {
+                let texts = (object["boxes"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+                XCTAssertTrue(texts.contains("Quiet Harbour"), "\(theme): the title from the tags: \(texts)")
+            }
+        }
+        // A song that has lyrics shows none of them; an e-ink cover card; choices do not mix.
+        let withLyrics = try run(["card", cover, lyrics, "--cover-only", "--panel", "waveshare-7.5", "-o", temp("eink.png")])
+        XCTAssertEqual(withLyrics.status, 0, withLyrics.stderr)
+        let mixed = try run(["card", audio, "--cover-only", "--lines", "1", "-o", temp("never.png")])
+        XCTAssertEqual(mixed.status, 64)
+        XCTAssertTrue(mixed.stderr.contains("--cover-only shows no lines"), mixed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temp("never.png")))
+    }
 }
