@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with AddressSanitizer and runs each for a bounded time.
-# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET [TARGET...]]   (default 60; targets lrc ttml yrc srt vtt eslrc lys lyl lqe ass lyricsfile qrc krc cover png tags mpris mpd push subsonic lrclib manifest choice request)
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET [TARGET...]]   (default 60; targets lrc ttml yrc srt vtt eslrc lys lyl lqe ass lyricsfile qrc krc cover png tags mpris mpd push subsonic lrclib manifest palette choice request)
 # Seeds come from Tests/Fuzz/corpus/<target> (read only); new inputs go to .build-fuzz/corpus/.
 # A crash leaves crash-* files in .build-fuzz/ and a non-zero exit; turn each into a test.
 set -euo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(lrc ttml yrc srt vtt eslrc lys lyl lqe ass lyricsfile qrc krc cover png tags mpris mpd push subsonic lrclib manifest choice request)
+[ ${#targets[@]} -gt 0 ] || targets=(lrc ttml yrc srt vtt eslrc lys lyl lqe ass lyricsfile qrc krc cover png tags mpris mpd push subsonic lrclib manifest palette choice request)
 runtime=$(dirname "$(dirname "$(command -v swift)")")/lib/swift/clang/lib/linux/libclang_rt.fuzzer_no_main-x86_64.a
 [ -f "$runtime" ] || { echo "error: libFuzzer runtime not found at $runtime" >&2; exit 1; }
 flags=(-c release --scratch-path .build-fuzz

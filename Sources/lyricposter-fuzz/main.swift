@@ -2,7 +2,7 @@ import Foundation
 
 // One libFuzzer executable, several targets: FUZZ_TARGET=lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, lyricsfile (FuzzLyrics.swift),
 // qrc, krc (FuzzBinaryLyrics.swift),
-// cover (FuzzCover.swift), png (FuzzPNG.swift), tags (FuzzTags.swift), mpris (FuzzMPRIS.swift), mpd (FuzzMPD.swift), push (FuzzPush.swift), subsonic (FuzzSubsonic.swift), lrclib (FuzzLRCLIB.swift), manifest (FuzzManifest.swift)
+// cover (FuzzCover.swift), png (FuzzPNG.swift), tags (FuzzTags.swift), mpris (FuzzMPRIS.swift), mpd (FuzzMPD.swift), push (FuzzPush.swift), subsonic (FuzzSubsonic.swift), lrclib (FuzzLRCLIB.swift), manifest (FuzzManifest.swift), palette (FuzzPalette.swift)
 // choice (FuzzChoice.swift) or request (FuzzRequest.swift).
 //
 // libFuzzer's driver is looked up at run time: `make fuzz` links libclang_rt.fuzzer_no_main whole
@@ -37,12 +37,13 @@ let targets: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32] = [
     "subsonic": { data, size in fuzzSubsonic(data, size) },
     "lrclib": { data, size in fuzzLRCLIB(data, size) },
     "manifest": { data, size in fuzzManifest(data, size) },
+    "palette": { data, size in fuzzPalette(data, size) },
     "choice": { data, size in fuzzChoice(data, size) },
     "request": { data, size in fuzzRequest(data, size) },
 ]
 let name = ProcessInfo.processInfo.environment["FUZZ_TARGET"] ?? ""
 guard let target = targets[name] else {
-    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, lyricsfile, qrc, krc, cover, png, tags, mpris, mpd, push, subsonic, lrclib, manifest, choice or request\n".utf8))
+    FileHandle.standardError.write(Data("error: set FUZZ_TARGET to lrc, ttml, yrc, srt, vtt, eslrc, lys, lyl, lqe, ass, lyricsfile, qrc, krc, cover, png, tags, mpris, mpd, push, subsonic, lrclib, manifest, palette, choice or request\n".utf8))
     exit(64)
 }
 guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "LLVMFuzzerRunDriver") else {
