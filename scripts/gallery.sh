@@ -130,3 +130,6 @@ for theme in card immersive block classic minimal; do
 done
 montage "${story[@]}" -tile 5x1 -geometry 240x427+6+6 -background '#202020' docs/story.png
 echo docs/story.png
+
+# Vertical writing, your own picture, e-ink panels, card options and the look fixes.
+scripts/gallery-posters.sh "$bin" "$2"

@@ -72,4 +72,27 @@ final class EInkRenderTests: XCTestCase {
             XCTAssertGreaterThan(changes, 10, "\(palette.name): and mixes them (\(changes) changes along a row)")
         }
     }
+
+    /// Colours a palette cannot mix are moved to the nearest mixture it can, then dithered: cyan
+    /// on Spectra 6 (no cyan ink) mixes blue, green and white rather than turning into a white
+    /// page; pink on four greys keeps its brightness in a mix of greys.
+    func testColoursOutsideThePaletteAreMixedNotFlattened() throws {
+        func flat(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> PixelBuffer {
+            PixelBuffer(width: 64, height: 64, channels: 3, bytes: (0..<(64 * 64)).flatMap { _ in [r, g, b] })
+        }
+        func shares(_ indices: [UInt8]) -> [UInt8: Double] {
+            var counts: [UInt8: Double] = [:]
+            for i in indices { counts[i, default: 0] += 1 / Double(indices.count) }
+            return counts
+        }
+        let cyan = shares(EInkQuantizer.quantize(flat(0, 220, 255), palette: .spectra6))
+        XCTAssertGreaterThanOrEqual(cyan.filter { $0.value > 0.1 }.count, 2, "cyan on spectra6: \(cyan)")
+        let pink = EInkQuantizer.quantize(flat(255, 0, 90), palette: .gray4)
+        let greys = shares(pink)
+        XCTAssertGreaterThanOrEqual(greys.filter { $0.value > 0.1 }.count, 2, "pink on gray4: \(greys)")
+        // Its luminance, in linear light, is pink's: 0.2126 * 1 + 0.0722 * lin(90).
+        func linear(_ v: UInt8) -> Double { Color.linear(Double(v) / 255) }
+        let mean = pink.map { linear(EInkPalette.gray4.colours[Int($0)].r) }.reduce(0, +) / Double(pink.count)
+        XCTAssertEqual(mean, 0.2126 + 0.0722 * linear(90), accuracy: 0.02)
+    }
 }

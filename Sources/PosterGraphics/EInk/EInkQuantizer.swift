@@ -118,6 +118,133 @@ package enum EInkQuantizer {
         }
     }
 
+    // MARK: - Gamut
+
+    /// Moves colours the palette cannot mix into the nearest mixture it can (the nearest point of
+    /// the palette's convex hull), before diffusion. Error diffusion only reproduces what lies
+    /// inside the hull: a colour outside (cyan on a Spectra 6 panel, any saturated colour on a
+    /// grey one) picks the same nearest colour at every pixel, its error thrown away by the clamp,
+    /// and a cyan sky becomes a white page. Distances are weighed by luminance on a grey palette
+    /// (a red keeps its brightness in greys), evenly on a colour one (as ``LinearPalette/nearest``).
+    ///
+    /// A colour inside the hull is left exactly as it is. Worked out once per distinct colour.
+    struct Gamut {
+        typealias Point = (Double, Double, Double)
+        /// The palette in linear light, each channel scaled by the square root of its weight, so
+        /// that plain Euclidean geometry here is the weighted distance.
+        let points: [Point]
+        let scale: Point
+        /// Outward facets of the hull (a point and a normal), when it has a volume; empty for a
+        /// flat or straight one (a grey palette), where every triangle and segment is tried.
+        let facets: [(Point, Point)]
+        private var moved: [Int: (Int32, Int32, Int32)] = [:]
+
+        init(_ linear: LinearPalette, palette: EInkPalette) {
+            let grey = palette.colours.allSatisfy { $0.r == $0.g && $0.g == $0.b }
+            let w: Point = grey ? (0.2126, 0.7152, 0.0722) : (1, 1, 1)
+            scale = (w.0.squareRoot(), w.1.squareRoot(), w.2.squareRoot())
+            let scale = self.scale
+            let points = linear.red.indices.map {
+                (Double(linear.red[$0]) * scale.0, Double(linear.green[$0]) * scale.1, Double(linear.blue[$0]) * scale.2)
+            }
+            self.points = points
+            self.facets = Self.facets(of: points)
+        }
+
+        /// The outward facets of the hull of `points`, or none when it has no volume.
+        static func facets(of points: [Point]) -> [(Point, Point)] {
+            var facets: [(Point, Point)] = []
+            let n = points.count
+            let one = Double(EInkQuantizer.one)
+            for i in 0..<n { for j in (i + 1)..<max(i + 1, n) { for k in (j + 1)..<max(j + 1, n) {
+                var normal = cross(minus(points[j], points[i]), minus(points[k], points[i]))
+                let length = dot(normal, normal).squareRoot()
+                guard length > 1e-6 * one * one else { continue }
+                normal = (normal.0 / length, normal.1 / length, normal.2 / length)
+                let sides = points.map { dot(normal, minus($0, points[i])) }
+                if sides.allSatisfy({ $0 <= 1e-4 * one }) {
+                    facets.append((points[i], normal))
+                } else if sides.allSatisfy({ $0 >= -1e-4 * one }) {
+                    facets.append((points[i], (-normal.0, -normal.1, -normal.2)))
+                }
+            } } }
+            // Facets only describe a hull with a volume: some point must lie well inside a plane.
+            let solid = facets.contains { f in points.contains { dot(f.1, minus($0, f.0)) < -1e-2 * one } }
+            return solid ? facets : []
+        }
+
+        /// (r, g, b) in linear light, moved into the hull.
+        mutating func map(_ r: Int32, _ g: Int32, _ b: Int32) -> (Int32, Int32, Int32) {
+            let key = Int(r) << 32 | Int(g) << 16 | Int(b)
+            if let known = moved[key] { return known }
+            let c: Point = (Double(r) * scale.0, Double(g) * scale.1, Double(b) * scale.2)
+            let mapped: (Int32, Int32, Int32)
+            if !facets.isEmpty, facets.allSatisfy({ Self.dot($0.1, Self.minus(c, $0.0)) <= 0 }) {
+                mapped = (r, g, b)
+            } else {
+                let p = closest(c)
+                mapped = (Int32((p.0 / scale.0).rounded()), Int32((p.1 / scale.1).rounded()), Int32((p.2 / scale.2).rounded()))
+            }
+            moved[key] = mapped
+            return mapped
+        }
+
+        /// The point of the hull nearest `c`: the nearest of its vertices, edges and triangles.
+        func closest(_ c: Point) -> Point {
+            var best = points[0]
+            var bestDistance = Double.infinity
+            func consider(_ q: Point) {
+                let d = Self.minus(q, c)
+                let distance = Self.dot(d, d)
+                if distance < bestDistance { bestDistance = distance; best = q }
+            }
+            let n = points.count
+            for i in 0..<n {
+                consider(points[i])
+                for j in (i + 1)..<max(i + 1, n) {
+                    consider(Self.onSegment(c, points[i], points[j]))
+                    for k in (j + 1)..<max(j + 1, n) { consider(Self.onTriangle(c, points[i], points[j], points[k])) }
+                }
+            }
+            return best
+        }
+
+        static func minus(_ a: Point, _ b: Point) -> Point { (a.0 - b.0, a.1 - b.1, a.2 - b.2) }
+        static func dot(_ a: Point, _ b: Point) -> Double { a.0 * b.0 + a.1 * b.1 + a.2 * b.2 }
+        static func cross(_ a: Point, _ b: Point) -> Point { (a.1 * b.2 - a.2 * b.1, a.2 * b.0 - a.0 * b.2, a.0 * b.1 - a.1 * b.0) }
+        static func along(_ a: Point, _ d: Point, _ t: Double) -> Point { (a.0 + t * d.0, a.1 + t * d.1, a.2 + t * d.2) }
+
+        static func onSegment(_ c: Point, _ a: Point, _ b: Point) -> Point {
+            let d = minus(b, a)
+            let length = dot(d, d)
+            guard length > 0 else { return a }
+            return along(a, d, min(1, max(0, dot(minus(c, a), d) / length)))
+        }
+
+        /// The point of triangle abc nearest `c` (Ericson, Real-Time Collision Detection 5.1.5).
+        static func onTriangle(_ p: Point, _ a: Point, _ b: Point, _ c: Point) -> Point {
+            let ab = minus(b, a), ac = minus(c, a), ap = minus(p, a)
+            let d1 = dot(ab, ap), d2 = dot(ac, ap)
+            if d1 <= 0, d2 <= 0 { return a }
+            let bp = minus(p, b)
+            let d3 = dot(ab, bp), d4 = dot(ac, bp)
+            if d3 >= 0, d4 <= d3 { return b }
+            let vc = d1 * d4 - d3 * d2
+            if vc <= 0, d1 >= 0, d3 <= 0 { return along(a, ab, d1 / (d1 - d3)) }
+            let cp = minus(p, c)
+            let d5 = dot(ab, cp), d6 = dot(ac, cp)
+            if d6 >= 0, d5 <= d6 { return c }
+            let vb = d5 * d2 - d1 * d6
+            if vb <= 0, d2 >= 0, d6 <= 0 { return along(a, ac, d2 / (d2 - d6)) }
+            let va = d3 * d6 - d5 * d4
+            if va <= 0, d4 - d3 >= 0, d5 - d6 >= 0 { return along(b, minus(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6))) }
+            let total = va + vb + vc
+            guard total != 0 else { return a }
+            let v = vb / total, w = vc / total
+            return (a.0 + ab.0 * v + ac.0 * w, a.1 + ab.1 * v + ac.1 * w, a.2 + ab.2 * v + ac.2 * w)
+        }
+    }
+
     // MARK: - Diffusion
 
     /// Floyd–Steinberg over `pixels` (`channels` 3 or 4 bytes each, straight alpha), serpentine:
@@ -136,6 +263,7 @@ package enum EInkQuantizer {
         guard count > 0 else { return [] }
         let decode = makeDecodeTable()
         let linear = LinearPalette(palette, decode: decode)
+        var gamut = Gamut(linear, palette: palette)
         let mask = textMask ?? []
         let hasMask = textMask != nil
         // Two rows of error slots, row y's from (y % 2) * rowSlots; pixel x's channel c at
@@ -159,9 +287,10 @@ package enum EInkQuantizer {
                         continue
                     }
                     let slot = (x + 1) * 3
-                    let vr = clamp(r + errors[here + slot], linear.low.0, linear.high.0)
-                    let vg = clamp(g + errors[here + slot + 1], linear.low.1, linear.high.1)
-                    let vb = clamp(b + errors[here + slot + 2], linear.low.2, linear.high.2)
+                    let (mr, mg, mb) = gamut.map(r, g, b)
+                    let vr = clamp(mr + errors[here + slot], linear.low.0, linear.high.0)
+                    let vg = clamp(mg + errors[here + slot + 1], linear.low.1, linear.high.1)
+                    let vb = clamp(mb + errors[here + slot + 2], linear.low.2, linear.high.2)
                     let index = linear.nearest(vr, vg, vb)
                     out[p] = UInt8(index)
                     spread(vr - linear.red[index], into: errors, channel: here + slot, ahead: ahead, below: below - here)
