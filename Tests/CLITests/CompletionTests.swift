@@ -47,7 +47,7 @@ final class CompletionTests: CLITestCase {
             (["frame", "no"], []),
             (["frame", "--cover", ""], ["album", "cover.jpg"]),
             (["frame", "--lyrics", "s"], ["song.lrc"]),
-            (["frame", "--theme", ""], ["block", "card", "classic", "immersive", "minimal"]),
+            (["frame", "--theme", ""], ["block", "card", "classic", "immersive", "minimal", "paper"]),
             (["frame", "--preset", "st"], ["story"]),
             (["frame", "--translations", ""], ["hide", "only", "show"]),
             (["frame", "-o", "c"], ["cover.jpg"]),
