@@ -115,7 +115,7 @@ public final class PreparedSong: Sendable {
         try await limiter.run { () throws(PosterError) in try self.poster(at: time) }
     }
 
-    /// ``card(lines:)`` on the calling thread.
+    /// ``card(lines:)-(ClosedRange<Int>)`` on the calling thread.
     public func cardBlocking(lines: ClosedRange<Int>) throws(PosterError) -> Poster {
         try limiter.blocking { () throws(PosterError) in try self.card(.numbers([lines])) }
     }
@@ -125,7 +125,7 @@ public final class PreparedSong: Sendable {
         try await limiter.run { () throws(PosterError) in try self.card(.numbers([lines])) }
     }
 
-    /// ``card(lines:)`` of several ranges on the calling thread.
+    /// ``card(lines:)-([ClosedRange<Int>])`` on the calling thread.
     public func cardBlocking(lines: [ClosedRange<Int>]) throws(PosterError) -> Poster {
         try limiter.blocking { () throws(PosterError) in try self.card(.numbers(lines)) }
     }

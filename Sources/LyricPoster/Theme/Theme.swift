@@ -195,7 +195,7 @@ public struct Theme: Hashable, Sendable {
         return t
     }()
 
-    /// Made for e-ink panels (``EInk``) and print: black type, bold throughout (no thin strokes,
+    /// Made for e-ink panels (`lyricposter frame --palette`) and print: black type, bold throughout (no thin strokes,
     /// no dimmed lines, no shadows), on white around the sharp cover card; the sung line stands
     /// out by size alone, so it survives a palette of two colours.
     public static let paper: Theme = {
