@@ -174,4 +174,38 @@ final class VerticalLayoutTests: XCTestCase {
         XCTAssertEqual(try writing("[00:01.00]hello\n", .lockscreen), .horizontal)
         XCTAssertEqual(PosterSession.writing(.vertical, lyrics: try LRC.parse("[00:01.00]hello\n"), preset: .landscape), .vertical)
     }
+
+    /// Furigana in columns: every reading of a sung line drawn, beside its characters, on every
+    /// column the line wraps into, none on a character of the line.
+    func testReadingsStandBesideEveryColumn() throws {
+        let lrcx = """
+        [la:ja]
+        [00:01.00]あの日の Radio が 17 時を告げる
+        [00:01.00][fu]<ひ,2,3><じ,16,17><つ,18,19>
+        [00:05.00]
+        """
+        let lyrics = try LyricsReader.parse(lrcx)
+        let builder = SceneBuilder(lyrics: lyrics, before: 0, after: 0)
+        let scene = builder.scene(at: Timestamp(milliseconds: 2_000))
+        XCTAssertEqual(scene.lines.first { $0.role == .current }?.ruby.count, 3)
+        // A canvas short enough that the line takes two columns.
+        let engine = try engine(.custom(width: 1080, height: 1080), theme: vertical, before: 0, after: 0)
+        let layout = engine.layout(scene)
+        let current = try XCTUnwrap(layout.blocks.first { $0.role == .current })
+        XCTAssertGreaterThan(current.lines, 1, "the line wraps into columns")
+        let readings = layout.blocks.filter { $0.role == .ruby }
+        XCTAssertEqual(readings.map(\.text), ["ひ", "じ", "つ"])
+        // Each character's body: an em about its cell's centre (the logical box is wider).
+        let em = current.fontSize
+        let glyphs = current.layout.clusters.map { Rect(x: current.origin.x + $0.rect.midX - em / 2, y: current.origin.y + $0.rect.y,
+                                                          width: em, height: $0.rect.height) }
+        for reading in readings {
+            let box = reading.layout.inkRect
+            let ink = Rect(x: reading.origin.x + box.x, y: reading.origin.y + box.y, width: box.width, height: box.height)
+            XCTAssertFalse(glyphs.contains { $0.insetBy(dx: 1, dy: 1).intersects(ink) }, "\(reading.text) on a character")
+        }
+        // The readings of the second column's characters stand left of the first column's bodies.
+        let first = try XCTUnwrap(current.layout.lineRects.first)
+        XCTAssertLessThan(try XCTUnwrap(readings.last).box.maxX, current.origin.x + first.midX - em / 2)
+    }
 }

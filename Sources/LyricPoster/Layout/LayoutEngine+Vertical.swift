@@ -14,6 +14,8 @@ extension LayoutEngine {
     /// Where the current line's column centre sits across the region (0 = left, 1 = right): the
     /// mirror of the horizontal anchor, since columns are read from the right.
     static let verticalAnchor = 0.55
+    /// What a column with readings beside it adds to the column pitch, as a share of the size.
+    static let rubyPitch = 0.6
 
     /// One lyric line as columns: blocks placed from x = 0 leftwards (every box's maxX ≤ 0) and
     /// from the region's top, and the width they take.
@@ -36,18 +38,16 @@ extension LayoutEngine {
         look.size = (look.size * scale).rounded()
         look.maxLines = 64
         let length = area.height
-        let main = fit(line.text, look: look, language: line.language, width: length, alignment: .left, minScale: 1, vertical: true)
+        // Readings run down the right of the characters they read, in the space between columns:
+        // a sung line with readings has its columns that much further apart.
+        let readings = line.role == .current && !line.ruby.isEmpty
+        let main = fit(line.text, look: look, language: line.language, width: length, alignment: .left, minScale: 1, vertical: true,
+                       pitch: readings ? Self.lineHeight + Self.rubyPitch : Self.lineHeight)
         var blocks: [TextBlock] = []
         var mainBlock = column(main, role: line.role, text: line.text, look: look, right: 0, top: area.minY)
         mainBlock.line = line.lineIndex
-        // Readings run down the right of the characters they read, in a band of their own.
-        if line.role == .current, !line.ruby.isEmpty {
-            let readings = rubyColumns(line, beside: mainBlock, top: area.minY, bottom: area.maxY)
-            if !readings.isEmpty {
-                let band = (readings.map(\.box.width).max() ?? 0) + 0.08 * look.size
-                mainBlock.origin.x -= band
-                blocks += readings.map { var r = $0; r.origin.x -= band; r.line = line.lineIndex; return r }
-            }
+        if readings {
+            blocks += rubyColumns(line, beside: mainBlock, top: area.minY, bottom: area.maxY).map { var r = $0; r.line = line.lineIndex; return r }
         }
         blocks.insert(mainBlock, at: 0)
         var left = mainBlock.box.minX
@@ -83,9 +83,9 @@ extension LayoutEngine {
                          fontSize: fitted.size, color: look.color, shadow: shadow)
     }
 
-    /// Each reading of `line` as a small column to the right of `block` (a column of the current
-    /// line), centred on the characters it reads; one that would overlap the one above it or run
-    /// past `bottom` is left out. Placed from x = the block's right edge.
+    /// Each reading of `line` as a small column to the right of the characters it reads in
+    /// `block` (the current line, its columns set apart for them), centred on them; one that
+    /// would overlap the one above it in its column or run past `bottom` is left out.
     func rubyColumns(_ line: Scene.Line, beside block: TextBlock, top: Double, bottom: Double) -> [TextBlock] {
         var byteOffsets: [Int] = []
         var offset = 0
@@ -98,7 +98,8 @@ extension LayoutEngine {
         rubyLook.size = (rubyLook.size * block.fontSize / geometry.currentSize).rounded()
         rubyLook.maxLines = 1
         var blocks: [TextBlock] = []
-        var lowest = -Double.infinity
+        // How far down each column's readings reach, by the column's centre.
+        var lowest: [Int: Double] = [:]
         let shaped = block.layout.clusters
         for mark in line.ruby where mark.range.upperBound < byteOffsets.count {
             let bytes = byteOffsets[mark.range.lowerBound]..<byteOffsets[mark.range.upperBound]
@@ -109,11 +110,14 @@ extension LayoutEngine {
                              minScale: 1, vertical: true)
             let height = fitted.layout.logicalRect.height
             let y = max(top, block.origin.y + span.midY - height / 2)
-            guard y >= lowest, y + height <= bottom else { continue }
+            let edge = Int(span.midX.rounded())
+            guard y >= lowest[edge, default: -Double.infinity], y + height <= bottom else { continue }
             var ruby = column(fitted, role: .ruby, text: mark.text, look: rubyLook, right: 0, top: y)
-            ruby.origin.x = block.origin.x + span.maxX + 0.04 * block.fontSize - fitted.layout.extentRect.minX
+            // Beside the characters' body (an em about their centre), not their logical box, which
+            // is half as wide again.
+            ruby.origin.x = block.origin.x + span.midX + 0.56 * block.fontSize - fitted.layout.extentRect.minX
             blocks.append(ruby)
-            lowest = y + height
+            lowest[edge] = y + height
         }
         return blocks
     }

@@ -37,6 +37,7 @@ package final class LayoutEngine {
         var italic: Bool
         var minScale: Double
         var vertical: Bool
+        var pitch: Double
     }
 
     /// A shaped text at the size it fits: `cut` when even the smallest size allowed did not fit
@@ -159,29 +160,30 @@ package final class LayoutEngine {
     /// lines come out balanced (no lone last word).
     ///
     /// With `vertical`, `width` is the columns' length and `maxLines` their number (see
-    /// ``TextStyle/vertical``).
+    /// ``TextStyle/vertical``). `pitch`: the line (or column) pitch as a multiple of the size.
     func fit(_ text: String, look: Look, language: String?, width: Double, alignment: TextStyle.Alignment,
-             maxHeight: Double = .infinity, minScale: Double = 0.75, vertical: Bool = false) -> Fitted {
+             maxHeight: Double = .infinity, minScale: Double = 0.75, vertical: Bool = false,
+             pitch: Double = LayoutEngine.lineHeight) -> Fitted {
         let key = FitKey(text: text, size: look.size, weight: look.weight, maxLines: look.maxLines,
                          maxHeight: maxHeight.isFinite ? maxHeight.rounded() : -1, language: language,
-                         width: width, alignment: alignment, italic: look.italic, minScale: minScale, vertical: vertical)
+                         width: width, alignment: alignment, italic: look.italic, minScale: minScale, vertical: vertical, pitch: pitch)
         if let cached = fitCache[key] { return cached }
         let fitted = shape(text, look: look, language: language, width: width, alignment: alignment,
-                           maxHeight: maxHeight, minScale: minScale, vertical: vertical)
+                           maxHeight: maxHeight, minScale: minScale, vertical: vertical, pitch: pitch)
         if fitCache.count >= Self.fitCacheLimit { fitCache.removeAll(keepingCapacity: true) }
         fitCache[key] = fitted
         return fitted
     }
 
     private func shape(_ text: String, look: Look, language: String?, width: Double, alignment: TextStyle.Alignment,
-                       maxHeight: Double, minScale: Double, vertical: Bool) -> Fitted {
+                       maxHeight: Double, minScale: Double, vertical: Bool, pitch: Double) -> Fitted {
         // Several paragraphs (a translation gathered from several same-stamp lines) become line
         // breaks inside one paragraph, so that the line limit applies to the whole block.
         let text = text.replacingOccurrences(of: "\n", with: "\u{2028}")
         let families = FontSetup.families(for: language, preferring: theme.fontFamily)
         func style(_ size: Double) -> TextStyle {
             TextStyle(families: families, size: size, weight: look.weight, language: language,
-                      alignment: alignment, lineHeight: Self.lineHeight, italic: look.italic, vertical: vertical)
+                      alignment: alignment, lineHeight: pitch, italic: look.italic, vertical: vertical)
         }
         func fits(_ layout: TextLayout) -> Bool {
             layout.lineCount <= look.maxLines && layout.extentRect.height <= maxHeight + 0.5
@@ -201,8 +203,8 @@ package final class LayoutEngine {
         // Cut: keep the lines that fit at the smallest size, ending at a line break.
         let size = (look.size * minScale).rounded()
         let whole = self.text.layout(text, style: style(size), width: width)
-        let pitch = size * Self.lineHeight
-        let byHeight = maxHeight.isFinite ? Int(max(0, (maxHeight + 0.5) / pitch)) : whole.lineCount
+        let linePitch = size * pitch
+        let byHeight = maxHeight.isFinite ? Int(max(0, (maxHeight + 0.5) / linePitch)) : whole.lineCount
         let lines = max(1, min(look.maxLines, whole.lineCount, byHeight))
         let end = whole.byteOffset(afterLine: lines - 1)
         let bytes = Array(text.utf8.prefix(end))
