@@ -56,6 +56,18 @@ int lp_png_encode(const uint8_t *rows, uint32_t width, uint32_t height, int chan
 int lp_png_encode_libdeflate(const uint8_t *rows, uint32_t width, uint32_t height, int channels,
                              int level, int up, lp_png_buffer *out, char message[LP_PNG_MESSAGE_SIZE]);
 
+/// Encodes `indices` (width * height bytes, row-major, one palette index a pixel) as a palette PNG
+/// of `bit_depth` bits a pixel (1, 2, 4 or 8; pixels packed most significant bits first), its
+/// PLTE the `colours` (1 to 1 << bit_depth) RGB triples of `palette_rgb`. Only IHDR, PLTE, IDAT
+/// and IEND are written (no time, text or colour-space chunks), so the bytes depend on the input
+/// alone.
+///
+/// Every index is checked before anything is written: one of `colours` or more is refused. Same
+/// output contract as lp_png_encode (on failure `out` is empty and `message` set).
+int lp_png_write_indexed(const uint8_t *indices, uint32_t width, uint32_t height,
+                         const uint8_t *palette_rgb, int colours, int bit_depth,
+                         lp_png_buffer *out, char message[LP_PNG_MESSAGE_SIZE]);
+
 void lp_png_buffer_free(lp_png_buffer *buffer);
 
 // Segments of one zlib stream, an IDAT each (lp_segments.c).

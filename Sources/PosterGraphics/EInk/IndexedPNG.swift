@@ -19,19 +19,18 @@ package enum IndexedPNG {
         }
         let paletteBytes = palette.colours.flatMap { [$0.r, $0.g, $0.b] }
         var message = [CChar](repeating: 0, count: Int(LP_PNG_MESSAGE_SIZE))
-        var data: UnsafeMutablePointer<UInt8>?
-        var size = 0
+        var buffer = lp_png_buffer()
         let status = indices.withUnsafeBufferPointer { indices in
             paletteBytes.withUnsafeBufferPointer { paletteBytes in
                 lp_png_write_indexed(indices.baseAddress, UInt32(width), UInt32(height), paletteBytes.baseAddress,
-                                     Int32(palette.colours.count), Int32(palette.bitDepth), &data, &size, &message)
+                                     Int32(palette.colours.count), Int32(palette.bitDepth), &buffer, &message)
             }
         }
-        defer { lp_png_free_buffer(data) }
-        guard status == 0, let data else {
+        defer { lp_png_buffer_free(&buffer) }
+        guard status == 0, let data = buffer.data else {
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw .encode(text.isEmpty ? "unknown error" : text)
         }
-        return [UInt8](UnsafeBufferPointer(start: data, count: size))
+        return [UInt8](UnsafeBufferPointer(start: data, count: buffer.size))
     }
 }
