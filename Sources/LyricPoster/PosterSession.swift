@@ -571,7 +571,7 @@ package final class PosterSession: Sendable {
     /// The frame at `time` for an e-ink panel of `palette` (an indexed PNG; see
     /// ``SequenceRenderer/renderEInk(_:palette:)``), on the calling thread.
     package func renderEInk(at time: Timestamp, palette: EInkPalette) throws(PosterError) -> RenderedFrame {
-        try withRenderer { (renderer) throws(PosterError) in try renderer.renderEInk(scenes.scene(at: time), palette: palette) }
+        try renderEInk(scenes.scene(at: time), palette: palette)
     }
 
     /// `scene` (one of this song's) for an e-ink panel of `palette`, on the calling thread.

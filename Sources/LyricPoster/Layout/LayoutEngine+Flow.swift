@@ -195,10 +195,10 @@ extension LayoutEngine {
         return (blocks, focusRect)
     }
 
-    /// The readings of `line`'s words, each centred over the characters it reads in `block` (a
-    /// one-line current line), in the band above it. A reading that would overlap the one before
-    /// it or leave the region is left out.
-    func rubyBlocks(_ line: Scene.Line, over block: TextBlock, area: Rect) -> [TextBlock] {
+    /// Each of `line`'s readings with the box, relative to `block`'s origin, of the characters it
+    /// reads there (the union of their clusters'), in order; a reading of characters the block
+    /// does not show is left out.
+    func readingSpans(_ line: Scene.Line, in block: TextBlock) -> [(mark: Scene.Ruby, span: Rect)] {
         var byteOffsets: [Int] = []
         var offset = 0
         for character in line.text {
@@ -206,15 +206,25 @@ extension LayoutEngine {
             offset += character.utf8.count
         }
         byteOffsets.append(offset)
+        let clusters = block.layout.clusters
+        return line.ruby.compactMap { mark in
+            guard mark.range.upperBound < byteOffsets.count else { return nil }
+            let bytes = byteOffsets[mark.range.lowerBound]..<byteOffsets[mark.range.upperBound]
+            let rects = clusters.filter { bytes.contains($0.byteIndex) }.map(\.rect)
+            guard let first = rects.first else { return nil }
+            return (mark, rects.dropFirst().reduce(first) { $0.union($1) })
+        }
+    }
+
+    /// The readings of `line`'s words, each centred over the characters it reads in `block` (a
+    /// one-line current line), in the band above it. A reading that would overlap the one before
+    /// it or leave the region is left out.
+    func rubyBlocks(_ line: Scene.Line, over block: TextBlock, area: Rect) -> [TextBlock] {
         var rubyLook = look(for: .ruby)
         rubyLook.size = rubyLook.size.rounded()
         var blocks: [TextBlock] = []
         var rightmost = -Double.infinity
-        for mark in line.ruby where mark.range.upperBound < byteOffsets.count {
-            let bytes = byteOffsets[mark.range.lowerBound]..<byteOffsets[mark.range.upperBound]
-            let rects = block.layout.clusters.filter { bytes.contains($0.byteIndex) }.map(\.rect)
-            guard let first = rects.first else { continue }
-            let span = rects.dropFirst().reduce(first) { $0.union($1) }
+        for (mark, span) in readingSpans(line, in: block) {
             let fitted = fit(mark.text, look: rubyLook, language: line.language, width: area.width, alignment: .left, minScale: 1)
             let width = fitted.layout.logicalRect.width
             let centre = block.origin.x + span.midX

@@ -59,14 +59,8 @@ extension LayoutEngine {
             var captions: [TextBlock] = []
             if classic, let extent = columns.extent {
                 // Classic's attribution goes under the columns, on the band with them.
-                var titleLook = look(for: .title)
-                titleLook.size = geometry.neighbourSize
-                var artistLook = look(for: .artist)
-                artistLook.size = geometry.translationSize
-                let below = Rect(x: area.minX, y: extent.maxY + 0.5 * geometry.neighbourSize, width: area.width,
-                                 height: max(0, Double(geometry.preset.height) - extent.maxY))
-                captions = captionBlocks(title: scene.title, byline: byline(scene), language: scene.language, area: below,
-                                         alignment: .center, centred: false, titleLook: titleLook, artistLook: artistLook)
+                captions = attributionBlocks(scene, in: Rect(x: area.minX, y: extent.maxY + 0.5 * geometry.neighbourSize, width: area.width,
+                                                       height: max(0, Double(geometry.preset.height) - extent.maxY)))
             }
             blocks += columns.blocks + captions
             var layout = FrameLayout(blocks: blocks, focus: columns.extent)
@@ -118,12 +112,7 @@ extension LayoutEngine {
             y += g.height
         }
         if attribution {
-            var titleLook = look(for: .title)
-            titleLook.size = geometry.neighbourSize
-            var artistLook = look(for: .artist)
-            artistLook.size = geometry.translationSize
-            let captions = captionBlocks(title: scene.title, byline: byline(scene), language: scene.language, area: area,
-                                         alignment: .center, centred: false, titleLook: titleLook, artistLook: artistLook)
+            let captions = attributionBlocks(scene, in: area)
             if let first = captions.first {
                 let top = y + 1.2 * gap
                 let shifted = captions.shifted(by: top - first.box.minY)
@@ -132,5 +121,16 @@ extension LayoutEngine {
             }
         }
         return (blocks, y)
+    }
+
+    /// A card's title and "artist — album" set small and centred in `area`, for themes without
+    /// captions of their own (classic), which put them under the chosen lines.
+    private func attributionBlocks(_ scene: Scene, in area: Rect) -> [TextBlock] {
+        var titleLook = look(for: .title)
+        titleLook.size = geometry.neighbourSize
+        var artistLook = look(for: .artist)
+        artistLook.size = geometry.translationSize
+        return captionBlocks(title: scene.title, byline: byline(scene), language: scene.language, area: area,
+                             alignment: .center, centred: false, titleLook: titleLook, artistLook: artistLook)
     }
 }

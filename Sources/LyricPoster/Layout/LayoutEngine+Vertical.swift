@@ -74,38 +74,21 @@ extension LayoutEngine {
     /// A vertical block whose box's right edge is at `right` and top at `top`.
     func column(_ fitted: Fitted, role: Scene.Role, text: String, look: Look, right: Double, top: Double) -> TextBlock {
         let extent = fitted.layout.extentRect
-        let casts = role == .current || role == .title || (shadowsEverywhere && role != .ruby)
-        let shadow = casts && palette.isDark && theme.shadowOpacity > 0 && theme.shadowRadius > 0
-            ? Canvas.Shadow(color: Color.black.withAlpha(theme.shadowOpacity), radius: Int((theme.shadowRadius * geometry.unit).rounded()),
-                            offset: Point(x: 0, y: 3 * geometry.unit))
-            : nil
         return TextBlock(role: role, text: text, layout: fitted.layout, origin: Point(x: right - extent.maxX, y: top - extent.y),
-                         fontSize: fitted.size, color: look.color, shadow: shadow)
+                         fontSize: fitted.size, color: look.color, shadow: shadow(for: role))
     }
 
     /// Each reading of `line` as a small column to the right of the characters it reads in
     /// `block` (the current line, its columns set apart for them), centred on them; one that
     /// would overlap the one above it in its column or run past `bottom` is left out.
     func rubyColumns(_ line: Scene.Line, beside block: TextBlock, top: Double, bottom: Double) -> [TextBlock] {
-        var byteOffsets: [Int] = []
-        var offset = 0
-        for character in line.text {
-            byteOffsets.append(offset)
-            offset += character.utf8.count
-        }
-        byteOffsets.append(offset)
         var rubyLook = look(for: .ruby)
         rubyLook.size = (rubyLook.size * block.fontSize / geometry.currentSize).rounded()
         rubyLook.maxLines = 1
         var blocks: [TextBlock] = []
         // How far down each column's readings reach, by the column's centre.
         var lowest: [Int: Double] = [:]
-        let shaped = block.layout.clusters
-        for mark in line.ruby where mark.range.upperBound < byteOffsets.count {
-            let bytes = byteOffsets[mark.range.lowerBound]..<byteOffsets[mark.range.upperBound]
-            let rects = shaped.filter { bytes.contains($0.byteIndex) }.map(\.rect)
-            guard let first = rects.first else { continue }
-            let span = rects.dropFirst().reduce(first) { $0.union($1) }
+        for (mark, span) in readingSpans(line, in: block) {
             let fitted = fit(mark.text, look: rubyLook, language: line.language, width: bottom - top, alignment: .left,
                              minScale: 1, vertical: true)
             let height = fitted.layout.logicalRect.height

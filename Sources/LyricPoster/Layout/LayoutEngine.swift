@@ -239,6 +239,15 @@ package final class LayoutEngine {
         return best
     }
 
+    /// The shadow a block of `role` casts: soft dark shadows lift light text (the sung line and
+    /// the title, or every line on the text layer); dark text on a light backdrop needs none.
+    func shadow(for role: Scene.Role) -> Canvas.Shadow? {
+        let casts = role == .current || role == .title || (shadowsEverywhere && role != .ruby)
+        guard casts, palette.isDark, theme.shadowOpacity > 0, theme.shadowRadius > 0 else { return nil }
+        return Canvas.Shadow(color: Color.black.withAlpha(theme.shadowOpacity), radius: Int((theme.shadowRadius * geometry.unit).rounded()),
+                             offset: Point(x: 0, y: 3 * geometry.unit))
+    }
+
     /// Places a fitted layout so that its box's top is at `top`, aligned inside `area`.
     func place(_ fitted: Fitted, role: Scene.Role, text: String, look: Look,
                area: Rect, top: Double, alignment: TextStyle.Alignment) -> TextBlock {
@@ -252,14 +261,8 @@ package final class LayoutEngine {
         case .center: x = area.minX + (area.width - layoutWidth) / 2
         case .right: x = fitted.layout.isRightToLeft ? area.minX : area.maxX - layoutWidth
         }
-        // Soft dark shadows lift light text; dark text on a light backdrop needs none.
-        let casts = role == .current || role == .title || (shadowsEverywhere && role != .ruby)
-        let shadow = casts && palette.isDark && theme.shadowOpacity > 0 && theme.shadowRadius > 0
-            ? Canvas.Shadow(color: Color.black.withAlpha(theme.shadowOpacity), radius: Int((theme.shadowRadius * geometry.unit).rounded()),
-                            offset: Point(x: 0, y: 3 * geometry.unit))
-            : nil
         var block = TextBlock(role: role, text: text, layout: fitted.layout, origin: Point(x: x, y: top - extent.y),
-                              fontSize: fitted.size, color: look.color, shadow: shadow)
+                              fontSize: fitted.size, color: look.color, shadow: shadow(for: role))
         block.cut = fitted.cut
         return block
     }
