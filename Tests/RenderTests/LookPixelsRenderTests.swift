@@ -84,12 +84,7 @@ final class LookPixelsRenderTests: XCTestCase {
                 r += Double(p.r) / 255; g += Double(p.g) / 255; b += Double(p.b) / 255; n += 1
             } }
             let mean = (r / n, g / n, b / n)
-            let maxC = max(mean.0, mean.1, mean.2), minC = min(mean.0, mean.1, mean.2)
-            guard maxC > minC else { return (0, mean) }
-            var h = maxC == mean.0 ? (mean.1 - mean.2) / (maxC - minC)
-                : maxC == mean.1 ? 2 + (mean.2 - mean.0) / (maxC - minC) : 4 + (mean.0 - mean.1) / (maxC - minC)
-            if h < 0 { h += 6 }
-            return (h / 6, mean)
+            return (Background.hsv(mean.0, mean.1, mean.2).hue, mean)
         }
         for (name, poster) in posters {
             let cover = try XCTUnwrap(covers.first { $0.0 == name }?.1)
@@ -140,28 +135,16 @@ func photoCover(hue: Double, saturation: Double, spotHue: Double, seed: UInt64, 
         state = state &* 6364136223846793005 &+ 1442695040888963407
         return Double(state >> 11) / Double(1 << 53)
     }
-    func rgb(_ h: Double, _ s: Double, _ v: Double) -> Color {
-        let x = (h - h.rounded(.down)) * 6, i = Int(x) % 6, f = x - Double(Int(x))
-        let p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f))
-        switch i {
-        case 0: return Color(red: v, green: t, blue: p)
-        case 1: return Color(red: q, green: v, blue: p)
-        case 2: return Color(red: p, green: v, blue: t)
-        case 3: return Color(red: p, green: q, blue: v)
-        case 4: return Color(red: t, green: p, blue: v)
-        default: return Color(red: v, green: p, blue: q)
-        }
-    }
     let canvas = try Canvas(width: size, height: size)
     let cell = Double(size) / 24
     for j in 0..<24 { for i in 0..<24 {
         canvas.fill(Rect(x: Double(i) * cell, y: Double(j) * cell, width: cell + 1, height: cell + 1),
-                    color: rgb(hue + (next() - 0.5) * 0.04, saturation, 0.25 + 0.5 * next()))
+                    color: Background.rgb(hue + (next() - 0.5) * 0.04, saturation, 0.25 + 0.5 * next()))
     } }
     for _ in 0..<60 {
         let d = Double(size) * (0.01 + 0.03 * next())
         canvas.fill(Rect(x: next() * Double(size), y: next() * Double(size), width: d, height: d),
-                    color: rgb(spotHue, 0.9, 0.95), cornerRadius: d / 2)
+                    color: Background.rgb(spotHue, 0.9, 0.95), cornerRadius: d / 2)
     }
     try canvas.finish()
     return canvas.snapshot()

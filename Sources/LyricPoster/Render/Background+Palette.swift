@@ -112,18 +112,6 @@ extension Background {
             let x = Background.hsv(c.red, c.green, c.blue)
             return (x.hue, x.saturation, x.value)
         }
-        func rgb(_ h: Double, _ s: Double, _ v: Double) -> Color {
-            let x = (h - h.rounded(.down)) * 6, i = Int(x) % 6, f = x - Double(Int(x))
-            let p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f))
-            switch i {
-            case 0: return Color(red: v, green: t, blue: p)
-            case 1: return Color(red: q, green: v, blue: p)
-            case 2: return Color(red: p, green: v, blue: t)
-            case 3: return Color(red: p, green: q, blue: v)
-            case 4: return Color(red: t, green: p, blue: v)
-            default: return Color(red: v, green: p, blue: q)
-            }
-        }
         var ha = hsv(a), hb = hsv(b)
         if ha.s < 0.05 { ha.h = hb.h }
         if hb.s < 0.05 { hb.h = ha.h }
@@ -317,8 +305,22 @@ extension Background {
         private var hsv: (hue: Double, saturation: Double, value: Double) { Background.hsv(r, g, b) }
     }
 
+    /// The colour of HSV hue `h` (0…1, wrapping), saturation `s` and value `v`: ``hsv(_:_:_:)``'s inverse.
+    package static func rgb(_ h: Double, _ s: Double, _ v: Double) -> Color {
+        let x = (h - h.rounded(.down)) * 6, i = Int(x) % 6, f = x - Double(Int(x))
+        let p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f))
+        switch i {
+        case 0: return Color(red: v, green: t, blue: p)
+        case 1: return Color(red: q, green: v, blue: p)
+        case 2: return Color(red: p, green: v, blue: t)
+        case 3: return Color(red: p, green: q, blue: v)
+        case 4: return Color(red: t, green: p, blue: v)
+        default: return Color(red: v, green: p, blue: q)
+        }
+    }
+
     /// HSV of straight RGB in 0…1: hue (0…1, 0 for a grey), saturation and value.
-    static func hsv(_ r: Double, _ g: Double, _ b: Double) -> (hue: Double, saturation: Double, value: Double) {
+    package static func hsv(_ r: Double, _ g: Double, _ b: Double) -> (hue: Double, saturation: Double, value: Double) {
         let maxC = max(r, g, b), minC = min(r, g, b)
         guard maxC > minC else { return (0, 0, maxC) }
         var h: Double
