@@ -95,4 +95,35 @@ final class EInkRenderTests: XCTestCase {
         let mean = pink.map { linear(EInkPalette.gray4.colours[Int($0)].r) }.reduce(0, +) / Double(pink.count)
         XCTAssertEqual(mean, 0.2126 + 0.0722 * linear(90), accuracy: 0.02)
     }
+
+    /// A session is shared by tasks: e-ink pictures (a frame in each palette and a card with a QR
+    /// code) made from eight tasks at once are the bytes made one by one (under ThreadSanitizer
+    /// in make test-sanitized).
+    func testOneSessionMakesEInkPicturesFromManyTasksAtOnce() async throws {
+        let lyrics = try LyricsReader.parse(ThemeRenderTests.song)
+        let cover = try Data(contentsOf: Paths.fixture("rgb8.png"))
+        let song = ResolvedSong(lyrics: lyrics, lyricsData: Data(ThemeRenderTests.song.utf8), lyricsPath: "song.lrc", lyricsSource: "file",
+                                coverData: cover, coverPath: "rgb8.png", coverSource: "file", audio: nil)
+        var options = RenderOptions()
+        options.preset = .custom(width: 320, height: 192)
+        options.theme = .paper
+        options.qr = "https://example.org/eink"
+        let session = try PosterSession(song: song, options: options)
+        let palettes = EInkPalette.builtIn
+        let choice = LineChoice.numbers([1...2])
+        func make(_ n: Int) throws -> [UInt8] {
+            n < palettes.count ? try session.renderEInk(at: Timestamp(milliseconds: 9_500), palette: palettes[n]).png
+                : try session.renderEInkCard(choice, palette: palettes[n % palettes.count]).png
+        }
+        let count = 2 * palettes.count
+        let alone = try (0..<count).map(make)
+        let together = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for n in 0..<count { group.addTask { (n, try make(n)) } }
+            var made = [[UInt8]](repeating: [], count: count)
+            for try await (n, png) in group { made[n] = png }
+            return made
+        }
+        XCTAssertEqual(together, alone)
+        XCTAssertEqual(Set(alone).count, count, "each palette, frame and card, is a picture of its own")
+    }
 }
