@@ -100,6 +100,50 @@ package final class MPDWatcher: PlayerSource {
         return nil
     }
 
+    /// Carries out `command` with MPD's own commands on the command connection: `pause 0`/`pause 1`
+    /// (`play` from a stop), `next`, `previous`, `seekcur` (to the millisecond). What it cannot do
+    /// in its state (a seek with nothing playing, play with an empty queue) is refused without
+    /// asking; MPD's own refusals (ACK) are passed on. A connection that fails is tried once more
+    /// (MPD closes idle clients), then the control is ``ControlError/unavailable(_:)``.
+    package func control(_ command: PlayerCommand) throws(ControlError) {
+        let address = self.address
+        let refusal: ControlError?
+        do throws(MPDError) {
+            refusal = try withCommands { (connection) throws(MPDError) -> ControlError? in
+                let status = try connection.command("status")
+                let state = Self.value("state", in: status) ?? "stop"
+                let queued = (Int(Self.value("playlistlength", in: status) ?? "") ?? 0) > 0
+                let nothing = ControlError.cannot("nothing is playing on MPD at \(address)")
+                switch command {
+                case .play where state == "stop", .toggle where state == "stop":
+                    guard queued else { return .cannot("the queue of MPD at \(address) is empty") }
+                    try connection.command("play")
+                case .play, .toggle where state == "pause":
+                    if state == "pause" { try connection.command("pause", "0") }
+                case .pause, .toggle:
+                    guard state != "stop" else { return nothing }
+                    if state == "play" { try connection.command("pause", "1") }
+                case .next, .previous:
+                    guard state != "stop" else { return nothing }
+                    try connection.command(command.action)
+                case .seek(let position):
+                    guard state != "stop" else { return nothing }
+                    if let length = Self.value("duration", in: status).flatMap(Self.microseconds), length > 0, position > length {
+                        return .pastEnd(position: position, length: length)
+                    }
+                    try connection.command("seekcur", String(format: "%.3f", Double(position) / 1_000_000))
+                }
+                return nil
+            }
+        } catch {
+            switch error {
+            case .refused, .password: throw .cannot(error.description)
+            case .unreachable, .malformed: throw .unavailable("MPD at \(address): \(error.description)")
+            }
+        }
+        if let refusal { throw refusal }
+    }
+
     // MARK: - The watching thread
 
     private var stopped: Bool { state.withLock { $0.stopped } }
@@ -224,7 +268,10 @@ package final class MPDWatcher: PlayerSource {
             metadata.length = duration.flatMap(microseconds)
         }
         let elapsed = value("elapsed", in: status).flatMap(microseconds) ?? 0
+        // What ``control(_:)`` carries out in this state.
+        let queued = (Int(value("playlistlength", in: status) ?? "") ?? 0) > 0
+        let controls: PlayerControls = playback == .stopped ? (queued ? [.play] : []) : .all
         return PlayerState(name: "mpd", owner: owner, status: playback, metadata: metadata,
-                           clock: PlaybackClock(position: elapsed, anchor: at, rate: 1, playing: playback == .playing))
+                           clock: PlaybackClock(position: elapsed, anchor: at, rate: 1, playing: playback == .playing), controls: controls)
     }
 }

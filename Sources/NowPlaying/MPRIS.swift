@@ -144,14 +144,18 @@ package struct PlayerState: Sendable, Hashable {
     package var status: MPRIS.Status
     package var metadata: MPRIS.Metadata
     package var clock: PlaybackClock
+    /// The controls the player offers now (empty for a source that cannot be controlled).
+    package var controls: PlayerControls
 
     package var busName: String { MPRIS.prefix + name }
 
-    package init(name: String, owner: String, status: MPRIS.Status, metadata: MPRIS.Metadata, clock: PlaybackClock) {
+    package init(name: String, owner: String, status: MPRIS.Status, metadata: MPRIS.Metadata, clock: PlaybackClock,
+                 controls: PlayerControls = []) {
         self.name = name
         self.owner = owner
         self.status = status
         self.metadata = metadata
         self.clock = clock
+        self.controls = controls
     }
 }

@@ -23,11 +23,18 @@ package protocol PlayerSource: AnyObject, Sendable {
     /// art, read over its protocol), when the loop cannot read the file: the bytes and where they
     /// came from, or a reason; nil when it has none.
     func cover(for metadata: MPRIS.Metadata, maxBytes: Int) -> Result<(Data, String), PlayerSourceError>?
+    /// Tells the followed player to play, pause, skip or seek, and returns once it took the
+    /// command (the state change itself comes through ``updates``, as any other). Blocks for at
+    /// most a few seconds: a player that does not answer in that time is ``ControlError/unavailable(_:)``.
+    func control(_ command: PlayerCommand) throws(ControlError)
+    /// False for a source that can never be controlled (pushes, Subsonic): pages show no controls.
+    var canBeControlled: Bool { get }
 }
 
 extension PlayerSource {
     package func open() throws(PlayerSourceError) {}
     package func cover(for metadata: MPRIS.Metadata, maxBytes: Int) -> Result<(Data, String), PlayerSourceError>? { nil }
+    package var canBeControlled: Bool { true }
 }
 
 /// Why a source cannot be followed: `what` names it (`mpd://localhost:6600`), `reason` says why.

@@ -75,6 +75,86 @@ package final class PlayerWatcher: Sendable {
         return (player.owner, position, before + (after - before) / 2, after - before)
     }
 
+    // MARK: - Controls
+
+    /// MPRIS's capability properties and the controls they offer.
+    static let capabilities: [String: PlayerControls] = [
+        "CanPlay": .play, "CanPause": .pause, "CanSeek": .seek, "CanGoNext": .next, "CanGoPrevious": .previous, "CanControl": [],
+    ]
+
+    /// The controls a player's properties offer: none without `CanControl`, and none the
+    /// specification's defaults do not grant (a missing property is false).
+    static func controls(_ properties: [String: DBusValue]) -> PlayerControls {
+        guard properties["CanControl"]?.bool == true else { return [] }
+        var controls: PlayerControls = []
+        for (name, control) in capabilities where properties[name]?.bool == true { controls.insert(control) }
+        return controls
+    }
+
+    /// Calls the followed player's method for `command`, after reading its capabilities fresh
+    /// (a player may change them at any moment): `Play`, `Pause`, `Next`, `Previous`, and for a
+    /// seek `SetPosition` with the track id (or `Seek` by the difference, for a player whose track
+    /// has no id). A position past the track's `mpris:length` is refused, as the specification
+    /// has players ignore it. Each call waits 2 s at most.
+    package func control(_ command: PlayerCommand) throws(ControlError) {
+        guard let player = state.withLock({ players in players.selected.flatMap { players.known[$0] } }) else {
+            throw .cannot(wanted.map { "no MPRIS player named \($0) is running" } ?? "no MPRIS player is running")
+        }
+        let busName = player.busName
+        func unavailable(_ error: BusError) -> ControlError {
+            .unavailable("\(player.name) did not take it (\(error.message))")
+        }
+        let properties: [String: DBusValue]
+        do { properties = try bus.properties(busName, MPRIS.path, MPRIS.playerInterface) } catch { throw unavailable(error) }
+        let controls = Self.controls(properties)
+        let status = properties["PlaybackStatus"]?.string.flatMap(MPRIS.Status.init(rawValue:)) ?? .stopped
+        let metadata = MPRIS.Metadata(properties["Metadata"]?.dictionary ?? [:])
+        func need(_ control: PlayerControls, _ what: String) throws(ControlError) {
+            guard controls.contains(control) else { throw .cannot("\(player.name) cannot \(what) now") }
+        }
+        var method: String
+        var arguments: [DBusValue] = []
+        switch command {
+        case .play:
+            try need(.play, "play")
+            method = "Play"
+        case .pause:
+            try need(.pause, "pause")
+            method = "Pause"
+        case .toggle:
+            if status == .playing {
+                try need(.pause, "pause")
+                method = "Pause"
+            } else {
+                try need(.play, "play")
+                method = "Play"
+            }
+        case .next:
+            try need(.next, "go to the next track")
+            method = "Next"
+        case .previous:
+            try need(.previous, "go to the previous track")
+            method = "Previous"
+        case .seek(let position):
+            guard status != .stopped, metadata.url != nil || metadata.title != nil || metadata.knownTrackID != nil else {
+                throw .cannot("nothing is playing on \(player.name)")
+            }
+            try need(.seek, "seek in this track")
+            if let length = metadata.length, length > 0, position > length { throw .pastEnd(position: position, length: length) }
+            if let track = metadata.knownTrackID {
+                method = "SetPosition"
+                arguments = [.objectPath(track), .int64(position)]
+            } else {
+                let read: DBusValue
+                do { read = try bus.property(busName, MPRIS.path, MPRIS.playerInterface, "Position") } catch { throw unavailable(error) }
+                guard let now = read.int64 else { throw .cannot("\(player.name) does not say where it is in the track") }
+                method = "Seek"
+                arguments = [.int64(position - now)]
+            }
+        }
+        do { try bus.call(busName, MPRIS.path, MPRIS.playerInterface, method, arguments) } catch { throw unavailable(error) }
+    }
+
     // MARK: - Events (on the bus thread)
 
     private func scan() {
@@ -120,7 +200,8 @@ package final class PlayerWatcher: Sendable {
             ?? properties["Position"]?.int64 ?? 0
         let player = PlayerState(name: name, owner: owner, status: status,
                                  metadata: MPRIS.Metadata(properties["Metadata"]?.dictionary ?? [:]),
-                                 clock: PlaybackClock(position: position, rate: rate, playing: status == .playing))
+                                 clock: PlaybackClock(position: position, rate: rate, playing: status == .playing),
+                                 controls: Self.controls(properties))
         state.withLock { players in
             players.known[owner] = player
             if status == .playing, players.selected.flatMap({ players.known[$0] })?.status != .playing {
@@ -138,6 +219,12 @@ package final class PlayerWatcher: Sendable {
         // Properties sent as invalidated (no value) are read.
         for key in invalidated where ["PlaybackStatus", "Rate", "Metadata"].contains(key) {
             if let value = try? bus.property(MPRIS.prefix + name, MPRIS.path, MPRIS.playerInterface, key) { changes[key] = value }
+        }
+        let canChanged = changes.keys.contains { Self.capabilities.keys.contains($0) }
+        if canChanged {
+            // The Can… properties come together only in GetAll: read them all again.
+            let properties = (try? bus.properties(MPRIS.prefix + name, MPRIS.path, MPRIS.playerInterface)) ?? changes
+            update(owner, reselect: false) { player in player.controls = Self.controls(properties) }
         }
         guard changes["PlaybackStatus"] != nil || changes["Rate"] != nil || changes["Metadata"] != nil else { return }
         // The position is re-anchored on every such change (a new track starts elsewhere; a rate

@@ -95,6 +95,13 @@ package final class PushSource: PlayerSource {
         continuation.finish()
     }
 
+    package var canBeControlled: Bool { false }
+
+    /// Read-only: a device pushes what it plays, and is told nothing back.
+    package func control(_ command: PlayerCommand) throws(ControlError) {
+        throw .cannot("the push source is read-only: devices say what they play, and cannot be told what to do")
+    }
+
     /// Positions come only with pushes: there is nothing to read in between.
     package func readPosition() -> (owner: String, position: Int64, at: Int64, took: Int64)? { nil }
 

@@ -111,6 +111,15 @@ package final class SubsonicSource: PlayerSource {
     /// Positions come with each poll (when the server has them): nothing to read in between.
     package func readPosition() -> (owner: String, position: Int64, at: Int64, took: Int64)? { nil }
 
+    package var canBeControlled: Bool { false }
+
+    /// Not controllable: the server reports what a client plays, and has no call that reaches
+    /// that client. `jukeboxControl` drives the server's own jukebox, a player of its own that
+    /// `getNowPlaying` does not report, so it is not the one followed.
+    package func control(_ command: PlayerCommand) throws(ControlError) {
+        throw .cannot("\(address) reports what \(address.user)'s player plays but cannot control it (Subsonic's jukeboxControl drives the server's own jukebox, not that player)")
+    }
+
     package func cover(for metadata: MPRIS.Metadata, maxBytes: Int) -> Result<(Data, String), PlayerSourceError>? {
         guard let url = metadata.url, url.hasPrefix(Self.trackScheme) else { return nil }
         let id = String(url.dropFirst(Self.trackScheme.count))
