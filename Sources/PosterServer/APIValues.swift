@@ -59,6 +59,9 @@ enum API {
     /// `GET /now.json` (`serve --follow`): the player, and the song and poster once there are.
     struct Now: Encodable, Sendable {
         let status: String, player: OrNull<String>, playing: Bool
+        /// The controls this request may use on the player now (`null`: none may be used here —
+        /// a read-only server or token, or a source that cannot be controlled); the track's length.
+        let controls: OrNull<[String]>, durationMs: OrNull<Int>
         /// With a song only.
         var track: String?, artist: OrNull<String>?
         /// With a poster only; `poster` is `null` without one.
@@ -68,7 +71,11 @@ enum API {
     }
 
     /// The `data:` of each server-sent event on `/events`.
-    struct StatusEvent: Encodable, Sendable { let player: OrNull<String>, status: String }
+    struct StatusEvent: Encodable, Sendable {
+        let controls: OrNull<[String]>, durationMs: OrNull<Int>, player: OrNull<String>
+        /// Where playback was when the event was sent, and how fast it moves (0 when not playing).
+        let positionMs: OrNull<Int>, rate: Double, status: String
+    }
     struct SongEvent: Encodable, Sendable { let artist: OrNull<String>, frames: Int, track: OrNull<String> }
     struct PosterEvent: Encodable, Sendable {
         let line: OrNull<Int>, next: OrNull<String>, poster: String, startMs: Int, text: OrNull<String>, track: String

@@ -76,6 +76,8 @@ final class LiveHub: Sendable {
 struct LiveRoutes: Sendable {
     let hub: LiveHub
     let routes: Routes
+    /// The player controls, for telling pages which to show.
+    let controls: PlayerControlRoutes
 
     /// Rendering parameters a live request may give (those of frames, and `layer`).
     static let parameters = Routes.renderParameters + ["layer"]
@@ -151,7 +153,8 @@ struct LiveRoutes: Sendable {
         let parameters = try self.parameters(request)
         let now = hub.now
         var value = API.Now(status: Self.status(now.player), player: .init(now.player?.name), playing: now.player?.status == .playing,
-                            poster: .init(nil))
+                            controls: .init(Self.controls(now.player, allowed: controls.allowed(request))),
+                            durationMs: .init(now.player?.metadata.length.map { Int($0 / 1000) }), poster: .init(nil))
         if let song = now.song {
             value.track = song.title
             value.artist = .init(song.song.lyrics.metadata.artist)
@@ -171,6 +174,11 @@ struct LiveRoutes: Sendable {
         var response = Routes.json(value)
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// The controls a page may show for `player`: nil when the request may not control.
+    static func controls(_ player: PlayerState?, allowed: Bool) -> [String]? {
+        allowed ? (player?.controls ?? []).names : nil
     }
 
     static func status(_ player: PlayerState?) -> String {
@@ -228,6 +236,7 @@ struct LiveRoutes: Sendable {
     /// every 15 s keeps proxies from closing a quiet stream. Ends when the server stops.
     func events(_ request: Request) throws -> Response {
         let parameters = try self.parameters(request)
+        let allowed = controls.allowed(request)
         guard let (id, stream) = hub.subscribe() else {
             var error = APIError(.serviceUnavailable, "too many event clients")
             error.headers[.retryAfter] = "5"
@@ -239,9 +248,9 @@ struct LiveRoutes: Sendable {
                                    HTTPField.Name("X-Accel-Buffering")!: "no"]
         return Response(status: .ok, headers: headers, body: .init { writer in
             defer { hub.unsubscribe(id) }
-            var opening = "retry: 2000\n\n" + Self.message(.status(first.player), state: first, parameters: parameters)
-            if first.song != nil { opening += Self.message(.song(first.song), state: first, parameters: parameters) }
-            if let poster = first.poster { opening += Self.message(.poster(poster), state: first, parameters: parameters) }
+            var opening = "retry: 2000\n\n" + Self.message(.status(first.player), state: first, parameters: parameters, allowed: allowed)
+            if first.song != nil { opening += Self.message(.song(first.song), state: first, parameters: parameters, allowed: allowed) }
+            if let poster = first.poster { opening += Self.message(.poster(poster), state: first, parameters: parameters, allowed: allowed) }
             try await writer.write(ByteBuffer(string: opening))
             let heartbeat = Task {
                 while !Task.isCancelled {
@@ -252,7 +261,7 @@ struct LiveRoutes: Sendable {
             defer { heartbeat.cancel() }
             try await withGracefulShutdownHandler {
                 for await event in stream {
-                    let text = Self.message(event, state: hub.now, parameters: parameters)
+                    let text = Self.message(event, state: hub.now, parameters: parameters, allowed: allowed)
                     try await writer.write(ByteBuffer(string: text.isEmpty ? ": ping\n\n" : text))
                 }
             } onGracefulShutdown: {
@@ -263,12 +272,16 @@ struct LiveRoutes: Sendable {
     }
 
     /// One event as SSE text (empty for an event clients are not told about).
-    static func message(_ event: LiveEvent, state: LiveHub.State, parameters: [(String, String)]) -> String {
+    static func message(_ event: LiveEvent, state: LiveHub.State, parameters: [(String, String)], allowed: Bool) -> String {
         let (name, data): (String, String)
         switch event {
         case .status(let player):
             name = "status"
-            data = API.encoded(API.StatusEvent(player: .init(player?.name), status: status(player)))
+            let playing = player?.status == .playing
+            data = API.encoded(API.StatusEvent(
+                controls: .init(controls(player, allowed: allowed)), durationMs: .init(player?.metadata.length.map { Int($0 / 1000) }),
+                player: .init(player?.name), positionMs: .init(player.map { Int($0.clock.position() / 1000) }),
+                rate: playing ? player?.clock.rate ?? 1 : 0, status: status(player)))
         case .song(let song):
             name = "song"
             data = API.encoded(API.SongEvent(artist: .init(song?.song.lyrics.metadata.artist), frames: song?.frames.count ?? 0,

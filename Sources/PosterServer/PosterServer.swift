@@ -18,6 +18,11 @@ package struct ServerConfiguration: Sendable {
     package var port = 8484
     /// Required beyond loopback; then every request needs it (Bearer or `?token=`).
     package var token: String?
+    /// A second token that sees posters but cannot control the player (`--view-token`): a
+    /// request that gives it may read, not `POST`.
+    package var viewToken: String?
+    /// The player is not controlled over HTTP, whoever asks (`--read-only`).
+    package var readOnly = false
     /// Frames rendered at once; requests beyond `jobs × queueFactor` waiting get 503. A waiting
     /// request holds no thread and no picture, only its parsed request (a form upload at most
     /// `maxUploadBytes`), so the bound is generous: a page's 64 frames at once all wait their turn.
@@ -108,14 +113,13 @@ package enum PosterServer {
         let renderer = RenderService(configuration: configuration, metrics: metrics)
         let router = Router(context: BasicRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: MetricsMiddleware())
-        router.add(middleware: GuardMiddleware(token: configuration.token))
+        router.add(middleware: GuardMiddleware(token: configuration.token, viewToken: configuration.viewToken))
         router.get("/metrics") { _, _ in metrics.response() }
         let routes = Routes(library: library, renderer: renderer, configuration: configuration)
         routes.register(on: router)
         var follower: Follower?
         if let follow = configuration.follow {
             let hub = LiveHub(maxClients: configuration.maxEventClients, metrics: metrics)
-            LiveRoutes(hub: hub, routes: routes).register(on: router)
             var options = FollowOptions(render: configuration.defaults, output: "")
             options.render.karaoke = false
             options.player = follow.player
@@ -125,23 +129,30 @@ package enum PosterServer {
             options.observer = { hub.receive($0) }
             let defaults = configuration.defaults
             options.libraryCover = { title, artist, limit in library.cover(title: title, artist: artist, maxBytes: limit, options: defaults) }
+            let source: any PlayerSource
+            var bus: Bus?
             if follow.push {
-                let source = PushSource(device: follow.device, staleAfter: follow.staleAfter)
-                LiveRoutes.registerPush(on: router, source: source, maxLyricsBytes: configuration.defaults.maxLyricsBytes)
-                follower = Follower(options: options, source: source, bus: nil, log: configuration.log)
+                let push = PushSource(device: follow.device, staleAfter: follow.staleAfter)
+                LiveRoutes.registerPush(on: router, source: push, maxLyricsBytes: configuration.defaults.maxLyricsBytes)
+                source = push
             } else if let subsonic = follow.subsonic {
-                follower = Follower(options: options, source: SubsonicSource(address: subsonic, log: configuration.log), bus: nil, log: configuration.log)
+                source = SubsonicSource(address: subsonic, log: configuration.log)
             } else if let mpd = follow.mpd {
-                follower = Follower(options: options, source: MPDWatcher(address: mpd, musicDirectory: follow.musicDirectory, log: configuration.log),
-                                    bus: nil, log: configuration.log)
+                source = MPDWatcher(address: mpd, musicDirectory: follow.musicDirectory, log: configuration.log)
             } else {
-                let bus: Bus
-                do { bus = try Bus() } catch { throw PosterError(path: "D-Bus", reason: error.description) }
-                follower = Follower(options: options, bus: bus, log: configuration.log)
+                let session: Bus
+                do { session = try Bus() } catch { throw PosterError(path: "D-Bus", reason: error.description) }
+                bus = session
+                source = PlayerWatcher(bus: session, player: follow.player, excluding: [PublishedPlayer.name])
             }
+            follower = Follower(options: options, source: source, bus: bus, log: configuration.log)
+            let controls = PlayerControlRoutes(source: source, configuration: configuration, metrics: metrics)
+            LiveRoutes(hub: hub, routes: routes, controls: controls).register(on: router)
+            controls.register(on: router)
             if !follow.push { LiveRoutes.registerNoPush(on: router) }
         } else {
             LiveRoutes.registerNotFollowing(on: router)
+            PlayerControlRoutes.registerNotFollowing(on: router)
             LiveRoutes.registerNoPush(on: router)
         }
         let application = Application(
@@ -193,16 +204,21 @@ struct APIError: Error, HTTPResponseError {
 struct GuardMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let token: String?
+    var viewToken: String? = nil
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         // The health check answers anyone (a load balancer's probe has no token), and so do the app's
         // own pages, scripts and style sheet (the same in every copy of the binary; a page cannot
         // put a token on the scripts it loads): none tells anything of the library.
-        if let token, !Self.open.contains(request.uri.path), !Self.authorised(request, token: token) {
+        if let token, !Self.open.contains(request.uri.path), !Self.authorised(request, token: token),
+           !(viewToken.map { Self.authorised(request, token: $0) } ?? false) {
             var error = APIError(.unauthorized, "a token is required: Authorization: Bearer TOKEN, or ?token=TOKEN")
             error.headers[.wwwAuthenticate] = "Bearer"
             response = try error.response(from: request, context: context)
+        } else if request.method != .get, request.method != .head, Self.viewOnly(request, token: token, viewToken: viewToken) {
+            response = try APIError(.forbidden, "this token only views posters (--view-token): controlling needs the server's --token")
+                .response(from: request, context: context)
         } else {
             do { response = try await next(request, context) } catch let error as APIError {
                 response = try error.response(from: request, context: context)
@@ -218,6 +234,13 @@ struct GuardMiddleware: RouterMiddleware {
 
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     static let open: Set<String> = Set(["/healthz", "/favicon.ico"] + Assets.table.map(\.path))
+
+    /// Whether `request` may only look (it gave the view token, not the full one); a view-only
+    /// request may not `POST`.
+    static func viewOnly(_ request: Request, token: String?, viewToken: String?) -> Bool {
+        guard let token, let viewToken else { return false }
+        return !authorised(request, token: token) && authorised(request, token: viewToken)
+    }
 
     static func authorised(_ request: Request, token: String) -> Bool {
         var offered: String?

@@ -12,7 +12,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
         Listens on 127.0.0.1 unless told otherwise; any other address needs a token (--token or LYRICPOSTER_TOKEN), which every request then gives as `Authorization: Bearer TOKEN` or `?token=TOKEN`. The rendering options are the defaults; a request's theme, preset, size, translations, romanisation, karaoke, before, after and lang override them.
 
-        With --follow it also follows the playing song over MPRIS (or MPD: --source mpd), as `follow` does: /now.png is its poster now, /now.json what is sung, /events a stream of posters (Server-Sent Events), and /overlay a transparent page for OBS browser sources and second screens (layer=text: the text alone, over transparency).
+        With --follow it also follows the playing song over MPRIS (or MPD: --source mpd), as `follow` does: /now.png is its poster now, /now.json what is sung, /events a stream of posters (Server-Sent Events), and /overlay a transparent page for OBS browser sources and second screens (layer=text: the text alone, over transparency). The overlay shows lock-screen controls (play/pause, previous, next, a progress bar to seek), which POST /api/player/ACTION; --read-only turns them off, and a --view-token screen sees posters without them.
 
         Examples: lyricposter serve ~/Music
                   lyricposter serve ~/Music --listen 0.0.0.0 --token "$TOKEN"
@@ -34,6 +34,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The token every request must give (required beyond loopback; default $LYRICPOSTER_TOKEN).", valueName: "token"))
     var token: String?
+
+    @Option(name: .customLong("view-token"), help: ArgumentHelp("A second token that sees posters but cannot control the player or post anything (for screens you hand out; needs --token; default $LYRICPOSTER_VIEW_TOKEN).", valueName: "token"))
+    var viewToken: String?
+
+    @Flag(name: .customLong("read-only"), help: "With --follow: do not let anyone control the player over HTTP (the pages show no controls).")
+    var readOnly = false
 
     @Option(help: ArgumentHelp("Pictures rendered at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
@@ -83,6 +89,11 @@ struct ServeCommand: AsyncParsableCommand {
         return value?.isEmpty == false ? value : nil
     }
 
+    var effectiveViewToken: String? {
+        let value = viewToken ?? ProcessInfo.processInfo.environment["LYRICPOSTER_VIEW_TOKEN"]
+        return value?.isEmpty == false ? value : nil
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be from 0 to 65535") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be from 1 to 256") }
@@ -103,6 +114,12 @@ struct ServeCommand: AsyncParsableCommand {
         if let token = effectiveToken, token.utf8.count < 8 || token.utf8.count > 256 {
             throw ValidationError("the token must be 8 to 256 bytes")
         }
+        if let view = effectiveViewToken {
+            guard view.utf8.count >= 8, view.utf8.count <= 256 else { throw ValidationError("the view token must be 8 to 256 bytes") }
+            guard let token = effectiveToken else { throw ValidationError("--view-token needs --token (the token that may control)") }
+            guard token != view else { throw ValidationError("--view-token must differ from --token") }
+        }
+        if readOnly, !following { throw ValidationError("--read-only goes with --follow") }
     }
 
     func run() async throws {
@@ -124,6 +141,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.host = listen
         configuration.port = port
         configuration.token = effectiveToken
+        configuration.viewToken = effectiveViewToken
+        configuration.readOnly = readOnly
         configuration.library = library
         configuration.places = lookup.places
         configuration.defaults = defaults
