@@ -11,7 +11,7 @@ struct LyricPosterCommand: AsyncParsableCommand {
         abstract: "Render lyric posters: a cover with the current lyric line and its neighbours.",
         discussion: manualText,
         version: versionText,
-        subcommands: [FrameCommand.self, CardCommand.self, ServeCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, VideoCommand.self, CatalogCommand.self, FollowCommand.self, InspectCommand.self, ConvertCommand.self, ThemesCommand.self]
+        subcommands: [FrameCommand.self, CardCommand.self, ServeCommand.self, LinesCommand.self, SequenceCommand.self, SheetCommand.self, VideoCommand.self, CatalogCommand.self, FollowCommand.self, ControlCommand.self, InspectCommand.self, ConvertCommand.self, ThemesCommand.self]
     )
 
     nonisolated static func main() async {

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import LyricPoster
+import LyricsCore
+import NowPlaying
+import PosterLive
+
+struct ControlCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "control",
+        abstract: "Play, pause, skip or seek the player that follow and serve --follow follow.",
+        discussion: """
+        For keyboard shortcuts and scripts. The player is found as `follow` finds it: an MPRIS player on the session bus (--player NAME, else the one playing), or MPD (--source mpd). The command returns once the player took the command; a player that cannot do it now (nothing playing, not seekable) or does not answer within a few seconds ends it with exit 1 and the reason.
+
+        Examples: lyricposter control toggle
+                  lyricposter control seek 1:23.5 --player mpv
+                  lyricposter control next --source mpd
+        """
+    )
+
+    @OptionGroup var quietOption: QuietOptionGroup
+
+    @Argument(help: ArgumentHelp("play, pause, toggle, next, previous, or seek.", valueName: "action"))
+    var action: String
+
+    @Argument(help: ArgumentHelp("With seek: where to, from the track's start (83.5, 1:23.5 or 83500ms).", valueName: "time"))
+    var time: String?
+
+    @Option(help: ArgumentHelp("The player's source: mpris; mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT).", valueName: "source"))
+    var source: String = "mpris"
+
+    @Option(help: ArgumentHelp("Only this MPRIS player (the name after org.mpris.MediaPlayer2., e.g. mpv).", valueName: "name"))
+    var player: String?
+
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("A file holding MPD's password, kept off the command line.", valueName: "file"),
+            completion: .file())
+    var passwordFile: String?
+
+    func validate() throws {
+        guard PlayerCommand.actions.contains(action) else {
+            throw ValidationError("the action must be one of \(PlayerCommand.actions.joined(separator: ", ")) (not '\(action)')")
+        }
+        if action == "seek" {
+            guard let time else { throw ValidationError("seek needs a time: lyricposter control seek 1:23.5") }
+            _ = try Timestamp.instant(time)
+        } else if time != nil {
+            throw ValidationError("only seek takes a time")
+        }
+        if source.lowercased().hasPrefix("subsonic") || source == "push" {
+            throw ValidationError("--source \(source.prefix(20)): only MPRIS players and MPD can be controlled (a Subsonic server or a pushing device cannot be told what to play)")
+        }
+        _ = try FollowSourceChoice(source, passwordFile: nil, player: player, musicDir: nil)
+        if player == "" { throw ValidationError("--player needs a name") }
+    }
+
+    func run() throws {
+        let command: PlayerCommand = switch action {
+        case "play": .play
+        case "pause": .pause
+        case "toggle": .toggle
+        case "next": .next
+        case "previous": .previous
+        default: .seek(Int64((try? Timestamp.instant(time ?? "0"))?.milliseconds ?? 0) * 1000)
+        }
+        let choice: FollowSourceChoice
+        do { choice = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: nil) } catch {
+            if let error = error as? PosterError { throw fail(error) }
+            throw error
+        }
+        let target: any PlayerSource
+        var bus: Bus?
+        switch choice {
+        case .mpris:
+            do { bus = try Bus() } catch { throw fail(PosterError(path: "D-Bus", reason: error.description)) }
+            guard let bus else { throw ExitCode(1) }
+            target = PlayerWatcher(bus: bus, player: player, excluding: [PublishedPlayer.name])
+            // Finds the players already on the bus before returning.
+            target.start()
+        case .mpd(let address, _):
+            target = MPDWatcher(address: address, musicDirectory: nil, log: { _ in })
+        case .subsonic(let address):
+            target = SubsonicSource(address: address, log: { _ in })
+        }
+        defer {
+            if bus != nil { target.finish() }
+        }
+        do throws(ControlError) { try target.control(command) } catch {
+            FileHandle.standardError.write(Data("error: \(action): \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}
