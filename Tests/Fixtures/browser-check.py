@@ -14,12 +14,22 @@ python3-selenium) and checks what a person would see.
         open /overlay, check its computed background is transparent and that it swaps posters
         as /events announces them (at least N swaps).
 
+    browser-check.py controls --base URL --shots DIR --token T --view-token V --mpv-socket PATH
+        the lock-screen controls against a real mpv (its JSON IPC socket is the reference): on
+        /overlay at 1920x1080, click pause, play, next and previous and see mpv's own state change,
+        drag the progress bar and tap it, and check that mpv's time-pos lands within 250 ms of the
+        asked position and that the page then shows that line's poster; the same at 390x844; the
+        controls fade when idle and come back; they are hidden with layer=text and for the view
+        token; the app's "Now playing" view shows the same page and its controls work.
+
 Prints one JSON line of measurements and exits 0; prints "FAIL: ..." lines and exits 1 when a
 check fails; exits 77 with "SKIP: ..." when the browser cannot start.
 """
 import argparse
 import json
 import os
+import re
+import socket
 import sys
 import time
 
@@ -28,6 +38,7 @@ try:
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.common.action_chains import ActionChains
 except ImportError as error:  # pragma: no cover
     print(f"SKIP: python3-selenium is missing ({error}); run `make test`")
     sys.exit(77)
@@ -347,9 +358,208 @@ def check_overlay(args):
     return measured
 
 
+def mpv(socket_path, *command):
+    """One command over mpv's JSON IPC; its `data`."""
+    with socket.socket(socket.AF_UNIX) as connection:
+        connection.settimeout(3)
+        connection.connect(socket_path)
+        connection.sendall((json.dumps({"command": list(command), "request_id": 7}) + "\n").encode())
+        buffer = b""
+        while True:
+            chunk = connection.recv(65536)
+            if not chunk:
+                return None
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                try:
+                    message = json.loads(line)
+                except ValueError:
+                    continue
+                if message.get("request_id") == 7:
+                    return message.get("data")
+
+
+def page_state(driver):
+    return driver.execute_script("""
+      const b = document.body, t = document.getElementById('toggle');
+      return {controls: b.dataset.controls || '', last: b.dataset.lastControl || '', poster: b.dataset.poster || '',
+              toggle: t ? t.getAttribute('aria-label') : '', idle: b.classList.contains('idle')};""")
+
+
+def poster_start(poster):
+    match = re.search(r"/now/\d+/(\d+)\.png", poster or "")
+    return int(match.group(1)) if match else None
+
+
+def check_targets(driver, what):
+    """The controls are in view and each is a large touch target (44 px or more each way)."""
+    sizes = driver.execute_script("""
+      return ['previous', 'toggle', 'next', 'progress'].map(id => {
+        const box = document.getElementById(id).getBoundingClientRect();
+        return [id, box.width, box.height, box.left, box.top, box.right, box.bottom];
+      }).concat([['viewport', innerWidth, innerHeight]]);""")
+    view = sizes[-1]
+    for name, width, height, left, top, right, bottom in sizes[:-1]:
+        if width < 44 or height < 44:
+            fail(f"{what}: #{name} is {width:.0f}x{height:.0f}, smaller than a 44 px touch target")
+        if left < 0 or top < 0 or right > view[1] or bottom > view[2]:
+            fail(f"{what}: #{name} is outside the {view[1]}x{view[2]} viewport")
+    return {name: [round(width), round(height)] for name, width, height, *_ in sizes[:-1]}
+
+
+def wake(driver):
+    body = driver.find_element(By.TAG_NAME, "body")
+    ActionChains(driver).move_to_element_with_offset(body, 0, -40).move_by_offset(3, 3).perform()
+
+
+def click_control(driver, name, expect_last):
+    wake(driver)
+    driver.find_element(By.ID, name).click()
+    return wait(driver, f"the page to send {name}", lambda: page_state(driver)["last"] == expect_last, 8)
+
+
+def seek_on_bar(driver, args, fraction, drag_from=None):
+    """Taps (or drags from `drag_from` to) `fraction` of the bar; returns (asked ms, mpv error ms,
+    ms until the line's poster showed)."""
+    duration = mpv(args.mpv_socket, "get_property", "duration") * 1000
+    bar = driver.find_element(By.ID, "progress")
+    width = bar.size["width"]
+    wake(driver)
+    driver.execute_script("document.body.dataset.lastControl = ''")
+    chain = ActionChains(driver)
+    if drag_from is None:
+        chain.move_to_element_with_offset(bar, int((fraction - 0.5) * width), 0).click()
+    else:
+        chain.move_to_element_with_offset(bar, int((drag_from - 0.5) * width), 0).click_and_hold()
+        for step in range(1, 6):
+            middle = drag_from + (fraction - drag_from) * step / 5
+            chain.move_to_element_with_offset(bar, int((middle - 0.5) * width), 0)
+        chain.release()
+    chain.perform()
+    asked = None
+    if not wait(driver, "the seek to be sent", lambda: page_state(driver)["last"] == "seek:204", 8):
+        return None
+    answered = time.monotonic()
+    position = mpv(args.mpv_socket, "get_property", "time-pos") * 1000
+    read = time.monotonic()
+    if mpv(args.mpv_socket, "get_property", "pause"):
+        read = answered  # a paused player's clock stands still
+    # The page asked for round(fraction of the bar as the pointer landed × duration): read back
+    # from the page's own arithmetic would be circular, so the position is compared with the
+    # fraction the pointer was sent to, within a pixel of the bar.
+    asked = fraction * duration
+    pixel = duration / width
+    error = position - (read - answered) * 1000 - asked
+    if abs(error) > 250 + pixel:
+        fail(f"mpv is at {position:.0f} ms after a seek to {asked:.0f} ms ({error:+.0f} ms)")
+    started = time.monotonic()
+    shown = wait(driver, "the seeked line's poster", lambda: (lambda start: start is not None and start <= position + 50
+                 and start >= position - 1100)(poster_start(page_state(driver)["poster"])), 10)
+    return {"asked_ms": round(asked), "mpv_ms": round(position), "error_ms": round(error),
+            "pixel_ms": round(pixel), "poster_ms": round((time.monotonic() - started) * 1000) if shown else None}
+
+
+def check_controls(args):
+    driver = browser()
+    measured = {}
+    try:
+        set_viewport(driver, 1920, 1080)
+        driver.get(url(args.base, "/overlay", args.token))
+        wait(driver, "the controls", lambda: page_state(driver)["controls"] == "shown")
+        wait(driver, "a poster", lambda: poster_start(page_state(driver)["poster"]) is not None)
+        measured["targets_1920"] = check_targets(driver, "1920x1080")
+        wake(driver)
+        driver.save_screenshot(os.path.join(args.shots, "controls-1920x1080.png"))
+
+        # Pause and play: mpv's own `pause` property, and the button following the player.
+        click_control(driver, "toggle", "toggle:204")
+        if not wait(driver, "mpv to pause", lambda: mpv(args.mpv_socket, "get_property", "pause") is True, 5):
+            fail("clicking pause did not pause mpv")
+        wait(driver, "the button to offer play", lambda: page_state(driver)["toggle"] == "Play", 5)
+        click_control(driver, "toggle", "toggle:204")
+        if not wait(driver, "mpv to play", lambda: mpv(args.mpv_socket, "get_property", "pause") is False, 5):
+            fail("clicking play did not start mpv")
+        wait(driver, "the button to offer pause", lambda: page_state(driver)["toggle"] == "Pause", 5)
+
+        # Next and previous: mpv's playlist position.
+        before = mpv(args.mpv_socket, "get_property", "playlist-pos")
+        song = page_state(driver)["poster"].split("/")[2]
+        click_control(driver, "next", "next:204")
+        if not wait(driver, "mpv's next track", lambda: mpv(args.mpv_socket, "get_property", "playlist-pos") == before + 1, 5):
+            fail("clicking next did not move mpv to the next track")
+        wait(driver, "the next track's poster", lambda: page_state(driver)["poster"].split("/")[2] != song, 10)
+        click_control(driver, "previous", "previous:204")
+        if not wait(driver, "mpv's previous track", lambda: mpv(args.mpv_socket, "get_property", "playlist-pos") == before, 5):
+            fail("clicking previous did not move mpv back")
+        time.sleep(1)
+
+        # Drag and tap the bar.
+        measured["drag"] = seek_on_bar(driver, args, 0.6, drag_from=0.15)
+        measured["tap"] = seek_on_bar(driver, args, 0.3)
+        wake(driver)
+        driver.save_screenshot(os.path.join(args.shots, "controls-seeked-1920x1080.png"))
+
+        # Idle: the controls fade, and come back on a move.
+        if wait(driver, "the controls to fade when idle", lambda: page_state(driver)["idle"], 9):
+            time.sleep(0.6)  # the fade's transition
+            opacity = float(driver.execute_script("return getComputedStyle(document.getElementById('controls')).opacity"))
+            measured["idle_opacity"] = opacity
+            if opacity > 0.05:
+                fail(f"idle controls are still shown (opacity {opacity})")
+        wake(driver)
+        if page_state(driver)["idle"]:
+            fail("moving the pointer did not bring the controls back")
+
+        # A phone.
+        set_viewport(driver, 390, 844)
+        time.sleep(0.5)
+        measured["targets_390"] = check_targets(driver, "390x844")
+        measured["phone_seek"] = seek_on_bar(driver, args, 0.5)
+        wake(driver)
+        driver.save_screenshot(os.path.join(args.shots, "controls-390x844.png"))
+
+        # No controls over the text layer, nor for the view token.
+        set_viewport(driver, 1920, 1080)
+        driver.get(url(args.base, "/overlay?layer=text", args.token))
+        wait(driver, "a text-layer poster", lambda: page_state(driver)["poster"] != "")
+        time.sleep(1)
+        if page_state(driver)["controls"] == "shown":
+            fail("the controls show over the text layer (OBS)")
+        driver.get(url(args.base, "/overlay", args.view_token))
+        wait(driver, "a poster for the view token", lambda: page_state(driver)["poster"] != "")
+        time.sleep(1)
+        if page_state(driver)["controls"] == "shown":
+            fail("the controls show for a view-only token")
+        driver.save_screenshot(os.path.join(args.shots, "controls-view-token.png"))
+
+        # The app's now-playing view: the same page in a frame, its controls working.
+        driver.get(url(args.base, "/", args.token))
+        link = wait(driver, "the Now playing link", lambda: (lambda l: l if l.is_displayed() else None)(
+            driver.find_element(By.ID, "now-link")))
+        if link:
+            link.click()
+            frame = wait(driver, "the now-playing frame", lambda: driver.find_element(By.ID, "now-frame"))
+            driver.switch_to.frame(frame)
+            wait(driver, "the controls in the app", lambda: page_state(driver)["controls"] == "shown")
+            click_control(driver, "toggle", "toggle:204")
+            if not wait(driver, "mpv to pause from the app", lambda: mpv(args.mpv_socket, "get_property", "pause") is True, 5):
+                fail("the app's pause did not pause mpv")
+            driver.switch_to.default_content()
+            time.sleep(0.5)
+            driver.save_screenshot(os.path.join(args.shots, "app-now-playing-1920x1080.png"))
+            driver.switch_to.frame(frame)
+            click_control(driver, "toggle", "toggle:204")
+            wait(driver, "mpv to play again", lambda: mpv(args.mpv_socket, "get_property", "pause") is False, 5)
+            driver.switch_to.default_content()
+    finally:
+        driver.quit()
+    return measured
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=["app", "overlay"])
+    parser.add_argument("mode", choices=["app", "overlay", "controls"])
     parser.add_argument("--base", required=True)
     parser.add_argument("--song", default="")
     parser.add_argument("--shots", required=True)
@@ -359,9 +569,12 @@ def main():
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--no-lyrics", default="")
     parser.add_argument("--not-following", action="store_true")
+    parser.add_argument("--view-token", default="")
+    parser.add_argument("--mpv-socket", default="")
     args = parser.parse_args()
     os.makedirs(args.shots, exist_ok=True)
-    measured = check_app(args) if args.mode == "app" else check_overlay(args)
+    checks = {"app": check_app, "overlay": check_overlay, "controls": check_controls}
+    measured = checks[args.mode](args)
     print(json.dumps(measured or {}), flush=True)
     sys.exit(1 if failures else 0)
 

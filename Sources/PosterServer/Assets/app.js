@@ -1,5 +1,6 @@
 /* LyricPoster — the browser app served by `lyricposter serve` at `/`.
-   Hash routes: `#/` the library, `#/song/ID` a song's page with its posters in step with playback.
+   Hash routes: `#/` the library, `#/song/ID` a song's page with its posters in step with playback,
+   `#/now` (with `serve --follow`) the live page with its lock-screen controls, in a frame.
    Plain script, no dependencies; the page's CSP allows no inline code or styles. */
 (function () {
   'use strict';
@@ -87,6 +88,9 @@
   var moreButton = $('more');
 
   var songSection = $('song');
+  var nowSection = $('now');
+  var nowFrame = $('now-frame');
+  var nowLink = $('now-link');
   var songTitle = $('song-title');
   var songArtist = $('song-artist');
   var poster = $('poster');
@@ -864,6 +868,7 @@
 
   function route() {
     var hash = location.hash.replace(/^#/, '');
+    if (hash === '/now') return { name: 'now' };
     var match = /^\/song\/([^\/?#]+)\/?$/.exec(hash);
     if (match) return { name: 'song', id: decodeURIComponent(match[1]) };
     return { name: 'library' };
@@ -872,7 +877,19 @@
   function render() {
     var current = route();
     showStatus('');
-    if (current.name === 'song') {
+    var now = current.name === 'now';
+    nowSection.hidden = !now;
+    if (now) nowLink.setAttribute('aria-current', 'page'); else nowLink.removeAttribute('aria-current');
+    // The live page's event stream is closed when the view is left.
+    if (!now && nowFrame.getAttribute('src')) nowFrame.removeAttribute('src');
+    if (now) {
+      if (song.timeline && !song.timeline.paused()) song.timeline.pause();
+      stopLoop();
+      songSection.hidden = true;
+      librarySection.hidden = true;
+      document.title = 'Now playing \u2014 LyricPoster';
+      if (!nowFrame.getAttribute('src')) nowFrame.setAttribute('src', withToken('/overlay'));
+    } else if (current.name === 'song') {
       librarySection.hidden = true;
       songSection.hidden = false;
       openSong(current.id);
@@ -895,6 +912,14 @@
     if (!document.hidden) sync();
   });
 
+  /** Shows "Now playing" in the header when the server follows a player (its /now.json answers). */
+  function checkFollowing() {
+    fetch(withToken('/now.json'), { cache: 'no-store' }).then(function (response) {
+      nowLink.hidden = !response.ok;
+    }).catch(function () {});
+  }
+
   loadThemes();
+  checkFollowing();
   render();
 })();
