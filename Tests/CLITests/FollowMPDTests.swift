@@ -270,6 +270,88 @@ final class FollowMPDTests: FollowTestCase {
         XCTAssertEqual(Array(poster.body.prefix(4)), [0x89, 0x50, 0x4E, 0x47])
     }
 
+    /// `serve --source mpd` takes controls: each action changes MPD's own `status`, a seek lands
+    /// within 250 ms on MPD's clock (sampled from outside by mpd-clock.py) and the line's poster
+    /// follows; what MPD cannot do is 409; a stopped MPD is 503, not a hang. Then `control`.
+    func testServeControlsMPD() throws {
+        try makeMusic()
+        try startMPD()
+        mpc("update", "--wait")
+        mpc("add", "album/first.mp3")
+        mpc("add", "album/second.mp3")
+        mpc("play")
+        try startSampler(temp("mpd/socket"))
+        let server = try startServer([temp("music"), "--source", "mpd://127.0.0.1:\(port)", "--music-dir", temp("music"), "--size", "360x640"],
+                                     environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
+        func post(_ action: String, _ extra: [String] = []) throws -> Answer { try curl(["-X", "POST"] + extra + [server.base + "/api/player/" + action]) }
+        func now() -> [String: Any] {
+            (try? JSONSerialization.jsonObject(with: (try? get(server.base + "/now.json"))?.body ?? Data()) as? [String: Any]) ?? [:]
+        }
+        func state() -> String { mpc("status").split(separator: "\n").dropFirst().first.map { String($0.prefix(9)) } ?? "" }
+        XCTAssertTrue(waitFor("the first poster") { _ in now()["poster"] is String })
+        XCTAssertEqual(now()["controls"] as? [String], ["play", "pause", "seek", "next", "previous"])
+
+        for (action, expected) in [("pause", "[paused]"), ("play", "[playing]"), ("toggle", "[paused]"), ("toggle", "[playing]")] {
+            let answer = try post(action)
+            XCTAssertEqual(answer.status, 204, "\(action): \(String(decoding: answer.body, as: UTF8.self))")
+            XCTAssertTrue(waitFor("MPD after \(action)") { _ in state().hasPrefix(expected) }, "\(action): \(state())")
+        }
+        XCTAssertTrue(waitFor("the server to see MPD play") { _ in now()["status"] as? String == "playing" })
+
+        var errors: [Double] = [], posters: [Double] = []
+        for (target, json) in [(7_500, false), (3_250, true)] {
+            let answer = json
+                ? try post("seek", ["-H", "Content-Type: application/json", "-d", "{\"position_ms\": \(target)}"])
+                : try post("seek?position_ms=\(target)")
+            let answered = Double(nowMs)
+            XCTAssertEqual(answer.status, 204, String(decoding: answer.body, as: UTF8.self))
+            var shown: Double?
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline, shown == nil {
+                if now()["start_ms"] as? Int == target / 1000 * 1000 { shown = Double(nowMs) - answered }
+                usleep(10_000)
+            }
+            XCTAssertLessThanOrEqual(try XCTUnwrap(shown, "the \(target) ms line's poster never came"), 500)
+            posters.append(shown ?? -1)
+            // MPD's own clock 300 ms after the 204, against where the seek should have it by then.
+            usleep(600_000)
+            let elapsed = try XCTUnwrap(mpdElapsed(at: answered + 300), "no MPD clock samples around the seek")
+            errors.append(elapsed - Double(target) - 300)
+            XCTAssertLessThanOrEqual(abs(errors.last ?? 999), 250, "MPD was at \(elapsed) ms 300 ms after a seek to \(target) ms")
+        }
+        print("seek accuracy on MPD (ms, its elapsed less the asked position): \(errors.map { Int($0.rounded()) }); "
+              + "poster of the seeked line after the 204 (ms): \(posters.map { Int($0.rounded()) })")
+
+        XCTAssertEqual(try post("seek?position_ms=60000").status, 422, "past the end of a 12 s song")
+        XCTAssertEqual(try post("next").status, 204)
+        XCTAssertTrue(waitFor("MPD's second song") { _ in self.mpc("current").contains("second") || self.mpc("current").contains("Second") })
+        XCTAssertTrue(waitFor("the second song's poster") { _ in now()["track"] as? String == "Second Song" })
+        XCTAssertEqual(try post("previous").status, 204)
+        XCTAssertTrue(waitFor("MPD's first song") { _ in self.mpc("current").contains("First") })
+
+        // Stopped: nothing to pause or seek (409); play starts the queue.
+        mpc("stop")
+        XCTAssertTrue(waitFor("the server to see the stop") { _ in now()["status"] as? String == "stopped" })
+        XCTAssertEqual(now()["controls"] as? [String], ["play"])
+        let seekStopped = try post("seek?position_ms=1000")
+        XCTAssertEqual(seekStopped.status, 409)
+        XCTAssertTrue(String(decoding: seekStopped.body, as: UTF8.self).contains("nothing is playing"))
+        let cli = try run(["control", "toggle", "--source", "mpd://127.0.0.1:\(port)"])
+        XCTAssertEqual(cli.status, 0, cli.stderr)
+        XCTAssertTrue(waitFor("MPD to play from the command line") { _ in state().hasPrefix("[playing]") })
+        let cliSeek = try run(["control", "seek", "9", "--source", "mpd://127.0.0.1:\(port)"])
+        XCTAssertEqual(cliSeek.status, 0, cliSeek.stderr)
+
+        // MPD stops answering: 503 once its timeouts are up, never a hang.
+        let stopped = try XCTUnwrap(mpd)
+        kill(stopped.processIdentifier, SIGSTOP)
+        let answer = try post("pause")
+        kill(stopped.processIdentifier, SIGCONT)
+        XCTAssertEqual(answer.status, 503, String(decoding: answer.body, as: UTF8.self))
+        let metrics = String(decoding: try get(server.base + "/metrics").body, as: UTF8.self)
+        XCTAssertTrue(metrics.contains("lyricposter_player_controls_total{action=\"pause\",result=\"unavailable\"} 1"), metrics)
+    }
+
     /// `--exec` with `{path}` gets a fresh name for each poster (desktops cache wallpapers by path),
     /// the one before removed; `--latency` holds line changes back by that much on MPD's clock.
     func testAFreshPathForEachPosterAndLatency() throws {
