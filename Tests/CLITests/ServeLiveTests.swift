@@ -107,6 +107,48 @@ final class ServeLiveTests: FollowTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
     }
 
+    /// Controls honour what the player says it can do (`Can…`): what it cannot is 409 and never
+    /// reaches it. A track without an id is seeked by `Seek` (the difference), not `SetPosition`.
+    func testControlsHonourThePlayersCapabilities() throws {
+        let song = try makeSong("song", title: "Able", seconds: 20, in: "music")
+        try copyCover(to: "music")
+        let server = try startServer([temp("music"), "--follow", "--player", "scripted", "--size", "360x640"], environment: environment)
+        try startPlayer("scripted", ["--cannot", "CanSeek,CanGoNext"])
+        try track(["xesam:title": "Able", "xesam:url": fileURL(song), "mpris:trackid": "/t/1", "mpris:length": 20_000_000])
+        try send(["cmd": "play"])
+        func now() -> [String: Any] {
+            (try? JSONSerialization.jsonObject(with: (try? get(server.base + "/now.json"))?.body ?? Data()) as? [String: Any]) ?? [:]
+        }
+        func post(_ action: String) throws -> Answer { try curl(["-X", "POST", server.base + "/api/player/" + action]) }
+        func called(_ method: String) -> Bool {
+            ((try? String(contentsOfFile: temp("player-scripted.log"), encoding: .utf8)) ?? "").contains("{\"called\": \"\(method)\"")
+        }
+        waitUntil("the player's controls") { now()["controls"] as? [String] == ["play", "pause", "previous"] }
+
+        let seek = try post("seek?position_ms=5000")
+        XCTAssertEqual(seek.status, 409)
+        XCTAssertEqual(String(decoding: seek.body, as: UTF8.self), "{\"error\":\"scripted cannot seek in this track now\"}\n")
+        XCTAssertEqual(try post("next").status, 409)
+        XCTAssertEqual(try post("previous").status, 204)
+        XCTAssertEqual(try post("pause").status, 204)
+        waitUntil("Pause to reach the player") { called("Pause") }
+        XCTAssertTrue(called("Previous"))
+        XCTAssertFalse(called("SetPosition") || called("Seek") || called("Next"), "a refused control reached the player")
+
+        // A player whose track has no id: the seek goes by difference.
+        try send(["cmd": "quit"])
+        waitUntil("the player to go") { now()["status"] as? String == "waiting" }
+        try startPlayer("scripted")
+        try track(["xesam:title": "Able", "xesam:url": fileURL(song), "mpris:trackid": "/org/mpris/MediaPlayer2/TrackList/NoTrack",
+                   "mpris:length": 20_000_000], at: 2)
+        try send(["cmd": "pause"])
+        waitUntil("the player again") { now()["status"] as? String == "paused" }
+        XCTAssertEqual(try post("seek?position_ms=9000").status, 204)
+        waitUntil("Seek to reach the player") { called("Seek") }
+        XCTAssertFalse(called("SetPosition"))
+        waitUntil("the 9 s line's poster") { now()["start_ms"] as? Int == 9000 }
+    }
+
     /// The overlay page in headless chromium: transparent, and it swaps posters as events come.
     func testOverlayInABrowser() throws {
         try requireBrowser()

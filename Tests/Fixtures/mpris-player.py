@@ -9,11 +9,13 @@ DBUS_SESSION_BUS_ADDRESS and exports /org/mpris/MediaPlayer2.
 Needs Debian's python3-dbus and python3-gi, so run it with /usr/bin/python3:
 
     mpris-player.py --name NAME [--identity TEXT] [--skew F] [--step-ms N] [--no-seeked]
+        [--cannot CanSeek,CanGoNext,...]
 
 --skew F: the player's clock runs at F x its Rate against wall time (0.97: 3 % slow), as real
 players' clocks do; --step-ms N: Position is reported in steps (its value is updated every N ms,
 as VLC's is), the clock itself stays continuous; --no-seeked: seeks send no Seeked signal (as
-several players forget to).
+several players forget to); --cannot: those Can… properties are false (the player still obeys a
+call, so a test sees whether one was made).
 
 stdin commands (each answered with {"ack": "<cmd>"} once applied):
     {"cmd": "track", "metadata": {...}, "position_us": 0}
@@ -222,6 +224,7 @@ class Player(dbus.service.Object):
     skew = 1.0
     step_ms = 0
     send_seeked = True
+    cannot = frozenset()
 
     def __init__(self, bus, identity, on_quit):
         super().__init__(bus, OBJECT_PATH)
@@ -324,12 +327,12 @@ class Player(dbus.service.Object):
                 "Position": dbus.Int64(self.reported_position()),
                 "MinimumRate": dbus.Double(MIN_RATE),
                 "MaximumRate": dbus.Double(MAX_RATE),
-                "CanGoNext": dbus.Boolean(True),
-                "CanGoPrevious": dbus.Boolean(True),
-                "CanPlay": dbus.Boolean(True),
-                "CanPause": dbus.Boolean(True),
-                "CanSeek": dbus.Boolean(True),
-                "CanControl": dbus.Boolean(True),
+                "CanGoNext": dbus.Boolean("CanGoNext" not in self.cannot),
+                "CanGoPrevious": dbus.Boolean("CanGoPrevious" not in self.cannot),
+                "CanPlay": dbus.Boolean("CanPlay" not in self.cannot),
+                "CanPause": dbus.Boolean("CanPause" not in self.cannot),
+                "CanSeek": dbus.Boolean("CanSeek" not in self.cannot),
+                "CanControl": dbus.Boolean("CanControl" not in self.cannot),
             }
         raise dbus_error("org.freedesktop.DBus.Error.UnknownInterface",
                          "no such interface: %s" % iface)
@@ -549,7 +552,10 @@ def main():
                         help="report Position in steps of this many ms")
     parser.add_argument("--no-seeked", action="store_true",
                         help="send no Seeked signal on seeks")
+    parser.add_argument("--cannot", default="",
+                        help="Can… properties reported false, comma-separated (CanSeek,CanGoNext)")
     args = parser.parse_args()
+    Player.cannot = set(filter(None, args.cannot.split(",")))
     Player.skew = args.skew
     Player.step_ms = args.step_ms
     Player.send_seeked = not args.no_seeked
