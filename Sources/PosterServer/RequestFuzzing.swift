@@ -3,7 +3,8 @@ import LyricPoster
 import NIOCore
 
 /// The server's own parsing of what clients send, for the fuzz target (`FUZZ_TARGET=request`):
-/// byte ranges, multipart bodies and their headers, query parameters, uploaded file names. Each
+/// byte ranges, multipart bodies and their headers, query parameters, a seek's position (query or
+/// JSON body), uploaded file names. Each
 /// must answer or refuse without crashing, and what it answers must hold (a range inside the
 /// file, a safe name, a form within its limits).
 package enum RequestFuzzing {
@@ -37,6 +38,11 @@ package enum RequestFuzzing {
             precondition(!name.isEmpty && !name.contains("/") && !name.hasPrefix(".") && name.utf8.count <= 100, "a safe name: \(name)")
             precondition(!name.unicodeScalars.contains { $0.value < 0x20 }, "no control characters")
         default:
+            // A seek's position, from the query and from a JSON body: a day at most, never negative.
+            for position in [try? ControlRequest.seekPosition(query: text, body: [], contentType: nil),
+                             try? ControlRequest.seekPosition(query: nil, body: rest, contentType: "application/json")] {
+                if let position { precondition((0...86_400_000_000).contains(position), "a position within a day: \(position)") }
+            }
             // Query values as the routes check them.
             _ = try? Routes.integer(text, name: "at", in: -Routes.maxTimeMs...Routes.maxTimeMs)
             _ = try? Routes.flag(text, name: "karaoke")

@@ -156,3 +156,56 @@ import SongSources
         }
     }
 }
+
+/// Which controls a source offers, and what the ones that cannot be controlled say.
+@Suite struct PlayerControlsTests {
+    @Test func mprisCapabilitiesBecomeControls() {
+        let all: [String: DBusValue] = ["CanControl": .bool(true), "CanPlay": .bool(true), "CanPause": .bool(true),
+                                        "CanSeek": .bool(true), "CanGoNext": .bool(true), "CanGoPrevious": .bool(true)]
+        #expect(PlayerWatcher.controls(all) == .all)
+        #expect(PlayerControls.all.names == ["play", "pause", "seek", "next", "previous"])
+        var some = all
+        some["CanSeek"] = .bool(false)
+        some["CanGoNext"] = nil  // missing: false, as the specification defaults it
+        #expect(PlayerWatcher.controls(some).names == ["play", "pause", "previous"])
+        // Without CanControl nothing may be asked, whatever the rest say.
+        some["CanControl"] = .bool(false)
+        #expect(PlayerWatcher.controls(some) == [])
+        #expect(PlayerWatcher.controls([:]) == [])
+    }
+
+    @Test func mpdOffersWhatItsStateAllows() {
+        let song: [(key: String, value: String)] = [(key: "file", value: "a.mp3")]
+        func controls(_ state: String, queued: Int) -> PlayerControls {
+            MPDWatcher.playerState(status: [(key: "state", value: state), (key: "playlistlength", value: String(queued))],
+                                   song: song, musicDirectory: nil, owner: "mpd#1", at: 0).controls
+        }
+        #expect(controls("play", queued: 2) == .all)
+        #expect(controls("pause", queued: 1) == .all)
+        #expect(controls("stop", queued: 3) == [.play])
+        #expect(controls("stop", queued: 0) == [])
+    }
+
+    @Test func pushAndSubsonicCannotBeControlled() {
+        let push = PushSource(device: nil)
+        #expect(!push.canBeControlled)
+        #expect(throws: ControlError.cannot("the push source is read-only: devices say what they play, and cannot be told what to do")) {
+            try push.control(.play)
+        }
+        let subsonic = SubsonicSource(address: SubsonicAddress.parse("subsonic+http://ann@127.0.0.1:9")!, log: { _ in })
+        #expect(!subsonic.canBeControlled)
+        #expect(throws: ControlError.self) { try subsonic.control(.seek(1_000_000)) }
+        #expect(ControlError.pastEnd(position: 99_000_000, length: 40_045_000).description
+                == "position_ms: 99000 is past the end of the track (40045 ms)")
+    }
+
+    /// MPD that is not there: the control is `unavailable` (503), at once, not a hang.
+    @Test func anMPDThatIsNotThereIsUnavailable() {
+        let watcher = MPDWatcher(address: MPDAddress(endpoint: .socket("/nonexistent/lyricposter-test.sock")), musicDirectory: nil, log: { _ in })
+        #expect(throws: ControlError.self) { try watcher.control(.pause) }
+        do { try watcher.control(.toggle) } catch {
+            guard case .unavailable(let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.hasPrefix("MPD at mpd:///nonexistent/lyricposter-test.sock: "), "\(reason)")
+        }
+    }
+}
