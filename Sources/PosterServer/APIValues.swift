@@ -31,6 +31,8 @@ enum API {
     /// `GET /api/themes`.
     struct Themes: Encodable, Sendable {
         let defaultPreset: String, defaultTheme: String, defaultTranslations: String
+        /// Whether the server follows a player (`--follow`): the live routes answer.
+        let following: Bool
         let presets: [String], themes: [String]
     }
 

@@ -42,7 +42,7 @@ struct Routes: Sendable {
     func themes() -> Response {
         let defaults = configuration.defaults
         return Self.json(API.Themes(defaultPreset: defaults.preset.name, defaultTheme: defaults.theme.name,
-                                    defaultTranslations: defaults.translations.rawValue,
+                                    defaultTranslations: defaults.translations.rawValue, following: configuration.follow != nil,
                                     presets: Preset.all.map(\.name), themes: Theme.builtIn.map(\.name)))
     }
 

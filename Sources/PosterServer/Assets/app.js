@@ -139,6 +139,8 @@
       var translations = storedGet('translations');
       translationsSelect.value = ['show', 'only', 'hide'].indexOf(translations) >= 0 ? translations
         : (data.default_translations || 'show');
+      // "Now playing" when the server follows a player (`serve --follow`).
+      nowLink.hidden = !data.following;
     }, function (error) {
       themesReady = null;
       reportError('Themes', error);
@@ -912,14 +914,6 @@
     if (!document.hidden) sync();
   });
 
-  /** Shows "Now playing" in the header when the server follows a player (its /now.json answers). */
-  function checkFollowing() {
-    fetch(withToken('/now.json'), { cache: 'no-store' }).then(function (response) {
-      nowLink.hidden = !response.ok;
-    }).catch(function () {});
-  }
-
   loadThemes();
-  checkFollowing();
   render();
 })();
