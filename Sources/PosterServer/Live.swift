@@ -153,7 +153,7 @@ struct LiveRoutes: Sendable {
         let parameters = try self.parameters(request)
         let now = hub.now
         var value = API.Now(status: Self.status(now.player), player: .init(now.player?.name), playing: now.player?.status == .playing,
-                            controls: .init(Self.controls(now.player, allowed: controls.allowed(request))),
+                            controls: .init(Self.offered(now.player, allowed: controls.allowed(request))),
                             durationMs: .init(now.player?.metadata.length.map { Int($0 / 1000) }), poster: .init(nil))
         if let song = now.song {
             value.track = song.title
@@ -177,7 +177,7 @@ struct LiveRoutes: Sendable {
     }
 
     /// The controls a page may show for `player`: nil when the request may not control.
-    static func controls(_ player: PlayerState?, allowed: Bool) -> [String]? {
+    static func offered(_ player: PlayerState?, allowed: Bool) -> [String]? {
         allowed ? (player?.controls ?? []).names : nil
     }
 
@@ -279,7 +279,7 @@ struct LiveRoutes: Sendable {
             name = "status"
             let playing = player?.status == .playing
             data = API.encoded(API.StatusEvent(
-                controls: .init(controls(player, allowed: allowed)), durationMs: .init(player?.metadata.length.map { Int($0 / 1000) }),
+                controls: .init(offered(player, allowed: allowed)), durationMs: .init(player?.metadata.length.map { Int($0 / 1000) }),
                 player: .init(player?.name), positionMs: .init(player.map { Int($0.clock.position() / 1000) }),
                 rate: playing ? player?.clock.rate ?? 1 : 0, status: status(player)))
         case .song(let song):

@@ -68,22 +68,20 @@ struct ControlCommand: ParsableCommand {
             throw error
         }
         let target: any PlayerSource
-        var bus: Bus?
         switch choice {
         case .mpris:
+            let bus: Bus
             do { bus = try Bus() } catch { throw fail(PosterError(path: "D-Bus", reason: error.description)) }
-            guard let bus else { throw ExitCode(1) }
-            target = PlayerWatcher(bus: bus, player: player, excluding: [PublishedPlayer.name])
+            let watcher = PlayerWatcher(bus: bus, player: player, excluding: [PublishedPlayer.name])
             // Finds the players already on the bus before returning.
-            target.start()
+            watcher.start()
+            target = watcher
         case .mpd(let address, _):
             target = MPDWatcher(address: address, musicDirectory: nil, log: { _ in })
         case .subsonic(let address):
             target = SubsonicSource(address: address, log: { _ in })
         }
-        defer {
-            if bus != nil { target.finish() }
-        }
+        defer { target.finish() }
         do throws(ControlError) { try target.control(command) } catch {
             FileHandle.standardError.write(Data("error: \(action): \(error.description)\n".utf8))
             throw ExitCode(1)
