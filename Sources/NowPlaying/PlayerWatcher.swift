@@ -153,6 +153,23 @@ package final class PlayerWatcher: Sendable {
             }
         }
         do { try bus.call(busName, MPRIS.path, MPRIS.playerInterface, method, arguments) } catch { throw unavailable(error) }
+        if case .seek = command { reread(player.owner, busName: busName) }
+    }
+
+    /// Reads a player's status and position again 200 ms after a seek it took: some players send
+    /// no `Seeked` for a seek made while paused (VLC 3), and the poster would otherwise stay where
+    /// it was until they play. What the player then says is published like any other change.
+    private func reread(_ owner: String, busName: String) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { [weak self] in
+            guard let self,
+                  let status = (try? bus.property(busName, MPRIS.path, MPRIS.playerInterface, "PlaybackStatus"))?.string
+                    .flatMap(MPRIS.Status.init(rawValue:)),
+                  let position = (try? bus.property(busName, MPRIS.path, MPRIS.playerInterface, "Position"))?.int64 else { return }
+            update(owner, reselect: false) { player in
+                player.status = status
+                player.clock = PlaybackClock(position: position, rate: player.clock.rate, playing: status == .playing)
+            }
+        }
     }
 
     // MARK: - Events (on the bus thread)

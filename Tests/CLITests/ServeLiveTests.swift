@@ -135,10 +135,11 @@ final class ServeLiveTests: FollowTestCase {
         XCTAssertTrue(called("Previous"))
         XCTAssertFalse(called("SetPosition") || called("Seek") || called("Next"), "a refused control reached the player")
 
-        // A player whose track has no id: the seek goes by difference.
+        // A player whose track has no id: the seek goes by difference. This one sends no
+        // `Seeked` (as VLC 3 does not while paused): the server reads its position again.
         try send(["cmd": "quit"])
         waitUntil("the player to go") { now()["status"] as? String == "waiting" }
-        try startPlayer("scripted")
+        try startPlayer("scripted", ["--no-seeked"])
         try track(["xesam:title": "Able", "xesam:url": fileURL(song), "mpris:trackid": "/org/mpris/MediaPlayer2/TrackList/NoTrack",
                    "mpris:length": 20_000_000], at: 2)
         try send(["cmd": "pause"])
