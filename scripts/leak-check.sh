@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs an AddressSanitizer build of lyricposter through frame, card, lines, sequence, sheet and follow with
+# Runs an AddressSanitizer build of lyricposter through frame, card, lines, sequence, sheet, follow and control with
 # LeakSanitizer on. System libraries that keep process-wide caches are suppressed
 # (Tests/Sanitizers/lsan.supp); any other leak fails. Usage: scripts/leak-check.sh BINARY
 set -euo pipefail
@@ -51,6 +51,10 @@ dbus-run-session -- bash -c '
     echo "{\"cmd\":\"play\"}" >&3
     sleep 2
     echo "{\"cmd\":\"seek\",\"position_us\":3000000}" >&3
+    # control, through the same bus code: it must exit 0 (23: a leak).
+    for action in pause "seek 0:02" play; do
+        "$bin" control $action --player leak 2>>"$work/follow.err" || echo "control $action exited $?" >> "$work/control.failed"
+    done
     echo "{\"cmd\":\"track\",\"metadata\":{\"xesam:title\":\"Nothing\",\"mpris:trackid\":\"/t/2\"}}" >&3
     sleep 2
     kill -TERM "$pid"
@@ -58,4 +62,5 @@ dbus-run-session -- bash -c '
 ' leak-check "$bin" "$work" 2>/dev/null || status=$?
 [ "$status" -eq 0 ] || { cat "$work/follow.err" >&2; echo "leak check: follow exited $status, expected 0 (23: a leak)" >&2; exit 1; }
 grep -q '"event": "poster"' "$work/follow.jsonl" || { echo "leak check: follow wrote no poster" >&2; exit 1; }
+[ ! -e "$work/control.failed" ] || { cat "$work/control.failed" "$work/follow.err" >&2; echo "leak check: control failed (23: a leak)" >&2; exit 1; }
 echo "leak check: no leaks outside suppressed system libraries"
