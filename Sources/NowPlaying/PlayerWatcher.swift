@@ -92,7 +92,7 @@ package final class PlayerWatcher: Sendable {
     }
 
     /// Calls the followed player's method for `command`, after reading its capabilities fresh
-    /// (a player may change them at any moment): `Play`, `Pause`, `Next`, `Previous`, and for a
+    /// (a player may change them at any moment): `Play`, `Pause`, `PlayPause`, `Next`, `Previous`, and for a
     /// seek `SetPosition` with the track id (or `Seek` by the difference, for a player whose track
     /// has no id). A position past the track's `mpris:length` is refused, as the specification
     /// has players ignore it. Each call waits 2 s at most.
@@ -122,13 +122,9 @@ package final class PlayerWatcher: Sendable {
             try need(.pause, "pause")
             method = "Pause"
         case .toggle:
-            if status == .playing {
-                try need(.pause, "pause")
-                method = "Pause"
-            } else {
-                try need(.play, "play")
-                method = "Play"
-            }
+            // What the player will do decides what it must offer (CanPause to pause, CanPlay to play).
+            if status == .playing { try need(.pause, "pause") } else { try need(.play, "play") }
+            method = "PlayPause"
         case .next:
             try need(.next, "go to the next track")
             method = "Next"

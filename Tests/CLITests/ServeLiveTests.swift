@@ -132,6 +132,9 @@ final class ServeLiveTests: FollowTestCase {
         XCTAssertEqual(try post("previous").status, 204)
         XCTAssertEqual(try post("pause").status, 204)
         waitUntil("Pause to reach the player") { called("Pause") }
+        XCTAssertEqual(try post("toggle").status, 204)
+        waitUntil("PlayPause to reach the player") { called("PlayPause") }
+        waitUntil("the player to play again") { now()["status"] as? String == "playing" }
         XCTAssertTrue(called("Previous"))
         XCTAssertFalse(called("SetPosition") || called("Seek") || called("Next"), "a refused control reached the player")
 
