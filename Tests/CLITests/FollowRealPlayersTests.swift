@@ -41,16 +41,7 @@ final class FollowRealPlayersTests: CLITestCase {
             }
         }
         let folder = try songFolder()
-        let script = Self.package.appendingPathComponent("Tests/Fixtures/follow-player.sh").path
-        var command = ["/usr/bin/dbus-run-session", "--", script, Self.binary.path, folder, player, String(seconds), folder + "/song.mp3"]
-        if getuid() == 0 {
-            if try run(["-u", Self.user], executable: "/usr/bin/id").status != 0 {
-                let made = try run(["--system", "--create-home", "--shell", "/usr/sbin/nologin", Self.user], executable: "/usr/sbin/useradd")
-                XCTAssertEqual(made.status, 0, "cannot make the test user: \(made.stderr)")
-            }
-            command = ["-u", Self.user, "--"] + command
-        }
-        let result = try run(getuid() == 0 ? command : Array(command.dropFirst()), executable: getuid() == 0 ? "/usr/sbin/runuser" : command[0])
+        let result = try onPrivateBus(["Tests/Fixtures/follow-player.sh", Self.binary.path, folder, player, String(seconds), folder + "/song.mp3"])
         let json = result.stdout.split(separator: "\n").last(where: { $0.contains("lateness_ms") || $0.contains("error") }).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         guard let json, json["error"] == nil else {
             let log = (try? String(contentsOfFile: folder + "/follow.log", encoding: .utf8)) ?? ""
@@ -58,6 +49,19 @@ final class FollowRealPlayersTests: CLITestCase {
             throw XCTSkip("no measurement")
         }
         return json
+    }
+
+    /// Runs a fixture script (its path from the package, then its arguments) under
+    /// dbus-run-session: a private session bus, as the test user when root (VLC refuses root).
+    func onPrivateBus(_ arguments: [String]) throws -> Run {
+        let script = Self.package.appendingPathComponent(arguments[0]).path
+        let command = ["/usr/bin/dbus-run-session", "--", script] + arguments.dropFirst()
+        guard getuid() == 0 else { return try run(Array(command.dropFirst()), executable: command[0]) }
+        if try run(["-u", Self.user], executable: "/usr/bin/id").status != 0 {
+            let made = try run(["--system", "--create-home", "--shell", "/usr/sbin/nologin", Self.user], executable: "/usr/sbin/useradd")
+            XCTAssertEqual(made.status, 0, "cannot make the test user: \(made.stderr)")
+        }
+        return try run(["-u", Self.user, "--"] + command, executable: "/usr/sbin/runuser")
     }
 
     func check(_ player: String, _ json: [String: Any]) {
@@ -81,5 +85,52 @@ final class FollowRealPlayersTests: CLITestCase {
 
     func testMPVIsFollowedOnItsOwnClock() throws {
         check("mpv", try measure("mpv", seconds: 20))
+    }
+
+    /// VLC controlled from the poster screen: `serve --follow` and `control` drive a real VLC
+    /// (Tests/Fixtures/control-player.sh), each step checked on what VLC itself then reports.
+    func testVLCIsControlledFromThePosterScreen() throws {
+        for tool in ["/usr/bin/dbus-run-session", "/usr/bin/cvlc", "/usr/bin/playerctl", "/usr/bin/curl"] {
+            guard FileManager.default.isExecutableFile(atPath: tool) else {
+                print("SKIPPED: \(tool) is missing; `make test` installs vlc-bin, vlc-plugin-base, playerctl, curl and dbus")
+                throw XCTSkip("\(tool) is missing: run `make test`")
+            }
+        }
+        let folder = try songFolder()
+        let result = try onPrivateBus(["Tests/Fixtures/control-player.sh", Self.binary.path, folder])
+        let steps = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let log = (try? String(contentsOfFile: folder + "/serve.log", encoding: .utf8)) ?? ""
+        XCTAssertEqual(steps.count, 11, "\(result.stdout) \(result.stderr)\nserve: \(log)")
+        XCTAssertEqual(steps.first?["vlc"] as? String, "Playing", "\(steps.first ?? [:])")
+        for step in steps {
+            switch step["step"] as? String {
+            case "pause", "play", "toggle":
+                XCTAssertEqual(step["http"] as? Int, 204, "\(step)")
+            case "seek":
+                XCTAssertEqual(step["http"] as? Int, 204, "\(step)")
+                let target = step["target_ms"] as? Int ?? 0, at = step["vlc_ms"] as? Int ?? -1
+                // VLC's Position moves in steps: at the target, or a moment past it while playing.
+                XCTAssertTrue((target - 250...target + 400).contains(at), "VLC at \(at) ms after a seek to \(target) ms: \(step)")
+                XCTAssertEqual(step["start_ms"] as? Int, step["line_ms"] as? Int, "the seeked line's poster: \(step)")
+            case "past-end":
+                XCTAssertEqual(step["http"] as? Int, 422, "\(step)")
+            case "control-play":
+                XCTAssertEqual(step["exit"] as? Int, 0, "\(step)")
+                XCTAssertEqual(step["vlc"] as? String, "Playing", "\(step)")
+            case "control-seek":
+                XCTAssertEqual(step["exit"] as? Int, 0, "\(step)")
+                XCTAssertTrue((4750...5400).contains(step["vlc_ms"] as? Int ?? 0), "\(step)")
+            default: break
+            }
+        }
+        let expected = ["pause": "Paused", "play": "Playing"]
+        for (step, next) in zip(steps.dropFirst(), steps.dropFirst(2)) where step["step"] as? String == "toggle" && next["step"] as? String == "toggle" {
+            XCTAssertEqual([step["vlc"] as? String, next["vlc"] as? String], ["Paused", "Playing"], "toggle twice")
+        }
+        for step in steps {
+            if let name = step["step"] as? String, let want = expected[name] { XCTAssertEqual(step["vlc"] as? String, want, "\(step)") }
+        }
+        let seeks = steps.filter { $0["step"] as? String == "seek" }.map { "\($0["target_ms"] ?? "-")→\($0["vlc_ms"] ?? "-")" }
+        print("vlc controls: seeks (asked→VLC's Position, ms) \(seeks.joined(separator: ", "))")
     }
 }
