@@ -6,6 +6,20 @@ package enum PlayerCommand: Sendable, Hashable {
     /// To this position of the current track, in microseconds.
     case seek(Int64)
 
+    /// The command `action` names, as the HTTP route and the command line spell it (`seek` to
+    /// `position`, in microseconds); nil for a name that is no action.
+    package init?(action: String, position: Int64 = 0) {
+        switch action {
+        case "play": self = .play
+        case "pause": self = .pause
+        case "toggle": self = .toggle
+        case "next": self = .next
+        case "previous": self = .previous
+        case "seek": self = .seek(position)
+        default: return nil
+        }
+    }
+
     /// The action's name, as the HTTP route and the command line spell it (`seek` for any position).
     package var action: String {
         switch self {

@@ -223,22 +223,15 @@ package final class PushSource: PlayerSource {
         /// How many fields the body has.
         var count = 0
 
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
+            let container = try decoder.container(keyedBy: JSONFieldKey.self)
             for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where PushSource.expected[key.stringValue] == nil {
                 throw Refusal.unknownField(key.stringValue)
             }
             count = container.allKeys.count
-            func string(_ name: String) throws -> String? { try container.decodeIfPresent(String.self, forKey: Key(stringValue: name)) }
-            func number(_ name: String) throws -> Double? { try container.decodeIfPresent(Double.self, forKey: Key(stringValue: name)) }
-            func flag(_ name: String) throws -> Bool? { try container.decodeIfPresent(Bool.self, forKey: Key(stringValue: name)) }
+            func string(_ name: String) throws -> String? { try container.decodeIfPresent(String.self, forKey: JSONFieldKey(stringValue: name)) }
+            func number(_ name: String) throws -> Double? { try container.decodeIfPresent(Double.self, forKey: JSONFieldKey(stringValue: name)) }
+            func flag(_ name: String) throws -> Bool? { try container.decodeIfPresent(Bool.self, forKey: JSONFieldKey(stringValue: name)) }
             deviceID = try string("device_id")
             title = try string("title")
             artist = try string("artist")
@@ -251,4 +244,13 @@ package final class PushSource: PlayerSource {
             stopped = try flag("stopped")
         }
     }
+}
+
+/// A JSON object's key by name: for bodies read field by field, whose unknown fields are refused
+/// (a push, a seek).
+package struct JSONFieldKey: CodingKey {
+    package var stringValue: String
+    package var intValue: Int? { nil }
+    package init(stringValue: String) { self.stringValue = stringValue }
+    package init?(intValue: Int) { nil }
 }

@@ -53,7 +53,7 @@ struct PlayerControlRoutes: Sendable {
 
     func control(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let action = context.parameters.get("action") ?? ""
-        guard PlayerCommand.actions.contains(action) else {
+        guard var command = PlayerCommand(action: action) else {
             throw APIError(.notFound, "no such control: POST /api/player/ play, pause, toggle, next, previous or seek")
         }
         do {
@@ -61,14 +61,7 @@ struct PlayerControlRoutes: Sendable {
             guard !configuration.readOnly else {
                 throw APIError(.forbidden, "this server is read-only (--read-only): it shows posters but does not control the player")
             }
-            var command: PlayerCommand
-            switch action {
-            case "play": command = .play
-            case "pause": command = .pause
-            case "toggle": command = .toggle
-            case "next": command = .next
-            case "previous": command = .previous
-            default:
+            if case .seek = command {
                 let body = try await Routes.readBody(request, limit: Self.maxBodyBytes, tooLarge: "the body is larger than \(Self.maxBodyBytes) bytes")
                 let position: Int64
                 do throws(ControlRequest.Refusal) {
@@ -220,19 +213,12 @@ package enum ControlRequest {
     private struct Seek: Decodable {
         let positionMs: Double
 
-        struct Key: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
-
         init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
+            let container = try decoder.container(keyedBy: JSONFieldKey.self)
             if let other = container.allKeys.map(\.stringValue).sorted().first(where: { $0 != "position_ms" }) {
                 throw Refusal.malformed("\(other.prefix(40)): not a field of a seek (position_ms)")
             }
-            positionMs = try container.decode(Double.self, forKey: Key(stringValue: "position_ms"))
+            positionMs = try container.decode(Double.self, forKey: JSONFieldKey(stringValue: "position_ms"))
         }
     }
 }

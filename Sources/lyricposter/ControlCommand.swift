@@ -37,7 +37,7 @@ struct ControlCommand: ParsableCommand {
     var passwordFile: String?
 
     func validate() throws {
-        guard PlayerCommand.actions.contains(action) else {
+        guard PlayerCommand(action: action) != nil else {
             throw ValidationError("the action must be one of \(PlayerCommand.actions.joined(separator: ", ")) (not '\(action)')")
         }
         if action == "seek" {
@@ -54,14 +54,9 @@ struct ControlCommand: ParsableCommand {
     }
 
     func run() throws {
-        let command: PlayerCommand = switch action {
-        case "play": .play
-        case "pause": .pause
-        case "toggle": .toggle
-        case "next": .next
-        case "previous": .previous
-        default: .seek(Int64((try? Timestamp.instant(time ?? "0"))?.milliseconds ?? 0) * 1000)
-        }
+        // validate() has checked the action and the time.
+        let position = Int64((try? Timestamp.instant(time ?? "0"))?.milliseconds ?? 0) * 1000
+        guard let command = PlayerCommand(action: action, position: position) else { throw ExitCode(64) }
         let choice: FollowSourceChoice
         do { choice = try FollowSourceChoice(source, passwordFile: passwordFile, player: player, musicDir: nil) } catch {
             if let error = error as? PosterError { throw fail(error) }
