@@ -143,6 +143,31 @@ import Testing
         }
     }
 
+    /// Controls from many requests at once share one `PlayerControlRoutes` (its control thread and
+    /// its count of waiting controls): each is answered, as the source's refusal (409) or, past
+    /// the bound of waiting controls, 503 with `Retry-After`. Runs under ThreadSanitizer.
+    @Test func manyControlsAtOnce() async throws {
+        let server = try PosterServer.make(Self.following())
+        try await server.application.test(.router) { client in
+            let statuses = try await withThrowingTaskGroup(of: (Int, String?).self) { group in
+                for index in 0..<32 {
+                    group.addTask {
+                        let action = ["play", "pause", "toggle", "next", "previous", "seek?position_ms=1000"][index % 6]
+                        return try await client.execute(uri: "/api/player/" + action, method: .post,
+                                                        headers: [.authorization: "Bearer control-token-1"]) { response in
+                            (Int(response.status.code), response.headers[.retryAfter])
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.count == 32)
+            for (status, retry) in statuses {
+                #expect(status == 409 || (status == 503 && retry == "2"), "\(status)")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("83500", 83_500_000), ("0", 0), ("12.5", 12_500), ("86400000", 86_400_000_000), ("007", 7000),
     ] as [(String, Int64)])
