@@ -31,7 +31,10 @@ list=$stage/depends
 : >"$list"
 DEPENDS=$list "$root/scripts/check-runtime-libs.sh" "$stage/root/usr/bin/lyricposter" >/dev/null
 depends=$( (cat "$list"; echo fontconfig; echo fonts-noto-cjk; echo fonts-noto-color-emoji) | sort -u | paste -sd, | sed 's/,/, /g')
-size=$(du -sk "$stage/root" | cut -f1)
+# Installed-Size in KiB from the files' own sizes (each rounded up, plus one per folder or link),
+# not from du, whose block counts for freshly written files vary from one build to the next.
+size=$(find "$stage/root" -mindepth 1 \( -type f -printf '%s\n' -o -printf '1024\n' \) \
+    | awk '{ total += int(($1 + 1023) / 1024) } END { print total }')
 
 install -d "$stage/root/DEBIAN"
 cat >"$stage/root/DEBIAN/control" <<CONTROL

@@ -59,7 +59,9 @@ final class DebianPackageTests: CLITestCase {
         var difference = ""
         if second.stdout.prefix(64) != file.stdout.prefix(64) {
             let (a, b) = (try parts(deb), try parts(again))
-            difference = (a.control == b.control ? "" : "control differs:\n\(a.control)\n---\n\(b.control)\n")
+            let (one, two) = (a.control.split(separator: "\n").map(String.init), b.control.split(separator: "\n").map(String.init))
+            difference = (a.control == b.control ? "" : "control lines only in the first: \(one.filter { !two.contains($0) }); "
+                + "only in the second: \(two.filter { !one.contains($0) }); ")
                 + "members only in the first: \(Set(a.listing).subtracting(b.listing).sorted()); only in the second: "
                 + "\(Set(b.listing).subtracting(a.listing).sorted())"
         }
