@@ -45,12 +45,12 @@ package struct SubsonicAddress: Sendable, Hashable, CustomStringConvertible {
 package final class SubsonicSource: PlayerSource {
     package let updates: AsyncStream<PlayerState?>
     private let continuation: AsyncStream<PlayerState?>.Continuation
-    private let address: SubsonicAddress
-    private let log: @Sendable (String) -> Void
+    let address: SubsonicAddress
+    let log: @Sendable (String) -> Void
     package let pollInterval: Double
-    private let state = Guarded(State())
+    let state = Guarded(State())
 
-    private struct State {
+    struct State {
         var stopped = false
         var extensions: Set<String> = []
         /// The song last seen, its lyrics and cover id (fetched once per song).
@@ -139,11 +139,7 @@ package final class SubsonicSource: PlayerSource {
     package static let trackScheme = "subsonic:"
 
     private func run() {
-        if case .success(let answer) = call("getOpenSubsonicExtensions", [:]),
-           let list = answer["openSubsonicExtensions"] as? [[String: Any]] {
-            let names = Set(list.compactMap { $0["name"] as? String })
-            state.withLock { $0.extensions = names }
-        }
+        readExtensions()
         while !state.withLock({ $0.stopped }) {
             let asked = Monotonic.now()
             switch call("getNowPlaying", [:]) {
@@ -159,6 +155,15 @@ package final class SubsonicSource: PlayerSource {
                 }
             }
             Thread.sleep(forTimeInterval: pollInterval)
+        }
+    }
+
+    /// Which OpenSubsonic extensions the server has (`songLyrics` matters here).
+    func readExtensions() {
+        if case .success(let answer) = call("getOpenSubsonicExtensions", [:]),
+           let list = answer["openSubsonicExtensions"] as? [[String: Any]] {
+            let names = Set(list.compactMap { $0["name"] as? String })
+            state.withLock { $0.extensions = names }
         }
     }
 
@@ -178,12 +183,7 @@ package final class SubsonicSource: PlayerSource {
     private func publish(_ entry: [String: Any]?, at asked: Int64) {
         var current: PlayerState?
         if let entry, let id = entry["id"].map({ "\($0)" }) {
-            // A new song: its lyrics and cover id, once.
-            if state.withLock({ $0.song?.id }) != id {
-                let lyrics = lyrics(for: id, artist: entry["artist"] as? String, title: entry["title"] as? String)
-                state.withLock { $0.song = (id, lyrics, entry["coverArt"].map { "\($0)" }) }
-            }
-            let lyrics = state.withLock { $0.song?.lyrics }
+            let lyrics = songLyrics(entry, id: id)
             current = Self.playerState(entry, id: id, lyrics: lyrics?.text, user: address.user, at: asked)
             current?.metadata.asTextSource = lyrics?.source
             if entry["positionMs"] == nil, state.withLock({ $0.notedSongOnly != id }) {
@@ -191,6 +191,20 @@ package final class SubsonicSource: PlayerSource {
                 log("\(address) does not report the position (no OpenSubsonic playbackReport): the poster follows the song, not the line")
             }
         }
+        send(current)
+    }
+
+    /// The lyrics of `entry`'s song: fetched with its cover id when the song is new, once.
+    func songLyrics(_ entry: [String: Any], id: String) -> (text: String, source: String)? {
+        if state.withLock({ $0.song?.id }) != id {
+            let lyrics = lyrics(for: id, artist: entry["artist"] as? String, title: entry["title"] as? String)
+            state.withLock { $0.song = (id, lyrics, entry["coverArt"].map { "\($0)" }) }
+        }
+        return state.withLock { $0.song?.lyrics }
+    }
+
+    /// Yields `current` unless it is what was sent last.
+    func send(_ current: PlayerState?) {
         let update = state.withLock { state -> PlayerState?? in
             if let last = state.lastSent, last == current { return nil }
             state.lastSent = .some(current)
@@ -201,14 +215,7 @@ package final class SubsonicSource: PlayerSource {
 
     /// The player's state from a now-playing entry read at monotonic `at`.
     package static func playerState(_ entry: [String: Any], id: String, lyrics: String?, user: String, at: Int64) -> PlayerState {
-        var metadata = MPRIS.Metadata()
-        metadata.url = trackScheme + id
-        metadata.trackID = trackScheme + id
-        metadata.title = entry["title"] as? String
-        metadata.artists = (entry["artist"] as? String).map { [$0] } ?? []
-        metadata.album = entry["album"] as? String
-        metadata.length = number(entry["duration"]).map { Int64($0 * 1_000_000) }
-        metadata.asText = lyrics
+        let metadata = metadata(entry, id: id, lyrics: lyrics)
         let clock: PlaybackClock
         let status: MPRIS.Status
         if let position = number(entry["positionMs"]), position.isFinite, position >= 0 {
@@ -223,6 +230,19 @@ package final class SubsonicSource: PlayerSource {
         }
         let player = (entry["playerName"] as? String).map { "subsonic:\(user)@\($0)" } ?? "subsonic:\(user)"
         return PlayerState(name: player, owner: player, status: status, metadata: metadata, clock: clock)
+    }
+
+    /// A song's metadata from its Subsonic entry.
+    package static func metadata(_ entry: [String: Any], id: String, lyrics: String?) -> MPRIS.Metadata {
+        var metadata = MPRIS.Metadata()
+        metadata.url = trackScheme + id
+        metadata.trackID = trackScheme + id
+        metadata.title = entry["title"] as? String
+        metadata.artists = (entry["artist"] as? String).map { [$0] } ?? []
+        metadata.album = entry["album"] as? String
+        metadata.length = number(entry["duration"]).map { Int64($0 * 1_000_000) }
+        metadata.asText = lyrics
+        return metadata
     }
 
     /// Timed lyrics as LRC text and the call they came from: the server's structured lyrics first
