@@ -27,7 +27,8 @@ package protocol PlayerSource: AnyObject, Sendable {
     /// command (the state change itself comes through ``updates``, as any other). Blocks for at
     /// most a few seconds: a player that does not answer in that time is ``ControlError/unavailable(_:)``.
     func control(_ command: PlayerCommand) throws(ControlError)
-    /// False for a source that can never be controlled (pushes, Subsonic): pages show no controls.
+    /// False for a source that can never be controlled (pushes, what a user plays on a Subsonic
+    /// server): pages show no controls.
     var canBeControlled: Bool { get }
 }
 

@@ -4,31 +4,37 @@ import NowPlaying
 import PosterGraphics
 
 /// A Subsonic or OpenSubsonic server (Navidrome, Gonic, Supysonic, …) and the user whose playing
-/// song is followed: `subsonic+http(s)://USER@HOST[:PORT][/PATH]`. The password comes from a file
-/// or the environment, never the command line.
+/// song is followed: `subsonic+http(s)://USER@HOST[:PORT][/PATH]`; or the server's own jukebox,
+/// which that user may control: `subsonic-jukebox+http(s)://USER@HOST[:PORT][/PATH]`. The password
+/// comes from a file or the environment, never the command line.
 package struct SubsonicAddress: Sendable, Hashable, CustomStringConvertible {
     /// `http(s)://HOST[:PORT][/PATH]`, without a trailing slash.
     package var base: String
     package var user: String
     package var password = ""
+    /// Follow (and control) the server's jukebox rather than what the user plays elsewhere.
+    package var jukebox = false
 
-    /// Reads `subsonic+http://USER@HOST[:PORT][/PATH]` (or `subsonic+https://`); nil for anything
-    /// else, or a password in it.
+    /// Reads `subsonic+http://USER@HOST[:PORT][/PATH]` (or `subsonic+https://`, or either with
+    /// `subsonic-jukebox+`); nil for anything else, or a password in it.
     package static func parse(_ text: String) -> SubsonicAddress? {
         let lowered = text.lowercased()
-        guard lowered.hasPrefix("subsonic+http://") || lowered.hasPrefix("subsonic+https://") else { return nil }
-        let url = String(text.dropFirst("subsonic+".count))
+        let prefix = ["subsonic+", "subsonic-jukebox+"].first { lowered.hasPrefix($0 + "http://") || lowered.hasPrefix($0 + "https://") }
+        guard let prefix else { return nil }
+        let url = String(text.dropFirst(prefix.count))
         guard let parts = URLComponents(string: url), let host = parts.host, !host.isEmpty,
               let user = parts.user, !user.isEmpty, parts.password == nil, parts.query == nil, parts.fragment == nil,
               let scheme = parts.scheme?.lowercased() else { return nil }
         var base = scheme + "://" + (host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + (parts.port.map { ":\($0)" } ?? "")
         let path = parts.percentEncodedPath
         if !path.isEmpty, path != "/" { base += path.hasSuffix("/") ? String(path.dropLast()) : path }
-        return SubsonicAddress(base: base, user: user.removingPercentEncoding ?? user)
+        return SubsonicAddress(base: base, user: user.removingPercentEncoding ?? user, jukebox: prefix == "subsonic-jukebox+")
     }
 
     /// Shown without the password.
-    package var description: String { "subsonic+" + base.replacingOccurrences(of: "://", with: "://\(user)@") }
+    package var description: String {
+        (jukebox ? "subsonic-jukebox+" : "subsonic+") + base.replacingOccurrences(of: "://", with: "://\(user)@")
+    }
 }
 
 /// Follows what a user plays on a Subsonic server, by asking it politely: `getNowPlaying` every
@@ -40,6 +46,9 @@ package struct SubsonicAddress: Sendable, Hashable, CustomStringConvertible {
 /// signed with a fresh salt (`t = md5(password + salt)`): the password never travels, unless the
 /// server predates tokens (API 1.13; it answers "a required parameter is missing"): then it is sent
 /// hex-encoded, as those servers ask, and said once (use https).
+///
+/// With a jukebox address it follows the server's jukebox instead (`jukeboxControl`, every
+/// ``pollInterval``, 1 s by default) and controls it: see SubsonicSource+Jukebox.swift.
 ///
 /// One thread of its own; each request is bounded (3 s, 4 MiB, covers by the cover limit).
 package final class SubsonicSource: PlayerSource {
@@ -61,21 +70,42 @@ package final class SubsonicSource: PlayerSource {
         /// The server does not take salted tokens (Subsonic API before 1.13, as Supysonic): the
         /// password is sent hex-encoded (`p=enc:…`).
         var passwordAuth = false
+        /// The server has taken a login (``negotiate()``), so that `passwordAuth` is known.
+        var negotiated = false
+        /// The jukebox as last seen (jukebox addresses only).
+        var jukebox = JukeboxState()
     }
 
     static let maxAnswerBytes = 4 << 20
 
-    package init(address: SubsonicAddress, pollInterval: Double = 5, log: @escaping @Sendable (String) -> Void) {
+    /// `pollInterval` defaults to 5 s for what a user plays and 1 s for a jukebox (whose position
+    /// comes in whole seconds, and whose songs change without a word).
+    package init(address: SubsonicAddress, pollInterval: Double? = nil, log: @escaping @Sendable (String) -> Void) {
         self.address = address
-        self.pollInterval = pollInterval
+        self.pollInterval = pollInterval ?? (address.jukebox ? 1 : 5)
         self.log = log
         (updates, continuation) = AsyncStream.makeStream(of: PlayerState?.self, bufferingPolicy: .bufferingNewest(64))
     }
 
-    package var waitingMessage: String { "waiting for \(address.user) to play something on \(address)" }
+    package var waitingMessage: String {
+        address.jukebox ? "waiting for the jukebox of \(address) to play something" : "waiting for \(address.user) to play something on \(address)"
+    }
 
-    /// A refused user or password is an error now; a server that does not answer is waited for.
+    /// A refused user or password is an error now, and so is a jukebox the user may not control;
+    /// a server that does not answer is waited for.
     package func open() throws(PlayerSourceError) {
+        try negotiate()
+        // Not authorised (50) or no such call (70) will not change by waiting; a jukebox that is
+        // not running yet (Supysonic's daemon) will.
+        if address.jukebox, case .failure(.refused(let code, let message)) = call("jukeboxControl", ["action": "status"]), code == 50 || code == 70 {
+            throw PlayerSourceError(address.description, "the server refused jukebox control to \(address.user) (\(message))")
+        }
+    }
+
+    /// Pings the server, and falls back on hex-encoded passwords for a server without salted tokens.
+    /// Returns the reason when the server does not answer (waited for, not an error).
+    @discardableResult
+    func negotiate() throws(PlayerSourceError) -> String? {
         var answer = call("ping", [:])
         if case .failure(.refused(let code, _)) = answer, code == 10 || code == 41 || code == 42 {
             state.withLock { $0.passwordAuth = true }
@@ -87,18 +117,19 @@ package final class SubsonicSource: PlayerSource {
             }
         }
         switch answer {
-        case .success: break
+        case .success: state.withLock { $0.negotiated = true }
         case .failure(.refused(let code, let message)) where code == 40 || code == 41 || code == 42 || code == 43 || code == 44:
             throw PlayerSourceError(address.description, "the server refused the login (\(message))")
         case .failure(.refused(_, let message)):
             throw PlayerSourceError(address.description, message)
-        case .failure:
-            break
+        case .failure(let error):
+            return error.description
         }
+        return nil
     }
 
     package func start() {
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in address.jukebox ? runJukebox() : run() }
         thread.name = "lyricposter-subsonic"
         thread.start()
     }
@@ -111,13 +142,16 @@ package final class SubsonicSource: PlayerSource {
     /// Positions come with each poll (when the server has them): nothing to read in between.
     package func readPosition() -> (owner: String, position: Int64, at: Int64, took: Int64)? { nil }
 
-    package var canBeControlled: Bool { false }
+    package var canBeControlled: Bool { address.jukebox }
 
-    /// Not controllable: the server reports what a client plays, and has no call that reaches
-    /// that client. `jukeboxControl` drives the server's own jukebox, a player of its own that
-    /// `getNowPlaying` does not report, so it is not the one followed.
+    /// A jukebox is controlled (``controlJukebox(_:)``). What a user plays is not: the server
+    /// reports what a client plays, and has no call that reaches that client. `jukeboxControl`
+    /// drives the server's own jukebox, a player of its own that `getNowPlaying` does not report.
     package func control(_ command: PlayerCommand) throws(ControlError) {
-        throw .cannot("\(address) reports what \(address.user)'s player plays but cannot control it (Subsonic's jukeboxControl drives the server's own jukebox, not that player)")
+        guard address.jukebox else {
+            throw .cannot("\(address) reports what \(address.user)'s player plays but cannot control it (follow the server's jukebox with subsonic-jukebox+\(address.base) to control that)")
+        }
+        try controlJukebox(command)
     }
 
     package func cover(for metadata: MPRIS.Metadata, maxBytes: Int) -> Result<(Data, String), PlayerSourceError>? {
@@ -232,7 +266,7 @@ package final class SubsonicSource: PlayerSource {
         return PlayerState(name: player, owner: player, status: status, metadata: metadata, clock: clock)
     }
 
-    /// A song's metadata from its Subsonic entry.
+    /// A song's metadata from its Subsonic entry (a now-playing entry or a jukebox queue's).
     package static func metadata(_ entry: [String: Any], id: String, lyrics: String?) -> MPRIS.Metadata {
         var metadata = MPRIS.Metadata()
         metadata.url = trackScheme + id
@@ -240,7 +274,7 @@ package final class SubsonicSource: PlayerSource {
         metadata.title = entry["title"] as? String
         metadata.artists = (entry["artist"] as? String).map { [$0] } ?? []
         metadata.album = entry["album"] as? String
-        metadata.length = number(entry["duration"]).map { Int64($0 * 1_000_000) }
+        metadata.length = number(entry["duration"]).flatMap { $0.isFinite && $0 >= 0 && $0 < 1e9 ? Int64($0 * 1_000_000) : nil }
         metadata.asText = lyrics
         return metadata
     }

@@ -10,11 +10,12 @@ struct ControlCommand: ParsableCommand {
         commandName: "control",
         abstract: "Play, pause, skip or seek the player that follow and serve --follow follow.",
         discussion: """
-        For keyboard shortcuts and scripts. The player is found as `follow` finds it: an MPRIS player on the session bus (--player NAME, else the one playing), or MPD (--source mpd). The command returns once the player took the command; a player that cannot do it now (nothing playing, not seekable) or does not answer within a few seconds ends it with exit 1 and the reason.
+        For keyboard shortcuts and scripts. The player is found as `follow` finds it: an MPRIS player on the session bus (--player NAME, else the one playing), MPD (--source mpd), or a Subsonic server's jukebox (--source subsonic-jukebox+http://USER@HOST). The command returns once the player took the command; a player that cannot do it now (nothing playing, not seekable) or does not answer within a few seconds ends it with exit 1 and the reason.
 
         Examples: lyricposter control toggle
                   lyricposter control seek 1:23.5 --player mpv
                   lyricposter control next --source mpd
+                  lyricposter control pause --source subsonic-jukebox+http://me@music.lan:4533 --password-file ~/.subsonic-password
         """
     )
 
@@ -26,13 +27,13 @@ struct ControlCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("With seek: where to, from the track's start (83.5, 1:23.5 or 83500ms).", valueName: "time"))
     var time: String?
 
-    @Option(help: ArgumentHelp("The player's source: mpris; mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT).", valueName: "source"))
+    @Option(help: ArgumentHelp("The player's source: mpris; mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT); or subsonic-jukebox+http(s)://USER@HOST[:PORT] (the server's jukebox; the password from --password-file or $LYRICPOSTER_SUBSONIC_PASSWORD).", valueName: "source"))
     var source: String = "mpris"
 
     @Option(help: ArgumentHelp("Only this MPRIS player (the name after org.mpris.MediaPlayer2., e.g. mpv).", valueName: "name"))
     var player: String?
 
-    @Option(name: .customLong("password-file"), help: ArgumentHelp("A file holding MPD's password, kept off the command line.", valueName: "file"),
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("A file holding MPD's or the Subsonic server's password, kept off the command line.", valueName: "file"),
             completion: .file())
     var passwordFile: String?
 
@@ -46,8 +47,8 @@ struct ControlCommand: ParsableCommand {
         } else if time != nil {
             throw ValidationError("only seek takes a time")
         }
-        if source.lowercased().hasPrefix("subsonic") || source == "push" {
-            throw ValidationError("--source \(source.prefix(20)): only MPRIS players and MPD can be controlled (a Subsonic server or a pushing device cannot be told what to play)")
+        if source.lowercased().hasPrefix("subsonic+") || source == "push" {
+            throw ValidationError("--source \(source.prefix(20)): only MPRIS players, MPD and a Subsonic jukebox (subsonic-jukebox+http://USER@HOST) can be controlled (what a user plays on a Subsonic server, or a pushing device, cannot be told what to do)")
         }
         _ = try FollowSourceChoice(source, passwordFile: nil, player: player, musicDir: nil)
         if player == "" { throw ValidationError("--player needs a name") }

@@ -26,7 +26,7 @@ struct FollowCommand: AsyncParsableCommand {
 
     @OptionGroup var quietOption: QuietOptionGroup
 
-    @Option(help: ArgumentHelp("Where to learn what plays: mpris; mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT, else localhost:6600); or subsonic+http(s)://USER@HOST[:PORT] (Navidrome and other Subsonic servers; the password from --password-file or $LYRICPOSTER_SUBSONIC_PASSWORD).", valueName: "source"))
+    @Option(help: ArgumentHelp("Where to learn what plays: mpris; mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket (mpd alone reads $MPD_HOST and $MPD_PORT, else localhost:6600); or subsonic+http(s)://USER@HOST[:PORT] (what USER plays, from Navidrome and other Subsonic servers), or subsonic-jukebox+http(s)://USER@HOST[:PORT] (the server's jukebox, which can be controlled); the password from --password-file or $LYRICPOSTER_SUBSONIC_PASSWORD.", valueName: "source"))
     var source: String = "mpris"
 
     @Option(name: .customLong("music-dir"), help: ArgumentHelp("MPD's music directory, so that its songs' sidecar lyrics, tags and covers are read (MPD says it itself over a local socket).", valueName: "dir"),
@@ -172,7 +172,7 @@ enum FollowSourceChoice {
         }
         if text.lowercased().hasPrefix("subsonic") {
             guard var address = SubsonicAddress.parse(text) else {
-                throw ValidationError("--source subsonic+http(s)://USER@HOST[:PORT][/PATH] (the password from --password-file or $\(Self.subsonicPasswordVariable), never in the address)")
+                throw ValidationError("--source subsonic+http(s)://USER@HOST[:PORT][/PATH] or subsonic-jukebox+http(s)://... (the password from --password-file or $\(Self.subsonicPasswordVariable), never in the address)")
             }
             if player != nil || musicDir != nil { throw ValidationError("--player and --music-dir do not go with a Subsonic source") }
             // Without one the password stays empty: refused when the command runs.
@@ -185,7 +185,7 @@ enum FollowSourceChoice {
             return
         }
         guard var address = MPDAddress.parse(text) else {
-            throw ValidationError("--source must be mpris, mpd, mpd://[PASSWORD@]HOST[:PORT], mpd:///path/to/socket or subsonic+http(s)://USER@HOST[:PORT] (not '\(text)')")
+            throw ValidationError("--source must be mpris, mpd, mpd://[PASSWORD@]HOST[:PORT], mpd:///path/to/socket or subsonic[-jukebox]+http(s)://USER@HOST[:PORT] (not '\(text)')")
         }
         if player != nil { throw ValidationError("--player picks an MPRIS player; it does not go with --source mpd") }
         if let passwordFile { address.password = try Self.password(from: passwordFile) }

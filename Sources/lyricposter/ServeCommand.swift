@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --follow: only this player (the name after org.mpris.MediaPlayer2., e.g. mpv).", valueName: "name"))
     var player: String?
 
-    @Option(help: ArgumentHelp("What --follow follows: mpris; mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket; or push (POST /api/now-playing from a phone or Home Assistant). A source other than mpris implies --follow.", valueName: "source"))
+    @Option(help: ArgumentHelp("What --follow follows: mpris; mpd, mpd://[PASSWORD@]HOST[:PORT] or mpd:///path/to/socket; subsonic+http(s)://USER@HOST[:PORT] (what USER plays) or subsonic-jukebox+http(s)://USER@HOST[:PORT] (the server's jukebox, which the page can control); or push (POST /api/now-playing from a phone or Home Assistant). A source other than mpris implies --follow.", valueName: "source"))
     var source: String = "mpris"
 
     @Option(help: ArgumentHelp("With --source push: follow only this device_id (default: the one that pushed last while playing).", valueName: "id"))
@@ -69,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
             completion: .directory)
     var musicDir: String?
 
-    @Option(name: .customLong("password-file"), help: ArgumentHelp("With --source mpd: a file holding MPD's password.", valueName: "file"),
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("With --source mpd or subsonic: a file holding the password.", valueName: "file"),
             completion: .file())
     var passwordFile: String?
 

@@ -195,6 +195,13 @@ import SongSources
         let subsonic = SubsonicSource(address: SubsonicAddress.parse("subsonic+http://ann@127.0.0.1:9")!, log: { _ in })
         #expect(!subsonic.canBeControlled)
         #expect(throws: ControlError.self) { try subsonic.control(.seek(1_000_000)) }
+        // The server's jukebox can be; one that is not there is unavailable (503), not a hang.
+        let jukebox = SubsonicSource(address: SubsonicAddress.parse("subsonic-jukebox+http://ann@127.0.0.1:9")!, log: { _ in })
+        #expect(jukebox.canBeControlled && jukebox.pollInterval == 1)
+        do { try jukebox.control(.pause) } catch {
+            guard case .unavailable(let reason) = error else { Issue.record("\(error)"); return }
+            #expect(reason.hasPrefix("subsonic-jukebox+http://ann@127.0.0.1:9: "), "\(reason)")
+        }
         #expect(ControlError.pastEnd(position: 99_000_000, length: 40_045_000).description
                 == "position_ms: 99000 is past the end of the track (40045 ms)")
     }
