@@ -299,8 +299,9 @@ package final class SubsonicSource: PlayerSource {
         let offset = number(set["offset"]) ?? 0
         var out: [String] = []
         for line in lines.prefix(100_000) {
-            guard let start = number(line["start"]), start.isFinite else { continue }
-            let ms = max(0, Int((start - offset).rounded()))
+            // No number, or a time past 1e10 ms (115 days), is no line's time (Int would trap).
+            guard let start = number(line["start"]), case let time = (start - offset).rounded(), time.isFinite, time < 1e10 else { continue }
+            let ms = max(0, Int(time))
             let text = (line["value"] as? String ?? "").replacingOccurrences(of: "\n", with: " ")
             out.append(String(format: "[%02d:%02d.%03d]", ms / 60_000, ms / 1000 % 60, ms % 1000) + text)
         }

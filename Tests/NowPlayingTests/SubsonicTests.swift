@@ -103,5 +103,10 @@ import Testing
         #expect(SubsonicSource.lrc(fromStructured: answer) == "[00:00.100]a\n[00:02.100]b c\n[00:03.101]d")
         #expect(SubsonicSource.lrc(fromStructured: ["lyricsList": ["structuredLyrics": [["synced": false, "line": []]]]]) == nil)
         #expect(SubsonicSource.lrc(fromStructured: ["lyricsList": "nonsense"]) == nil)
+        // Found by the fuzzer: a start of 2.2e62 ms trapped converting to Int. Such lines are passed over.
+        let huge: [String: Any] = ["lyricsList": ["structuredLyrics": [["synced": true, "offset": -9_619_427, "line": [
+            ["start": 2000, "value": "b"], ["start": "222222222222222222222222222222222222222222222222222222222223001", "value": "d"],
+            ["start": 1e300, "value": "e"]]]]]]
+        #expect(SubsonicSource.lrc(fromStructured: huge) == "[160:21.427]b")
     }
 }
