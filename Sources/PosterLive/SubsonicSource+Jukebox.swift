@@ -116,7 +116,7 @@ extension SubsonicSource {
             let first = state.withLock { state -> Bool in defer { state.failing = true }; return !state.failing }
             if first {
                 log("\(address): jukeboxControl: \(error.description); asking again every \(String(format: "%g", pollInterval)) s")
-                if state.withLock({ $0.jukebox.generation == generation }) { send(nil) }
+                send(nil, ifGeneration: generation)
             }
         }
     }
@@ -124,7 +124,7 @@ extension SubsonicSource {
     private func publishJukebox(_ jukebox: Jukebox?, at asked: Int64, generation: Int) {
         guard let jukebox, let (entry, id) = jukebox.current.map({ ($0.entry, $0.id) }) else {
             // Nothing queued, or the queue played to its end.
-            if state.withLock({ $0.jukebox.generation == generation }) { send(nil) }
+            send(nil, ifGeneration: generation)
             return
         }
         let lyrics = songLyrics(entry, id: id)
@@ -142,7 +142,8 @@ extension SubsonicSource {
             return PlayerState(name: Self.jukeboxName, owner: Self.jukeboxName, status: jukebox.playing ? .playing : .paused,
                                metadata: metadata, clock: clock, controls: Self.jukeboxControls(jukebox))
         }
-        if let current { send(current) }
+        // A control between here and the lock above makes it stale: send checks again.
+        if let current { send(current, ifGeneration: generation) }
     }
 
     /// The jukebox as a player, in logs and pages.

@@ -237,14 +237,15 @@ package final class SubsonicSource: PlayerSource {
         return state.withLock { $0.song?.lyrics }
     }
 
-    /// Yields `current` unless it is what was sent last.
-    func send(_ current: PlayerState?) {
-        let update = state.withLock { state -> PlayerState?? in
-            if let last = state.lastSent, last == current { return nil }
+    /// Yields `current` unless it is what was sent last, or unless a jukebox control came since
+    /// `generation` (then it is stale).
+    func send(_ current: PlayerState?, ifGeneration generation: Int? = nil) {
+        state.withLock { state in
+            if let generation, state.jukebox.generation != generation { return }
+            if let last = state.lastSent, last == current { return }
             state.lastSent = .some(current)
-            return .some(current)
+            continuation.yield(current)
         }
-        if let update { continuation.yield(update) }
     }
 
     /// The player's state from a now-playing entry read at monotonic `at`.
