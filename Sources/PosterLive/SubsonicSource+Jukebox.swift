@@ -44,7 +44,10 @@ extension SubsonicSource {
         package var seconds: Int64
 
         /// The song playing (or to play), when the index is in the queue and it has an id.
-        package var current: (entry: [String: Any], id: String)? {
+        package var current: (entry: [String: Any], id: String)? { song(at: index) }
+
+        /// The queue's song at `index`, when there is one with an id.
+        package func song(at index: Int) -> (entry: [String: Any], id: String)? {
             guard entries.indices.contains(index), let id = entries[index]["id"].map({ "\($0)" }) else { return nil }
             return (entries[index], id)
         }
@@ -103,21 +106,20 @@ extension SubsonicSource {
 
     /// Asks the jukebox's queue and state once and publishes them (unless a control came between).
     func pollJukebox() {
-        // A server that was down when following began: its login is learnt now.
-        if !state.withLock({ $0.negotiated }) { _ = try? negotiate() }
         let generation = state.withLock { $0.jukebox.generation }
+        // A server that was down when following began: its login is learnt now. While it still
+        // does not answer, the ping's failure is the poll's (no second call to wait 3 s for).
+        if !state.withLock({ $0.negotiated }), case let silent?? = try? negotiate() {
+            if failed("ping", silent) { send(nil, ifGeneration: generation) }
+            return
+        }
         let asked = Monotonic.now()
         switch call("jukeboxControl", ["action": "get"]) {
         case .success(let answer):
-            if state.withLock({ $0.failing }) { log("\(address) answers again") }
-            state.withLock { $0.failing = false }
+            answered()
             publishJukebox(Self.jukebox(in: answer), at: asked, generation: generation)
         case .failure(let error):
-            let first = state.withLock { state -> Bool in defer { state.failing = true }; return !state.failing }
-            if first {
-                log("\(address): jukeboxControl: \(error.description); asking again every \(String(format: "%g", pollInterval)) s")
-                send(nil, ifGeneration: generation)
-            }
+            if failed("jukeboxControl", error.description) { send(nil, ifGeneration: generation) }
         }
     }
 
@@ -194,15 +196,16 @@ extension SubsonicSource {
             set(track, PlaybackClock(position: here, anchor: Monotonic.now(), rate: 1, playing: false), pausedAt: here)
         case .next:
             guard jukebox.index + 1 < jukebox.entries.count else { throw .cannot("the jukebox plays the last song of its queue: there is no next") }
-            try skip(to: 0, of: JukeboxTrack(index: jukebox.index + 1, id: "\(jukebox.entries[jukebox.index + 1]["id"] ?? "")"))
+            try skip(to: 0, of: JukeboxTrack(index: jukebox.index + 1, id: jukebox.song(at: jukebox.index + 1)?.id ?? ""))
         case .previous:
             guard jukebox.index > 0 else { throw .cannot("the jukebox plays the first song of its queue: there is no previous") }
-            try skip(to: 0, of: JukeboxTrack(index: jukebox.index - 1, id: "\(jukebox.entries[jukebox.index - 1]["id"] ?? "")"))
+            try skip(to: 0, of: JukeboxTrack(index: jukebox.index - 1, id: jukebox.song(at: jukebox.index - 1)?.id ?? ""))
         case .seek(let position):
             guard jukebox.playing else {
                 throw .cannot("the jukebox is stopped: play it first (a Subsonic jukebox's skip starts a stopped song from its beginning)")
             }
-            if let length = Self.number(current.entry["duration"]).map({ Int64($0 * 1_000_000) }), length > 0, position > length {
+            // The length as the song's metadata reads it (a hostile duration is none, not a trap).
+            if let length = Self.metadata(current.entry, id: current.id, lyrics: nil).length, length > 0, position > length {
                 throw .pastEnd(position: position, length: length)
             }
             try skip(to: position, of: track)

@@ -178,18 +178,26 @@ package final class SubsonicSource: PlayerSource {
             let asked = Monotonic.now()
             switch call("getNowPlaying", [:]) {
             case .success(let answer):
-                if state.withLock({ $0.failing }) { log("\(address) answers again") }
-                state.withLock { $0.failing = false }
+                answered()
                 publish(Self.entry(in: answer, user: address.user), at: asked)
             case .failure(let error):
-                let first = state.withLock { state -> Bool in defer { state.failing = true }; return !state.failing }
-                if first {
-                    log("\(address): getNowPlaying: \(error.description); asking again every \(Int(pollInterval)) s")
-                    publish(nil, at: asked)
-                }
+                if failed("getNowPlaying", error.description) { publish(nil, at: asked) }
             }
             Thread.sleep(forTimeInterval: pollInterval)
         }
+    }
+
+    /// Notes that a poll was answered, and says so when the server had stopped answering.
+    func answered() {
+        if state.withLock({ state -> Bool in defer { state.failing = false }; return state.failing }) { log("\(address) answers again") }
+    }
+
+    /// Notes that a poll of `method` failed. The first failure in a row is logged and returns true
+    /// (the caller then publishes that nothing plays); later ones are quiet.
+    func failed(_ method: String, _ reason: String) -> Bool {
+        let first = state.withLock { state -> Bool in defer { state.failing = true }; return !state.failing }
+        if first { log("\(address): \(method): \(reason); asking again every \(String(format: "%g", pollInterval)) s") }
+        return first
     }
 
     /// Which OpenSubsonic extensions the server has (`songLyrics` matters here).

@@ -47,10 +47,11 @@ struct ControlCommand: ParsableCommand {
         } else if time != nil {
             throw ValidationError("only seek takes a time")
         }
-        if source.lowercased().hasPrefix("subsonic+") || source == "push" {
-            throw ValidationError("--source \(source.prefix(20)): only MPRIS players, MPD and a Subsonic jukebox (subsonic-jukebox+http://USER@HOST) can be controlled (what a user plays on a Subsonic server, or a pushing device, cannot be told what to do)")
+        let refusal = ValidationError("--source \(source.prefix(20)): only MPRIS players, MPD and a Subsonic jukebox (subsonic-jukebox+http://USER@HOST) can be controlled (what a user plays on a Subsonic server, or a pushing device, cannot be told what to do)")
+        if source == "push" { throw refusal }
+        if case .subsonic(let address) = try FollowSourceChoice(source, passwordFile: nil, player: player, musicDir: nil), !address.jukebox {
+            throw refusal
         }
-        _ = try FollowSourceChoice(source, passwordFile: nil, player: player, musicDir: nil)
         if player == "" { throw ValidationError("--player needs a name") }
     }
 
